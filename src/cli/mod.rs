@@ -1,0 +1,51 @@
+//! The command-line interface: one file per subcommand, all returning [`crate::Result`].
+//!
+//! Exit codes: 0 success, 1 a check that failed (an infeasible schedule), 2 bad input or usage.
+use clap::{Parser, Subcommand};
+
+pub mod verify;
+
+/// Exact resilient scheduling of parallel jobs.
+#[derive(Debug, Parser)]
+#[command(name = "resched", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check a schedule made by any program against an instance and a failure scenario.
+    Verify(verify::Args),
+}
+
+/// What a subcommand reports back to `main`.
+pub enum Exit {
+    Ok,
+    /// The command ran but what it checked does not hold (exit code 1).
+    CheckFailed,
+}
+
+/// Parses the arguments, runs the command, prints errors; returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Verify(a) => verify::run(a),
+    };
+    match result {
+        Ok(Exit::Ok) => 0,
+        Ok(Exit::CheckFailed) => 1,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}

@@ -1,0 +1,301 @@
+//! The semi-online event loop (rigid paper Section 3.5; moldable paper Section 3.2).
+//!
+//! The engine owns the failure scenario. A scheduler sees the instance, the clock, the free
+//! processors, the attempts running, and — only when an attempt *ends* — whether it failed.
+//! It cannot read the scenario: [`Ctx`] holds no reference to it and the [`Scheduler`] trait
+//! receives nothing else, so "semi-online" is a fact of the types, not a convention.
+//!
+//! # Same-instant rule
+//! All attempts that end at the same instant t are completed together: their processors are
+//! released and their outcomes revealed, and only then is the scheduler called, once, for t, with
+//! every completion of t (sorted by job index). Everything it starts starts at t. This is the
+//! reading the papers' proofs need: "whenever a job completes" with ties resolved before any
+//! decision, so no decision at t is made with processors that are in fact already free.
+//!
+//! The scheduler is also called once at time 0 with no completion (the paper's virtual job J_0).
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::error::{Error, Result};
+use crate::model::{Attempt, Instance, Scenario, Schedule};
+use crate::time::Time;
+
+/// What the end of an attempt revealed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// A silent error was detected: the job must run again.
+    Failed,
+    /// The job is done.
+    Succeeded,
+}
+
+/// An attempt that ended at the current instant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Completion {
+    pub job: usize,
+    /// 1-based attempt number.
+    pub attempt: u32,
+    pub procs: u32,
+    pub outcome: Outcome,
+}
+
+/// An attempt in progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Running {
+    pub job: usize,
+    pub attempt: u32,
+    pub procs: u32,
+    pub start: Time,
+    pub end: Time,
+}
+
+/// A semi-online scheduling algorithm.
+pub trait Scheduler {
+    /// Display name, e.g. `R-LIST(m=0)/LPT`.
+    fn name(&self) -> String;
+
+    /// Called at time 0 and after every instant at which attempts end. Start attempts with
+    /// [`Ctx::start`]; they start at [`Ctx::now`].
+    fn on_event(&mut self, ctx: &mut Ctx<'_>) -> Result<()>;
+}
+
+/// What a scheduler may see and do at one instant.
+pub struct Ctx<'a> {
+    inst: &'a Instance,
+    now: &'a Time,
+    completions: &'a [Completion],
+    state: &'a mut State,
+    algo: &'a str,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum JobState {
+    Waiting,
+    Running,
+    Done,
+}
+
+struct State {
+    free: u32,
+    jobs: Vec<JobState>,
+    attempts_made: Vec<u32>,
+    running: Vec<Option<Running>>,
+    heap: BinaryHeap<Reverse<(Time, usize)>>,
+    schedule: Vec<Attempt>,
+    record: bool,
+}
+
+impl<'a> Ctx<'a> {
+    /// The instance being scheduled.
+    pub fn instance(&self) -> &'a Instance {
+        self.inst
+    }
+
+    /// The current instant.
+    pub fn now(&self) -> &Time {
+        self.now
+    }
+
+    /// Processors free right now.
+    pub fn free(&self) -> u32 {
+        self.state.free
+    }
+
+    /// The attempts that ended at this instant, by job index.
+    pub fn completions(&self) -> &[Completion] {
+        self.completions
+    }
+
+    /// The attempts in progress (in job order).
+    pub fn running(&self) -> impl Iterator<Item = &Running> {
+        self.state.running.iter().flatten()
+    }
+
+    /// True while an attempt of `job` runs.
+    pub fn is_running(&self, job: usize) -> bool {
+        self.state.jobs.get(job) == Some(&JobState::Running)
+    }
+
+    /// True once `job` has succeeded.
+    pub fn is_done(&self, job: usize) -> bool {
+        self.state.jobs.get(job) == Some(&JobState::Done)
+    }
+
+    /// Number of attempts of `job` started so far.
+    pub fn attempts_made(&self, job: usize) -> u32 {
+        self.state.attempts_made.get(job).copied().unwrap_or(0)
+    }
+
+    /// Starts the next attempt of `job` on `procs` processors now.
+    ///
+    /// Errors (a bug in the scheduler, reported with its name and the instant): unknown job, job
+    /// running or done, a processor count the job cannot use, or more processors than are free.
+    pub fn start(&mut self, job: usize, procs: u32) -> Result<()> {
+        let fail = |msg: String| Err(Error::Scheduler { algo: self.algo.to_string(), time: self.now.to_string(), msg });
+        let Some(j) = self.inst.jobs.get(job) else {
+            return fail(format!("started unknown job {job}"));
+        };
+        match self.state.jobs[job] {
+            JobState::Waiting => {}
+            JobState::Running => return fail(format!("started job {} while it runs", j.name)),
+            JobState::Done => return fail(format!("started job {} after it succeeded", j.name)),
+        }
+        let Some(duration) = j.time(procs) else {
+            return fail(format!("started job {} on {procs} processors, which it cannot use", j.name));
+        };
+        if procs > self.state.free {
+            return fail(format!("started job {} on {procs} processors with only {} free", j.name, self.state.free));
+        }
+        let end = self.now + duration;
+        let st = &mut *self.state;
+        st.free -= procs;
+        st.jobs[job] = JobState::Running;
+        st.attempts_made[job] += 1;
+        let attempt = st.attempts_made[job];
+        st.heap.push(Reverse((end.clone(), job)));
+        if st.record {
+            st.schedule.push(Attempt { job, attempt, start: self.now.clone(), procs, duration: duration.clone(), nodes: None });
+        }
+        st.running[job] = Some(Running { job, attempt, procs, start: self.now.clone(), end });
+        Ok(())
+    }
+}
+
+/// The result of one simulated run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    pub makespan: Time,
+    /// Every attempt, in start order (empty when recording was off).
+    pub schedule: Schedule,
+    /// Number of instants at which the scheduler was called.
+    pub events: u64,
+}
+
+/// Simulates `sched` on `inst` under `scenario` and records the schedule.
+pub fn run(inst: &Instance, scenario: &Scenario, sched: &mut dyn Scheduler) -> Result<Run> {
+    simulate(inst, scenario, sched, true)
+}
+
+/// Like [`run`], but keeps only the makespan (for large batches of scenarios).
+pub fn run_makespan(inst: &Instance, scenario: &Scenario, sched: &mut dyn Scheduler) -> Result<Run> {
+    simulate(inst, scenario, sched, false)
+}
+
+fn simulate(inst: &Instance, scenario: &Scenario, sched: &mut dyn Scheduler, record: bool) -> Result<Run> {
+    let algo = sched.name();
+    scenario.validate(inst).map_err(|e| e.in_file("scenario"))?;
+    let n = inst.jobs.len();
+    let mut state = State {
+        free: inst.procs,
+        jobs: vec![JobState::Waiting; n],
+        attempts_made: vec![0; n],
+        running: vec![None; n],
+        heap: BinaryHeap::with_capacity(n),
+        schedule: Vec::new(),
+        record,
+    };
+    let mut now = Time::zero();
+    let mut completions: Vec<Completion> = Vec::new();
+    let mut done = 0usize;
+    let mut events = 0u64;
+    loop {
+        events += 1;
+        {
+            let mut ctx = Ctx { inst, now: &now, completions: &completions, state: &mut state, algo: &algo };
+            sched.on_event(&mut ctx)?;
+        }
+        let Some(Reverse((t, _))) = state.heap.peek() else {
+            if done == n {
+                break;
+            }
+            let waiting = state.jobs.iter().position(|s| *s == JobState::Waiting).map(|j| inst.jobs[j].name.clone());
+            return Err(Error::Scheduler {
+                algo,
+                time: now.to_string(),
+                msg: format!("stalled: nothing runs and job {} is still waiting", waiting.unwrap_or_default()),
+            });
+        };
+        now = t.clone();
+        completions.clear();
+        while let Some(Reverse((t, job))) = state.heap.peek() {
+            if *t != now {
+                break;
+            }
+            let job = *job;
+            state.heap.pop();
+            let r = state.running[job].take().ok_or_else(|| Error::Scheduler {
+                algo: algo.clone(),
+                time: now.to_string(),
+                msg: format!("internal: job {job} completed without running"),
+            })?;
+            state.free += r.procs;
+            // The scenario is consulted here, and only here: attempt f_j + 1 is the successful one.
+            let outcome = if r.attempt > scenario.failures[job] {
+                state.jobs[job] = JobState::Done;
+                done += 1;
+                Outcome::Succeeded
+            } else {
+                state.jobs[job] = JobState::Waiting;
+                Outcome::Failed
+            };
+            completions.push(Completion { job, attempt: r.attempt, procs: r.procs, outcome });
+        }
+        completions.sort_unstable_by_key(|c| c.job);
+    }
+    debug_assert_eq!(state.free, inst.procs, "all processors are free at the end");
+    let schedule = Schedule { attempts: state.schedule, makespan: Some(now.clone()), algorithm: Some(algo) };
+    Ok(Run { makespan: now, schedule, events })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Starts every waiting job on its processors in index order while they fit.
+    struct Naive;
+    impl Scheduler for Naive {
+        fn name(&self) -> String {
+            "naive".into()
+        }
+        fn on_event(&mut self, ctx: &mut Ctx<'_>) -> Result<()> {
+            for j in 0..ctx.instance().len() {
+                let p = ctx.instance().jobs[j].as_rigid().map(|x| x.0).unwrap_or(1);
+                if !ctx.is_running(j) && !ctx.is_done(j) && p <= ctx.free() {
+                    ctx.start(j, p)?;
+                }
+            }
+            Ok(())
+        }
+    }
+
+    struct Cheater;
+    impl Scheduler for Cheater {
+        fn name(&self) -> String {
+            "cheater".into()
+        }
+        fn on_event(&mut self, ctx: &mut Ctx<'_>) -> Result<()> {
+            ctx.start(0, 1)?;
+            ctx.start(0, 1)
+        }
+    }
+
+    #[test]
+    fn reveals_failures_and_finishes() {
+        let t = Time::from_int;
+        let inst = Instance::rigid(2, &[(1, t(2)), (1, t(3)), (2, t(1))]).unwrap();
+        let sc = Scenario::new(vec![2, 0, 0]);
+        let run = run(&inst, &sc, &mut Naive).unwrap();
+        crate::check::check(&inst, &sc, &run.schedule).unwrap();
+        // J1 at 0,2,4; J2 at 0; J3 needs both processors: after J1's third attempt at 6.
+        assert_eq!(run.makespan, t(7));
+    }
+
+    #[test]
+    fn scheduler_bugs_are_errors() {
+        let inst = Instance::rigid(2, &[(1, Time::one())]).unwrap();
+        let e = run(&inst, &Scenario::none(1), &mut Cheater).unwrap_err();
+        assert!(e.to_string().contains("while it runs"), "{e}");
+        let e = run(&inst, &Scenario::none(2), &mut Naive).unwrap_err();
+        assert!(e.to_string().contains("failures"), "{e}");
+    }
+}

@@ -1,0 +1,234 @@
+//! An instance: P identical processors and a list of jobs, with its JSON format.
+//!
+//! ```json
+//! { "processors": 4,
+//!   "jobs": [ { "name": "A", "procs": 2, "time": "3/2" },
+//!             { "name": "B", "speedup": { "model": "table", "times": [4, 2, "3/2", 1] } } ] }
+//! ```
+//! Rigid jobs give `procs` and `time`; moldable jobs give a `speedup` model. Times are JSON
+//! integers, strings `"a/b"` or decimals (read exactly).
+use super::job::{Job, Profile};
+use super::speedup::SpeedupModel;
+use crate::error::{FieldError, Result};
+use crate::time::Time;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// P processors and the jobs to run on them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Instance {
+    /// P, the number of identical processors.
+    pub procs: u32,
+    pub jobs: Vec<Job>,
+}
+
+/// The on-disk form of a job.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawJob {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub procs: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<Time>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speedup: Option<SpeedupModel>,
+}
+
+/// The on-disk form of an instance.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawInstance {
+    pub processors: u32,
+    pub jobs: Vec<RawJob>,
+}
+
+/// Largest P accepted (moldable tables have P entries per job).
+pub const MAX_PROCS: u32 = 1 << 24;
+
+impl Instance {
+    /// Builds and validates an instance.
+    pub fn new(procs: u32, jobs: Vec<Job>) -> Result<Instance, FieldError> {
+        let inst = Instance { procs, jobs };
+        inst.validate()?;
+        Ok(inst)
+    }
+
+    /// A rigid instance from `(p_j, t_j)` pairs, jobs named J1, J2, ...
+    pub fn rigid(procs: u32, jobs: &[(u32, Time)]) -> Result<Instance, FieldError> {
+        let jobs = jobs.iter().enumerate().map(|(i, (p, t))| Job::rigid(format!("J{}", i + 1), *p, t.clone())).collect();
+        Instance::new(procs, jobs)
+    }
+
+    /// Number of jobs n.
+    pub fn len(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// True when there is no job.
+    pub fn is_empty(&self) -> bool {
+        self.jobs.is_empty()
+    }
+
+    /// True when every job is rigid.
+    pub fn is_rigid(&self) -> bool {
+        self.jobs.iter().all(Job::is_rigid)
+    }
+
+    /// Checks every rule: P ≥ 1, at least one job, p_j in 1..=P, t_j > 0, tables of length P
+    /// with positive times, unique names.
+    pub fn validate(&self) -> Result<(), FieldError> {
+        if self.procs == 0 {
+            return Err(FieldError::new("processors", "must be at least 1"));
+        }
+        if self.procs > MAX_PROCS {
+            return Err(FieldError::new("processors", format!("{} is above the supported maximum {MAX_PROCS}", self.procs)));
+        }
+        if self.jobs.is_empty() {
+            return Err(FieldError::new("jobs", "an instance needs at least one job"));
+        }
+        let mut names = HashSet::new();
+        for (j, job) in self.jobs.iter().enumerate() {
+            if job.name.is_empty() {
+                return Err(FieldError::new(format!("jobs[{j}].name"), "must not be empty"));
+            }
+            if !names.insert(job.name.as_str()) {
+                return Err(FieldError::new(format!("jobs[{j}].name"), format!("`{}` is used by an earlier job", job.name)));
+            }
+            match &job.profile {
+                Profile::Rigid { procs, time } => {
+                    if *procs == 0 || *procs > self.procs {
+                        return Err(FieldError::new(
+                            format!("jobs[{j}].procs"),
+                            format!("{procs} is outside 1..={} (the platform's processors)", self.procs),
+                        ));
+                    }
+                    if !time.is_positive() {
+                        return Err(FieldError::new(format!("jobs[{j}].time"), format!("{time} must be > 0")));
+                    }
+                }
+                Profile::Moldable { times, .. } => {
+                    if times.len() != self.procs as usize {
+                        return Err(FieldError::new(
+                            format!("jobs[{j}].speedup"),
+                            format!("table has {} entries, expected P = {}", times.len(), self.procs),
+                        ));
+                    }
+                    if let Some(p) = times.iter().position(|t| !t.is_positive()) {
+                        return Err(FieldError::new(format!("jobs[{j}].speedup"), format!("t({}) must be > 0", p + 1)));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Builds an instance from its on-disk form, validating every field.
+    pub fn from_raw(raw: RawInstance) -> Result<Instance, FieldError> {
+        if raw.processors == 0 {
+            return Err(FieldError::new("processors", "must be at least 1"));
+        }
+        if raw.processors > MAX_PROCS {
+            return Err(FieldError::new("processors", format!("{} is above the supported maximum {MAX_PROCS}", raw.processors)));
+        }
+        let mut jobs = Vec::with_capacity(raw.jobs.len());
+        for (j, rj) in raw.jobs.into_iter().enumerate() {
+            let name = rj.name.unwrap_or_else(|| format!("J{}", j + 1));
+            let profile = match (rj.procs, rj.time, rj.speedup) {
+                (Some(procs), Some(time), None) => Profile::Rigid { procs, time },
+                (None, None, Some(model)) => {
+                    let times = model.table(raw.processors, &format!("jobs[{j}].speedup"))?;
+                    Profile::Moldable { model, times }
+                }
+                (_, _, Some(_)) => {
+                    return Err(FieldError::new(
+                        format!("jobs[{j}]"),
+                        "a moldable job gives `speedup` only, not `procs`/`time`",
+                    ))
+                }
+                (None, _, None) => return Err(FieldError::new(format!("jobs[{j}].procs"), "missing (or give a `speedup` model)")),
+                (_, None, None) => return Err(FieldError::new(format!("jobs[{j}].time"), "missing")),
+            };
+            jobs.push(Job { name, profile });
+        }
+        Instance::new(raw.processors, jobs)
+    }
+
+    /// The on-disk form.
+    pub fn to_raw(&self) -> RawInstance {
+        RawInstance {
+            processors: self.procs,
+            jobs: self
+                .jobs
+                .iter()
+                .map(|j| match &j.profile {
+                    Profile::Rigid { procs, time } => {
+                        RawJob { name: Some(j.name.clone()), procs: Some(*procs), time: Some(time.clone()), speedup: None }
+                    }
+                    Profile::Moldable { model, .. } => {
+                        RawJob { name: Some(j.name.clone()), procs: None, time: None, speedup: Some(model.clone()) }
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// Parses and validates JSON text (`file` names it in errors).
+    pub fn from_json_str(text: &str, file: &str) -> Result<Instance> {
+        let raw: RawInstance = super::parse_json(text, file)?;
+        Instance::from_raw(raw).map_err(|e| e.in_file(file))
+    }
+
+    /// Loads and validates an instance file (`.json`, optionally gzipped).
+    pub fn load(path: &Path) -> Result<Instance> {
+        let text = crate::error::read_text(path)?;
+        Instance::from_json_str(&text, &path.display().to_string())
+    }
+
+    /// Pretty JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&self.to_raw()).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_rigid_and_moldable() {
+        let text = r#"{"processors": 4, "jobs": [
+            {"name": "A", "procs": 2, "time": "3/2"},
+            {"speedup": {"model": "table", "times": [4, 2, "1.5", "5/4"], "monotonic": true}}]}"#;
+        let inst = Instance::from_json_str(text, "x.json").unwrap();
+        assert_eq!(inst.jobs[0].time(2), Some(&Time::new(3, 2).unwrap()));
+        assert_eq!(inst.jobs[1].name, "J2");
+        assert_eq!(inst.jobs[1].time(3), Some(&Time::new(3, 2).unwrap()));
+        let back = Instance::from_json_str(&inst.to_json(), "y").unwrap();
+        assert_eq!(back, inst);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let cases = [
+            (r#"{"processors": 4, "jobs": [{"procs": 5, "time": 1}]}"#, "jobs[0].procs"),
+            (r#"{"processors": 4, "jobs": [{"procs": 1, "time": 0}]}"#, "jobs[0].time"),
+            (r#"{"processors": 4, "jobs": [{"procs": 1, "time": "-1/2"}]}"#, "jobs[0].time"),
+            (r#"{"processors": 4, "jobs": []}"#, "jobs"),
+            (r#"{"processors": 0, "jobs": [{"procs": 1, "time": 1}]}"#, "processors"),
+            (r#"{"processors": 4, "jobs": [{"name":"a","procs": 1, "time": 1},{"name":"a","procs": 1, "time": 1}]}"#, "jobs[1].name"),
+            (r#"{"processors": 2, "jobs": [{"speedup": {"model":"table","times":[1]}}]}"#, "jobs[0].speedup.times"),
+            (r#"{"processors": 2, "jobs": [{"speedup": {"model":"table","times":[1,2],"monotonic":true}}]}"#, "jobs[0].speedup.times[1]"),
+        ];
+        for (text, field) in cases {
+            let e = Instance::from_json_str(text, "f.json").unwrap_err();
+            let msg = e.to_string();
+            assert!(msg.contains(&format!("`{field}`")), "{text}: {msg}");
+            assert!(msg.starts_with("f.json"), "{msg}");
+        }
+        let e = Instance::from_json_str("{\"processors\": 4,\n \"jobs\": [", "g.json").unwrap_err();
+        assert!(e.to_string().starts_with("g.json:2:"), "{e}");
+    }
+}

@@ -1,0 +1,2 @@
+//! Pictures: Gantt charts of schedules (SVG) and plots of experiments.
+pub mod gantt;
