@@ -20,6 +20,7 @@ pub mod error;
 pub mod model;
 pub mod render;
 pub mod time;
+pub mod workload;
 
 pub use error::{Error, Result};
 pub use time::Time;
