@@ -3,6 +3,8 @@
 //! Exit codes: 0 success, 1 a check that failed (an infeasible schedule), 2 bad input or usage.
 use clap::{Parser, Subcommand};
 
+pub mod demo;
+pub mod simulate;
 pub mod verify;
 
 /// Exact resilient scheduling of parallel jobs.
@@ -18,6 +20,11 @@ pub struct Cli {
 pub enum Command {
     /// Check a schedule made by any program against an instance and a failure scenario.
     Verify(verify::Args),
+    /// Run one scheduling algorithm on an instance and a failure scenario (or GREEDY over the
+    /// rigid paper simulator's files) and print the exact makespan, L(f) and ratio.
+    Simulate(simulate::Args),
+    /// Run every rigid algorithm on small built-in examples and print a table.
+    Demo(demo::Args),
 }
 
 /// What a subcommand reports back to `main`.
@@ -39,6 +46,8 @@ pub fn main() -> i32 {
     };
     let result = match cli.command {
         Command::Verify(a) => verify::run(a),
+        Command::Simulate(a) => simulate::run(a),
+        Command::Demo(a) => demo::run(a),
     };
     match result {
         Ok(Exit::Ok) => 0,
