@@ -17,6 +17,7 @@ pub mod check;
 pub mod cli;
 pub mod engine;
 pub mod error;
+pub mod experiment;
 pub mod model;
 pub mod render;
 pub mod schedulers;

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 
 pub mod demo;
 pub mod simulate;
+pub mod experiment;
 pub mod verify;
 
 /// Exact resilient scheduling of parallel jobs.
@@ -25,6 +26,8 @@ pub enum Command {
     Simulate(simulate::Args),
     /// Run every rigid algorithm on small built-in examples and print a table.
     Demo(demo::Args),
+    /// Reproduce a paper's evaluation (rigid-qbar, rigid-procs, rigid-trace, ...).
+    Experiment(experiment::Args),
 }
 
 /// What a subcommand reports back to `main`.
@@ -48,6 +51,7 @@ pub fn main() -> i32 {
         Command::Verify(a) => verify::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Demo(a) => demo::run(a),
+        Command::Experiment(a) => experiment::run(a),
     };
     match result {
         Ok(Exit::Ok) => 0,
