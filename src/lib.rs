@@ -21,6 +21,7 @@ pub mod experiment;
 pub mod model;
 pub mod render;
 pub mod schedulers;
+pub mod stealing;
 pub mod time;
 pub mod workload;
 
