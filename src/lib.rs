@@ -19,6 +19,7 @@ pub mod engine;
 pub mod error;
 pub mod model;
 pub mod render;
+pub mod schedulers;
 pub mod time;
 pub mod workload;
 
