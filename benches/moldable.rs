@@ -33,7 +33,7 @@ pub fn paper_mix(seed: u64, procs: u32, n: usize) -> (Instance, Scenario) {
         )
         .unwrap();
         let c = Time::new(
-            3 * rng.random_range(1000..=2000i64) << rng.random_range(0..=3u32),
+            (3 * rng.random_range(1000..=2000i64)) << rng.random_range(0..=3u32),
             1000,
         )
         .unwrap();

@@ -10,7 +10,7 @@ use resched::model::{Instance, Scenario};
 use resched::schedulers::moldable::batch::BatchList;
 use resched::schedulers::moldable::list::List;
 use resched::schedulers::moldable::lpa::{lpa, lpa_list, mintime, r_table};
-use resched::schedulers::moldable::{build, Priority};
+use resched::schedulers::moldable::{build, Order, Priority};
 use resched::Time;
 
 fn t(s: &str) -> Time {
@@ -73,7 +73,7 @@ fn section_4_7_r_table_and_lpa_allocation() {
 fn section_4_7_lpa_list_makespan_13() {
     let (inst, sc) = section_4_7();
     // "Assuming that jobs are prioritized from J1 to J4": index order; LPT gives the same here.
-    for prio in [Priority::Index, Priority::Lpt] {
+    for prio in [Order::Index, Order::rule(Priority::Lpt)] {
         let mut s = lpa_list(&inst, prio);
         assert_eq!(run(&inst, &sc, &mut s), t("13"), "{prio:?}");
     }
@@ -88,7 +88,7 @@ fn section_4_7_batch_list_makespan_13() {
     let (inst, sc) = section_4_7();
     // "by setting a small ε"
     let eps = t("1/100");
-    let mut s = BatchList::new(&inst, Priority::Index, eps.clone()).unwrap();
+    let mut s = BatchList::new(&inst, Order::Index, eps.clone()).unwrap();
     assert_eq!(run(&inst, &sc, &mut s), t("13"));
     let b = s.batches();
     assert_eq!(b.len(), 2);
@@ -115,7 +115,7 @@ fn section_4_7_batch_list_makespan_13() {
     assert_eq!(b[1].allotment.alloc, vec![vec![2, 4], vec![1, 2]]);
     assert_eq!(b[1].end, Some(t("13")));
     // The registry builds the same scheduler.
-    let mut s = build("batch-list", Priority::Index, Some(&eps), &inst).unwrap();
+    let mut s = build("batch-list", Order::Index, Some(&eps), &inst).unwrap();
     assert_eq!(run(&inst, &sc, s.as_mut()), t("13"));
 }
 
@@ -305,11 +305,69 @@ fn theorem_12_batch_list_takes_k_batches() {
 #[test]
 fn baselines_on_section_4_7() {
     let (inst, sc) = section_4_7();
-    let mut s = mintime(&inst, Priority::Index);
+    let mut s = mintime(&inst, Order::Index);
     // All on 4 processors, one after the other: 4 + 9.5 + 2·2.5 + 2·1.4 = 21.3.
     assert_eq!(run(&inst, &sc, &mut s), t("21.3"));
-    let mut s: List<Vec<u32>> = resched::schedulers::moldable::lpa::minarea(&inst, Priority::Index);
+    let mut s: List<Vec<u32>> = resched::schedulers::moldable::lpa::minarea(&inst, Order::Index);
     assert_eq!(s.allotment(), &vec![1, 1, 1, 1]);
     // J1 [0,11], J2 [0,10], J3 [0,4] [4,8], J4 [0,3] [3,6].
     assert_eq!(run(&inst, &sc, &mut s), t("11"));
+}
+
+/// Lemma 1 is stated for "a processor allocation p", and Section 3.3 lets p change from one
+/// attempt to the next; but its bound does not survive changing counts. Found by the property
+/// tests (model arbitrary): P = 7, J1 fails 3 times with counts 7, 3, 3, 1; J2 fails once with
+/// counts 1, 6. LIST/LPT: J2 [0,12] on 1, J2 [12,75/4] on 6 (LPT: 27/4 > 1), then J1 alone:
+/// 7 on 1, 3 on 39/4 twice, 1 on 19: T = 233/4. With p_min = 1, A = 137 and t_max = 79/2,
+/// Lemma 1 gives (A + (P−2)·t_max)/(P−1) = 223/4 < 233/4. (J1 waits for 7 processors and then
+/// runs alone on few: the complementarity "busy while waiting + busy while running ≥ P" that a
+/// fixed count gives is lost.) The weaker T ≤ 2·L(J,f,p) = 79 that Theorem 11 uses still holds.
+#[test]
+fn lemma_1_needs_fixed_allocations() {
+    use resched::bounds::moldable::lemma1;
+    use resched::schedulers::moldable::list::{min_busy, PerAttempt};
+    let text = r#"{"processors": 7, "jobs": [
+        {"speedup": {"model": "arbitrary", "times": [19, "15/2", "39/4", 3, "35/2", 3, 1]}},
+        {"speedup": {"model": "arbitrary", "times": [12, "35/4", "7/3", 16, 6, "27/4", 14]}}]}"#;
+    let inst = Instance::from_json_str(text, "lemma1").unwrap();
+    let sc = Scenario::new(vec![3, 1]);
+    let alloc = PerAttempt(vec![vec![7, 3, 3, 1], vec![1, 6]]);
+    let mut s = List::new(&inst, alloc.clone(), Priority::Lpt, "LIST/LPT");
+    let r = engine::run(&inst, &sc, &mut s).unwrap();
+    resched::check::check(&inst, &sc, &r.schedule).unwrap();
+    assert_eq!(r.makespan, t("233/4"));
+    let b = lower_bound(&inst, &sc, |j, i| alloc.0[j][i as usize - 1]).unwrap();
+    assert_eq!((b.area.clone(), b.tmax.clone()), (t("137"), t("79/2")));
+    assert_eq!(min_busy(&r.schedule), 1);
+    assert_eq!(lemma1(&b.area, &b.tmax, 1, 7), t("223/4"));
+    assert!(r.makespan > lemma1(&b.area, &b.tmax, 1, 7));
+    assert!(r.makespan <= b.lower.mul_int(2));
+}
+
+/// Even the weaker T ≤ 2·L(J,f,p), the step of Theorem 11's proof taken from Lemma 1, fails for
+/// LIST when counts change from one attempt to the next arbitrarily (found by the property
+/// tests, model roofline): a job whose next attempt needs many processors waits while another
+/// job's attempt on few processors runs alone. BATCH-LIST's chains (counts non-decreasing within
+/// a batch, least area first) never broke it in our property runs (7 models × 3000 instances).
+#[test]
+fn two_l_fails_for_changing_allocations() {
+    use resched::schedulers::moldable::list::PerAttempt;
+    let inst = roofline(
+        6,
+        &[("10/3", 4), ("33/4", 3), ("27", 5), ("16", 6), ("43", 5)],
+    );
+    let sc = Scenario::new(vec![1, 3, 3, 2, 1]);
+    let alloc = PerAttempt(vec![
+        vec![1, 4],
+        vec![5, 5, 3, 1],
+        vec![3, 2, 3, 3],
+        vec![6, 1, 1],
+        vec![6, 2],
+    ]);
+    let mut s = List::new(&inst, alloc.clone(), Priority::Lpt, "LIST/LPT");
+    let m = run(&inst, &sc, &mut s);
+    assert_eq!(m, t("3653/30"));
+    let b = lower_bound(&inst, &sc, |j, i| alloc.0[j][i as usize - 1]).unwrap();
+    assert_eq!(b.lower.mul_int(2), t("4519/45"));
+    assert!(m > b.lower.mul_int(2));
 }

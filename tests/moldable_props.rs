@@ -108,7 +108,17 @@ fn run_checked(inst: &Instance, sc: &Scenario, s: &mut dyn Scheduler, ctx: &str)
 }
 
 /// LIST with allocation `alloc` obeys Lemma 1 and Eq. (9) for that allocation.
-fn check_list<A: Allotment>(inst: &Instance, sc: &Scenario, mut s: List<A>, ctx: &str) -> Time {
+/// With `fixed` (one count per job) Lemma 1 must hold. With counts that change from one attempt
+/// to the next neither Lemma 1 nor the weaker T ≤ 2·L(J,f,p) holds (golden tests
+/// `lemma_1_needs_fixed_allocations` and `two_l_fails_for_changing_allocations`): only the
+/// checker and Eq. (9) are asserted then.
+fn check_list<A: Allotment>(
+    inst: &Instance,
+    sc: &Scenario,
+    mut s: List<A>,
+    fixed: bool,
+    ctx: &str,
+) -> Time {
     let r = run_checked(inst, sc, &mut s, ctx);
     let b = lower_bound(inst, sc, |j, i| s.allotment().procs(j, i)).unwrap();
     assert!(
@@ -118,12 +128,20 @@ fn check_list<A: Allotment>(inst: &Instance, sc: &Scenario, mut s: List<A>, ctx:
     );
     let pmin = min_busy(&r.schedule);
     assert!(pmin >= 1, "{ctx}: LIST left every processor idle");
+    if !fixed {
+        return r.makespan;
+    }
     let l1 = lemma1(&b.area, &b.tmax, pmin, inst.procs);
     assert!(
         r.makespan <= l1,
-        "{ctx}: {} = {} above Lemma 1's {l1} (p_min = {pmin})",
+        "{ctx}: {} = {} above Lemma 1's {l1} (p_min = {pmin}); schedule {:?}",
         s.name(),
-        r.makespan
+        r.makespan,
+        r.schedule
+            .attempts
+            .iter()
+            .map(|a| (a.job, a.start.to_string(), a.procs, a.duration.to_string()))
+            .collect::<Vec<_>>()
     );
     r.makespan
 }
@@ -137,7 +155,7 @@ fn check_model(seed: u64, model: &str) {
     let lp = lprime(&inst, &sc).unwrap();
     let bound = lpa_bound_instance(&inst);
     for prio in [Priority::Lpt, Priority::Hpa, Priority::La] {
-        let m = check_list(&inst, &sc, lpa_list(&inst, prio), &ctx);
+        let m = check_list(&inst, &sc, lpa_list(&inst, prio), true, &ctx);
         assert!(m >= lp.lower, "{ctx}: below L'");
         if let Some(b) = &bound {
             assert!(
@@ -146,8 +164,8 @@ fn check_model(seed: u64, model: &str) {
                 b * &lp.lower
             );
         }
-        check_list(&inst, &sc, mintime(&inst, prio), &ctx);
-        check_list(&inst, &sc, minarea(&inst, prio), &ctx);
+        check_list(&inst, &sc, mintime(&inst, prio), true, &ctx);
+        check_list(&inst, &sc, minarea(&inst, prio), true, &ctx);
     }
     // LIST whose allocation changes at every attempt.
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
@@ -159,7 +177,8 @@ fn check_model(seed: u64, model: &str) {
     check_list(
         &inst,
         &sc,
-        List::new(PerAttempt(per), Priority::Lpt, "LIST/random"),
+        List::new(&inst, PerAttempt(per), Priority::Lpt, "LIST/random"),
+        false,
         &ctx,
     );
 
@@ -236,7 +255,7 @@ fn config(cases: u32, seed: u64) -> Config {
 }
 
 proptest! {
-    #![proptest_config(config(48, 0x6d6f_6c64))]
+    #![proptest_config(config(std::env::var("MOLDABLE_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(48), 0x6d6f_6c64))]
     #[test]
     fn roofline(seed in any::<u64>()) { check_model(seed, "roofline"); }
     #[test]

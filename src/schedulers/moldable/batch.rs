@@ -15,7 +15,7 @@
 //! that proof, not only its conclusion.
 use super::list::Queue;
 use super::mt_allotment::{Allotment, MtAllotment};
-use super::Priority;
+use super::Order;
 use crate::engine::{Ctx, Outcome, Scheduler};
 use crate::error::Result;
 use crate::model::Instance;
@@ -41,7 +41,7 @@ pub struct BatchRecord {
 /// The BATCH-LIST scheduler.
 pub struct BatchList {
     eps: Time,
-    priority: Priority,
+    order: Order,
     mt: MtAllotment,
     queue: Queue,
     /// Planned counts of the current batch per job (empty when the job is not in it).
@@ -54,14 +54,15 @@ pub struct BatchList {
 
 impl BatchList {
     /// BATCH-LIST for `inst` with parameter ε > 0.
-    pub fn new(inst: &Instance, priority: Priority, eps: Time) -> Result<BatchList> {
+    pub fn new(inst: &Instance, order: impl Into<Order>, eps: Time) -> Result<BatchList> {
+        let order = order.into();
         super::check_eps(&eps)?;
-        let name = format!("BATCH-LIST(eps={eps})/{}", priority.label());
+        let name = format!("BATCH-LIST(eps={eps})/{}", order.label());
         Ok(BatchList {
             eps,
-            priority,
+            order,
             mt: MtAllotment::new(),
-            queue: Queue::new(priority),
+            queue: Queue::new(order, inst),
             plan: vec![Vec::new(); inst.len()],
             base: vec![0; inst.len()],
             records: Vec::new(),
@@ -74,9 +75,9 @@ impl BatchList {
         &self.records
     }
 
-    /// The priority rule.
-    pub fn priority(&self) -> Priority {
-        self.priority
+    /// The order of LIST within a batch.
+    pub fn order(&self) -> Order {
+        self.order
     }
 
     fn open_batch(&mut self, ctx: &mut Ctx<'_>) -> Result<()> {
@@ -111,6 +112,13 @@ impl Scheduler for BatchList {
 
     fn on_event(&mut self, ctx: &mut Ctx<'_>) -> Result<()> {
         let inst = ctx.instance();
+        if ctx.now().is_zero() {
+            // First call of a run: forget any previous run (the frontier cache stays valid).
+            self.queue.clear();
+            self.records.clear();
+            self.plan = vec![Vec::new(); inst.len()];
+            self.base = vec![0; inst.len()];
+        }
         let completions: Vec<(usize, Outcome)> = ctx
             .completions()
             .iter()

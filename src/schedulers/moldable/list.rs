@@ -1,7 +1,7 @@
 //! LIST (moldable paper, Algorithm 1) for an allocation that may change from one attempt to the
 //! next (Section 3.3: p_j = (p_j^(1), …, p_j^(f_j+1))).
 //!
-//! Pending jobs wait in a list ordered by a [`Priority`] evaluated on the allocation of their next
+//! Pending jobs wait in a list ordered by an [`Order`] evaluated on the allocation of their next
 //! attempt. At time 0 and whenever attempts complete (all completions of an instant first, see
 //! [`crate::engine`]), a failed job is inserted back by its priority, then the list is scanned
 //! in order and every job whose next allocation fits in the free processors starts now (greedy
@@ -10,7 +10,7 @@
 //!
 //! Lemma 1 bounds the makespan by 2A/P (p_min ≥ P/2) or A/(P−p_min) + (P−2p_min)·t_max/(P−p_min)
 //! for the allocation used; [`min_busy`] measures p_min of a schedule so tests can check it.
-use super::Priority;
+use super::{Keyer, Order};
 use crate::engine::{Ctx, Outcome, Scheduler};
 use crate::error::{Error, Result};
 use crate::model::{Instance, Schedule};
@@ -51,19 +51,25 @@ impl<F: Fn(usize, u32) -> u32> Allotment for AllotFn<F> {
     }
 }
 
-/// The ordered list of pending attempts: (priority key, job, processors), smallest key first.
+type Entry = ((u8, Time), usize, u32);
+
+/// The ordered list of pending attempts: (order key, job, processors), smallest key first.
 #[derive(Debug, Clone)]
 pub(crate) struct Queue {
-    set: BTreeSet<(Time, usize, u32)>,
-    priority: Priority,
+    set: BTreeSet<Entry>,
+    keyer: Keyer,
 }
 
 impl Queue {
-    pub(crate) fn new(priority: Priority) -> Queue {
+    pub(crate) fn new(order: Order, inst: &Instance) -> Queue {
         Queue {
             set: BTreeSet::new(),
-            priority,
+            keyer: Keyer::new(order, inst),
         }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.set.clear();
     }
 
     /// Inserts `job`'s next attempt on `procs` processors; errors if the job cannot use `procs`.
@@ -84,7 +90,7 @@ impl Queue {
                 time: now.to_string(),
                 msg: format!("allocation gives job {job} {procs} processors, which it cannot use"),
             })?;
-        self.set.insert((self.priority.key(t, procs), job, procs));
+        self.set.insert((self.keyer.key(job, t, procs), job, procs));
         Ok(())
     }
 
@@ -94,7 +100,7 @@ impl Queue {
 
     /// Starts, in list order, every attempt that fits in the free processors.
     pub(crate) fn start_fitting(&mut self, ctx: &mut Ctx<'_>) -> Result<()> {
-        let mut started: Vec<(Time, usize, u32)> = Vec::new();
+        let mut started: Vec<Entry> = Vec::new();
         for entry in &self.set {
             let free = ctx.free();
             if free == 0 {
@@ -112,22 +118,25 @@ impl Queue {
     }
 }
 
-/// LIST with allocation `A` and a priority rule.
+/// LIST with allocation `A` and an order (priority rule).
 pub struct List<A: Allotment> {
     alloc: A,
     queue: Queue,
     name: String,
-    started: bool,
 }
 
 impl<A: Allotment> List<A> {
-    /// LIST over `alloc`; `name` is the display name (e.g. `LPA-LIST/LPT`).
-    pub fn new(alloc: A, priority: Priority, name: impl Into<String>) -> List<A> {
+    /// LIST over `alloc` for `inst`; `name` is the display name (e.g. `LPA-LIST/LPT`).
+    pub fn new(
+        inst: &Instance,
+        alloc: A,
+        order: impl Into<Order>,
+        name: impl Into<String>,
+    ) -> List<A> {
         List {
             alloc,
-            queue: Queue::new(priority),
+            queue: Queue::new(order.into(), inst),
             name: name.into(),
-            started: false,
         }
     }
 
@@ -144,8 +153,10 @@ impl<A: Allotment> Scheduler for List<A> {
 
     fn on_event(&mut self, ctx: &mut Ctx<'_>) -> Result<()> {
         let inst = ctx.instance();
-        if !self.started {
-            self.started = true;
+        // Time 0 is the first call of a run (attempts last > 0): start afresh, so one value can
+        // run many scenarios.
+        if ctx.now().is_zero() {
+            self.queue.clear();
             for j in 0..inst.len() {
                 let p = self.alloc.procs(j, 1);
                 self.queue.insert(inst, j, p, &self.name, ctx.now())?;

@@ -18,7 +18,7 @@
 //! (r is non-decreasing in α and in β) and Algorithm 2 would keep q. This is exact, and fast
 //! on models whose time stops decreasing (communication, mix).
 use super::list::List;
-use super::Priority;
+use super::Order;
 use crate::bounds::moldable::r_alpha_beta;
 use crate::model::{Instance, Job};
 use crate::time::Time;
@@ -128,28 +128,34 @@ pub fn minarea_alloc(inst: &Instance) -> Vec<u32> {
 }
 
 /// LPA-LIST (Section 4.2).
-pub fn lpa_list(inst: &Instance, priority: Priority) -> List<Vec<u32>> {
+pub fn lpa_list(inst: &Instance, order: impl Into<Order>) -> List<Vec<u32>> {
+    let order = order.into();
     List::new(
+        inst,
         lpa(inst),
-        priority,
-        format!("LPA-LIST/{}", priority.label()),
+        order,
+        format!("LPA-LIST/{}", order.label()),
     )
 }
 
 /// MINTIME (Section 5.1; the SET algorithm of Havill and Mao).
-pub fn mintime(inst: &Instance, priority: Priority) -> List<Vec<u32>> {
+pub fn mintime(inst: &Instance, order: impl Into<Order>) -> List<Vec<u32>> {
+    let order = order.into();
     List::new(
+        inst,
         mintime_alloc(inst),
-        priority,
-        format!("MINTIME/{}", priority.label()),
+        order,
+        format!("MINTIME/{}", order.label()),
     )
 }
 
 /// MINAREA (Section 5.1).
-pub fn minarea(inst: &Instance, priority: Priority) -> List<Vec<u32>> {
+pub fn minarea(inst: &Instance, order: impl Into<Order>) -> List<Vec<u32>> {
+    let order = order.into();
     List::new(
+        inst,
         minarea_alloc(inst),
-        priority,
-        format!("MINAREA/{}", priority.label()),
+        order,
+        format!("MINAREA/{}", order.label()),
     )
 }

@@ -19,102 +19,119 @@ pub mod mt_allotment;
 use crate::engine::Scheduler;
 use crate::error::{Error, Result};
 use crate::model::Instance;
+use crate::schedulers::priority;
+pub use crate::schedulers::priority::Priority;
 use crate::time::Time;
 
-/// The priority rules of LIST for moldable jobs, evaluated on the allocation p of a job's next
-/// attempt and its time t(p). Ties: lower job index first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Priority {
-    /// Longest processing time t(p) first (Section 5.1).
-    Lpt,
-    /// Shortest processing time first.
-    Spt,
-    /// Highest processor allocation p first (Section 5.1).
-    Hpa,
-    /// Lowest processor allocation first.
-    Lpa,
-    /// Largest area p·t(p) first (Section 5.1).
-    La,
-    /// Smallest area first.
-    Sa,
-    /// Job index order (the order of Section 4.7's example: J1 to J4).
+/// The order of LIST's list for moldable jobs: a rule of [`crate::schedulers::priority`]
+/// evaluated on the allocation p of each job's next attempt and its time t(p) (LPT: t, HPA: p,
+/// LA: p·t, …; RANDOM: a seeded permutation of the jobs; LJF: jobs with 2p ≥ P+1 first by
+/// decreasing p, then the others by LPT), or the plain job index order (Section 4.7's "J1 to
+/// J4"). Ties: lower job index first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    Rule { priority: Priority, seed: u64 },
     Index,
 }
 
-impl Priority {
-    /// Every rule with its name.
-    pub const ALL: [(&'static str, Priority); 7] = [
-        ("lpt", Priority::Lpt),
-        ("spt", Priority::Spt),
-        ("hpa", Priority::Hpa),
-        ("lpa", Priority::Lpa),
-        ("la", Priority::La),
-        ("sa", Priority::Sa),
-        ("index", Priority::Index),
-    ];
-
-    /// The rule named `name` (case-insensitive).
-    pub fn parse(name: &str) -> Result<Priority> {
-        let lower = name.to_ascii_lowercase();
-        Priority::ALL
-            .iter()
-            .find(|(n, _)| *n == lower)
-            .map(|x| x.1)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Priority::ALL.iter().map(|x| x.0).collect();
-                Error::option(
-                    "--priority",
-                    format!(
-                        "unknown rule `{name}` for moldable jobs (expected one of {})",
-                        names.join(", ")
-                    ),
-                )
-            })
+impl Order {
+    /// A rule with seed 0.
+    pub fn rule(priority: Priority) -> Order {
+        Order::Rule { priority, seed: 0 }
     }
 
-    /// Its name, upper case, for display.
+    /// Display label (LPT, HPA, …, INDEX).
     pub fn label(self) -> String {
-        Priority::ALL
-            .iter()
-            .find(|x| x.1 == self)
-            .map(|x| x.0.to_ascii_uppercase())
-            .unwrap_or_default()
+        match self {
+            Order::Rule { priority, .. } => priority.to_string(),
+            Order::Index => "INDEX".to_string(),
+        }
+    }
+}
+
+impl From<Priority> for Order {
+    fn from(p: Priority) -> Order {
+        Order::rule(p)
+    }
+}
+
+/// Computes the sort keys of an [`Order`] on one instance: smaller keys run first.
+#[derive(Debug, Clone)]
+pub(crate) struct Keyer {
+    order: Order,
+    procs: u32,
+    /// RANDOM: the rank of each job in the seeded permutation.
+    ranks: Vec<usize>,
+}
+
+impl Keyer {
+    pub(crate) fn new(order: Order, inst: &Instance) -> Keyer {
+        let ranks = match order {
+            Order::Rule {
+                priority: Priority::Random,
+                seed,
+            } => {
+                let keys: Vec<(u32, Time)> = vec![(1, Time::one()); inst.len()];
+                priority::ranks(&priority::order(Priority::Random, &keys, inst.procs, seed))
+            }
+            _ => Vec::new(),
+        };
+        Keyer {
+            order,
+            procs: inst.procs,
+            ranks,
+        }
     }
 
-    /// The sort key: smaller keys run first.
-    pub fn key(self, t: &Time, p: u32) -> Time {
-        match self {
-            Priority::Lpt => -t,
-            Priority::Spt => t.clone(),
-            Priority::Hpa => -Time::from(p),
-            Priority::Lpa => Time::from(p),
-            Priority::La => -t.mul_int(u64::from(p)),
-            Priority::Sa => t.mul_int(u64::from(p)),
-            Priority::Index => Time::zero(),
+    /// The key of `job`'s next attempt on `p` processors taking `t`.
+    pub(crate) fn key(&self, job: usize, t: &Time, p: u32) -> (u8, Time) {
+        let Order::Rule { priority, .. } = self.order else {
+            return (0, Time::zero());
+        };
+        match priority {
+            Priority::Lpt => (0, -t),
+            Priority::Spt => (0, t.clone()),
+            Priority::Hpa => (0, -Time::from(p)),
+            Priority::Lpa => (0, Time::from(p)),
+            Priority::La => (0, -t.mul_int(u64::from(p))),
+            Priority::Sa => (0, t.mul_int(u64::from(p))),
+            Priority::Random => (
+                0,
+                Time::from_int(self.ranks.get(job).copied().unwrap_or(0) as i64),
+            ),
+            Priority::Ljf => {
+                if 2 * u64::from(p) > u64::from(self.procs) {
+                    (0, -Time::from(p))
+                } else {
+                    (1, -t)
+                }
+            }
         }
     }
 }
 
 /// The moldable algorithms by name: `list` (LIST with the LPA allocation, the same as
-/// `lpa-list`), `lpa-list`, `mintime`, `minarea`, `batch-list` (ε required > 0).
+/// `lpa-list`), `lpa-list`, `mintime`, `minarea`, `batch-list` (ε > 0, default 3/10).
+/// Every scheduler built here resets itself at time 0, so one value runs many scenarios.
 pub const NAMES: [&str; 5] = ["list", "lpa-list", "mintime", "minarea", "batch-list"];
 
 /// Builds the moldable scheduler `name` for `inst`. `eps` is BATCH-LIST's ε (default 3/10, the
 /// paper's Section 5.1 value); it must be > 0.
 pub fn build(
     name: &str,
-    priority: Priority,
+    order: impl Into<Order>,
     eps: Option<&Time>,
     inst: &Instance,
 ) -> Result<Box<dyn Scheduler>> {
+    let order = order.into();
     let lower = name.to_ascii_lowercase();
     match lower.as_str() {
-        "list" | "lpa-list" => Ok(Box::new(lpa::lpa_list(inst, priority))),
-        "mintime" => Ok(Box::new(lpa::mintime(inst, priority))),
-        "minarea" => Ok(Box::new(lpa::minarea(inst, priority))),
+        "list" | "lpa-list" => Ok(Box::new(lpa::lpa_list(inst, order))),
+        "mintime" => Ok(Box::new(lpa::mintime(inst, order))),
+        "minarea" => Ok(Box::new(lpa::minarea(inst, order))),
         "batch-list" => {
             let eps = eps.cloned().unwrap_or_else(default_eps);
-            Ok(Box::new(batch::BatchList::new(inst, priority, eps)?))
+            Ok(Box::new(batch::BatchList::new(inst, order, eps)?))
         }
         _ => Err(Error::option(
             "--algo",
