@@ -225,3 +225,27 @@ fn demo_runs_and_writes_nothing() {
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+#[test]
+fn gantt_files_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("g.svg");
+    let (code, _, err) = simulate(
+        GOOD_INSTANCE,
+        GOOD_SCENARIO,
+        &["--algo", "easy", "--gantt", svg.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("<svg") && text.trim_end().ends_with("</svg>"));
+    let out = dir.path().join("demo");
+    let o = resched(&["demo", "--gantt", out.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // Two examples × seven algorithms.
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 14);
+}

@@ -171,12 +171,7 @@ pub(crate) fn gantt_svg(
     schedule: &crate::model::Schedule,
     sc: &Scenario,
 ) -> Result<String> {
-    // TODO(merge main): `Ok(crate::render::gantt::svg(inst, schedule, Some(sc)))` once the renderer lands.
-    let _ = (inst, schedule, sc);
-    Err(Error::option(
-        "gantt",
-        "the SVG Gantt renderer is not in this build yet",
-    ))
+    Ok(crate::render::gantt::svg(inst, schedule, Some(sc)))
 }
 
 /// A time written exactly: as a finite decimal when it is one (at most 18 decimals), else `a/b`.
@@ -210,6 +205,9 @@ fn run_peer(ipath: &Path, fpath: &Path, a: &Args) -> Result<Exit> {
         Some(s) => s.parse::<Priority>()?,
         None => p.priority,
     };
+    if a.scenarios == Some(0) {
+        return Err(Error::option("scenarios", "must be at least 1"));
+    }
     let inst = &p.instance;
     let scenarios = peer::load_failures(fpath, inst.len(), a.scenarios)?;
     let greedy = peer_greedy(inst, priority, a.seed)?;
