@@ -18,16 +18,58 @@ use std::fmt;
 /// The first broken invariant found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Violation {
-    UnknownJob { attempt_index: usize, job: usize },
-    NegativeStart { job: String, attempt: u32, start: Time },
-    ProcsNotAllowed { job: String, attempt: u32, procs: u32 },
-    WrongDuration { job: String, attempt: u32, expected: Time, found: Time },
-    AttemptCount { job: String, expected: u32, found: u32 },
-    AttemptNumbering { job: String, position: u32, found: u32 },
-    Overlap { job: String, attempt: u32, start: Time, previous_end: Time },
-    Capacity { time: Time, used: u64, capacity: u32 },
-    BadNodes { job: String, attempt: u32, msg: String },
-    NodeShared { node: u32, time: Time, first: String, second: String },
+    UnknownJob {
+        attempt_index: usize,
+        job: usize,
+    },
+    NegativeStart {
+        job: String,
+        attempt: u32,
+        start: Time,
+    },
+    ProcsNotAllowed {
+        job: String,
+        attempt: u32,
+        procs: u32,
+    },
+    WrongDuration {
+        job: String,
+        attempt: u32,
+        expected: Time,
+        found: Time,
+    },
+    AttemptCount {
+        job: String,
+        expected: u32,
+        found: u32,
+    },
+    AttemptNumbering {
+        job: String,
+        position: u32,
+        found: u32,
+    },
+    Overlap {
+        job: String,
+        attempt: u32,
+        start: Time,
+        previous_end: Time,
+    },
+    Capacity {
+        time: Time,
+        used: u64,
+        capacity: u32,
+    },
+    BadNodes {
+        job: String,
+        attempt: u32,
+        msg: String,
+    },
+    NodeShared {
+        node: u32,
+        time: Time,
+        first: String,
+        second: String,
+    },
 }
 
 impl fmt::Display for Violation {
@@ -76,14 +118,25 @@ pub fn check(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Resul
     let mut per_job: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, a) in schedule.attempts.iter().enumerate() {
         if a.job >= n {
-            return Err(Violation::UnknownJob { attempt_index: i, job: a.job });
+            return Err(Violation::UnknownJob {
+                attempt_index: i,
+                job: a.job,
+            });
         }
         let job = &inst.jobs[a.job];
         if a.start.is_negative() {
-            return Err(Violation::NegativeStart { job: name(a.job), attempt: a.attempt, start: a.start.clone() });
+            return Err(Violation::NegativeStart {
+                job: name(a.job),
+                attempt: a.attempt,
+                start: a.start.clone(),
+            });
         }
         let Some(t) = job.time(a.procs) else {
-            return Err(Violation::ProcsNotAllowed { job: name(a.job), attempt: a.attempt, procs: a.procs });
+            return Err(Violation::ProcsNotAllowed {
+                job: name(a.job),
+                attempt: a.attempt,
+                procs: a.procs,
+            });
         };
         if *t != a.duration {
             return Err(Violation::WrongDuration {
@@ -98,13 +151,26 @@ pub fn check(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Resul
     for (j, idx) in per_job.iter_mut().enumerate() {
         let expected = scenario.failures.get(j).copied().unwrap_or(0) + 1;
         if idx.len() as u64 != u64::from(expected) {
-            return Err(Violation::AttemptCount { job: name(j), expected, found: idx.len() as u32 });
+            return Err(Violation::AttemptCount {
+                job: name(j),
+                expected,
+                found: idx.len() as u32,
+            });
         }
         let at = &schedule.attempts;
-        idx.sort_by(|&x, &y| at[x].start.cmp(&at[y].start).then(at[x].attempt.cmp(&at[y].attempt)));
+        idx.sort_by(|&x, &y| {
+            at[x]
+                .start
+                .cmp(&at[y].start)
+                .then(at[x].attempt.cmp(&at[y].attempt))
+        });
         for (pos, &i) in idx.iter().enumerate() {
             if at[i].attempt != pos as u32 + 1 {
-                return Err(Violation::AttemptNumbering { job: name(j), position: pos as u32 + 1, found: at[i].attempt });
+                return Err(Violation::AttemptNumbering {
+                    job: name(j),
+                    position: pos as u32 + 1,
+                    found: at[i].attempt,
+                });
             }
             if pos > 0 {
                 let prev_end = at[idx[pos - 1]].end();
@@ -141,7 +207,11 @@ fn check_capacity(procs: u32, schedule: &Schedule) -> Result<(), Violation> {
         if is_start {
             used += u64::from(p);
             if used > u64::from(procs) {
-                return Err(Violation::Capacity { time: t, used, capacity: procs });
+                return Err(Violation::Capacity {
+                    time: t,
+                    used,
+                    capacity: procs,
+                });
             }
         } else {
             used -= u64::from(p);
@@ -154,9 +224,17 @@ fn check_nodes(inst: &Instance, schedule: &Schedule) -> Result<(), Violation> {
     let mut by_node: Vec<Vec<(Time, Time, usize)>> = Vec::new();
     for (i, a) in schedule.attempts.iter().enumerate() {
         let Some(nodes) = &a.nodes else { continue };
-        let bad = |msg: String| Violation::BadNodes { job: inst.jobs[a.job].name.clone(), attempt: a.attempt, msg };
+        let bad = |msg: String| Violation::BadNodes {
+            job: inst.jobs[a.job].name.clone(),
+            attempt: a.attempt,
+            msg,
+        };
         if nodes.len() != a.procs as usize {
-            return Err(bad(format!("{} node ids for {} processors", nodes.len(), a.procs)));
+            return Err(bad(format!(
+                "{} node ids for {} processors",
+                nodes.len(),
+                a.procs
+            )));
         }
         let mut sorted = nodes.clone();
         sorted.sort_unstable();
@@ -181,7 +259,12 @@ fn check_nodes(inst: &Instance, schedule: &Schedule) -> Result<(), Violation> {
         ivs.sort();
         for w in ivs.windows(2) {
             if w[1].0 < w[0].1 {
-                return Err(Violation::NodeShared { node: v as u32, time: w[1].0.clone(), first: label(w[0].2), second: label(w[1].2) });
+                return Err(Violation::NodeShared {
+                    node: v as u32,
+                    time: w[1].0.clone(),
+                    first: label(w[0].2),
+                    second: label(w[1].2),
+                });
             }
         }
     }
@@ -198,45 +281,86 @@ mod tests {
     }
 
     fn att(job: usize, attempt: u32, start: i64, procs: u32, dur: i64) -> Attempt {
-        Attempt { job, attempt, start: t(start), procs, duration: t(dur), nodes: None }
+        Attempt {
+            job,
+            attempt,
+            start: t(start),
+            procs,
+            duration: t(dur),
+            nodes: None,
+        }
     }
 
     #[test]
     fn each_invariant_is_caught() {
         let inst = Instance::rigid(3, &[(2, t(2)), (2, t(3))]).unwrap();
         let sc = Scenario::new(vec![1, 0]);
-        let ok = Schedule { attempts: vec![att(0, 1, 0, 2, 2), att(1, 1, 4, 2, 3), att(0, 2, 2, 2, 2)], ..Default::default() };
+        let ok = Schedule {
+            attempts: vec![att(0, 1, 0, 2, 2), att(1, 1, 4, 2, 3), att(0, 2, 2, 2, 2)],
+            ..Default::default()
+        };
         assert_eq!(check(&inst, &sc, &ok), Ok(t(7)));
         let mut s = ok.clone();
         s.attempts[2].start = t(1);
-        assert!(matches!(check(&inst, &sc, &s), Err(Violation::Overlap { .. })));
+        assert!(matches!(
+            check(&inst, &sc, &s),
+            Err(Violation::Overlap { .. })
+        ));
         let mut s = ok.clone();
         s.attempts[1].start = t(1);
-        assert!(matches!(check(&inst, &sc, &s), Err(Violation::Capacity { .. })), "{:?}", check(&inst, &sc, &s));
+        assert!(
+            matches!(check(&inst, &sc, &s), Err(Violation::Capacity { .. })),
+            "{:?}",
+            check(&inst, &sc, &s)
+        );
         let mut s = ok.clone();
         s.attempts.pop();
-        assert!(matches!(check(&inst, &sc, &s), Err(Violation::AttemptCount { .. })));
+        assert!(matches!(
+            check(&inst, &sc, &s),
+            Err(Violation::AttemptCount { .. })
+        ));
         let mut s = ok.clone();
         s.attempts[0].duration = t(1);
-        assert!(matches!(check(&inst, &sc, &s), Err(Violation::WrongDuration { .. })));
+        assert!(matches!(
+            check(&inst, &sc, &s),
+            Err(Violation::WrongDuration { .. })
+        ));
         let mut s = ok.clone();
         s.attempts[0].procs = 1;
-        assert!(matches!(check(&inst, &sc, &s), Err(Violation::ProcsNotAllowed { .. })));
+        assert!(matches!(
+            check(&inst, &sc, &s),
+            Err(Violation::ProcsNotAllowed { .. })
+        ));
         let mut s = ok.clone();
         s.attempts[0].attempt = 2;
         s.attempts[2].attempt = 1;
-        assert!(matches!(check(&inst, &sc, &s), Err(Violation::AttemptNumbering { .. })));
+        assert!(matches!(
+            check(&inst, &sc, &s),
+            Err(Violation::AttemptNumbering { .. })
+        ));
         let mut s = ok.clone();
         s.attempts[0].job = 7;
-        assert!(matches!(check(&inst, &sc, &s), Err(Violation::UnknownJob { .. })));
+        assert!(matches!(
+            check(&inst, &sc, &s),
+            Err(Violation::UnknownJob { .. })
+        ));
         let _ = ok;
         let inst = Instance::rigid(3, &[(1, t(2)), (1, t(2))]).unwrap();
-        let mut s = Schedule { attempts: vec![att(0, 1, 0, 1, 2), att(1, 1, 1, 1, 2)], ..Default::default() };
+        let mut s = Schedule {
+            attempts: vec![att(0, 1, 0, 1, 2), att(1, 1, 1, 1, 2)],
+            ..Default::default()
+        };
         s.attempts[0].nodes = Some(vec![0]);
         s.attempts[1].nodes = Some(vec![0]);
-        assert!(matches!(check(&inst, &Scenario::none(2), &s), Err(Violation::NodeShared { node: 0, .. })));
+        assert!(matches!(
+            check(&inst, &Scenario::none(2), &s),
+            Err(Violation::NodeShared { node: 0, .. })
+        ));
         s.attempts[1].nodes = Some(vec![3]);
-        assert!(matches!(check(&inst, &Scenario::none(2), &s), Err(Violation::BadNodes { .. })));
+        assert!(matches!(
+            check(&inst, &Scenario::none(2), &s),
+            Err(Violation::BadNodes { .. })
+        ));
         s.attempts[1].nodes = Some(vec![1]);
         assert!(check(&inst, &Scenario::none(2), &s).is_ok());
     }
@@ -244,7 +368,10 @@ mod tests {
     #[test]
     fn back_to_back_is_allowed() {
         let inst = Instance::rigid(2, &[(2, t(1)), (2, t(1))]).unwrap();
-        let s = Schedule { attempts: vec![att(0, 1, 0, 2, 1), att(1, 1, 1, 2, 1)], ..Default::default() };
+        let s = Schedule {
+            attempts: vec![att(0, 1, 0, 2, 1), att(1, 1, 1, 2, 1)],
+            ..Default::default()
+        };
         assert_eq!(check(&inst, &Scenario::none(2), &s), Ok(t(2)));
     }
 }

@@ -131,7 +131,13 @@ impl<'a> Ctx<'a> {
     /// Errors (a bug in the scheduler, reported with its name and the instant): unknown job, job
     /// running or done, a processor count the job cannot use, or more processors than are free.
     pub fn start(&mut self, job: usize, procs: u32) -> Result<()> {
-        let fail = |msg: String| Err(Error::Scheduler { algo: self.algo.to_string(), time: self.now.to_string(), msg });
+        let fail = |msg: String| {
+            Err(Error::Scheduler {
+                algo: self.algo.to_string(),
+                time: self.now.to_string(),
+                msg,
+            })
+        };
         let Some(j) = self.inst.jobs.get(job) else {
             return fail(format!("started unknown job {job}"));
         };
@@ -141,10 +147,16 @@ impl<'a> Ctx<'a> {
             JobState::Done => return fail(format!("started job {} after it succeeded", j.name)),
         }
         let Some(duration) = j.time(procs) else {
-            return fail(format!("started job {} on {procs} processors, which it cannot use", j.name));
+            return fail(format!(
+                "started job {} on {procs} processors, which it cannot use",
+                j.name
+            ));
         };
         if procs > self.state.free {
-            return fail(format!("started job {} on {procs} processors with only {} free", j.name, self.state.free));
+            return fail(format!(
+                "started job {} on {procs} processors with only {} free",
+                j.name, self.state.free
+            ));
         }
         let end = self.now + duration;
         let st = &mut *self.state;
@@ -154,9 +166,22 @@ impl<'a> Ctx<'a> {
         let attempt = st.attempts_made[job];
         st.heap.push(Reverse((end.clone(), job)));
         if st.record {
-            st.schedule.push(Attempt { job, attempt, start: self.now.clone(), procs, duration: duration.clone(), nodes: None });
+            st.schedule.push(Attempt {
+                job,
+                attempt,
+                start: self.now.clone(),
+                procs,
+                duration: duration.clone(),
+                nodes: None,
+            });
         }
-        st.running[job] = Some(Running { job, attempt, procs, start: self.now.clone(), end });
+        st.running[job] = Some(Running {
+            job,
+            attempt,
+            procs,
+            start: self.now.clone(),
+            end,
+        });
         Ok(())
     }
 }
@@ -177,11 +202,20 @@ pub fn run(inst: &Instance, scenario: &Scenario, sched: &mut dyn Scheduler) -> R
 }
 
 /// Like [`run`], but keeps only the makespan (for large batches of scenarios).
-pub fn run_makespan(inst: &Instance, scenario: &Scenario, sched: &mut dyn Scheduler) -> Result<Run> {
+pub fn run_makespan(
+    inst: &Instance,
+    scenario: &Scenario,
+    sched: &mut dyn Scheduler,
+) -> Result<Run> {
     simulate(inst, scenario, sched, false)
 }
 
-fn simulate(inst: &Instance, scenario: &Scenario, sched: &mut dyn Scheduler, record: bool) -> Result<Run> {
+fn simulate(
+    inst: &Instance,
+    scenario: &Scenario,
+    sched: &mut dyn Scheduler,
+    record: bool,
+) -> Result<Run> {
     let algo = sched.name();
     scenario.validate(inst).map_err(|e| e.in_file("scenario"))?;
     let n = inst.jobs.len();
@@ -201,18 +235,31 @@ fn simulate(inst: &Instance, scenario: &Scenario, sched: &mut dyn Scheduler, rec
     loop {
         events += 1;
         {
-            let mut ctx = Ctx { inst, now: &now, completions: &completions, state: &mut state, algo: &algo };
+            let mut ctx = Ctx {
+                inst,
+                now: &now,
+                completions: &completions,
+                state: &mut state,
+                algo: &algo,
+            };
             sched.on_event(&mut ctx)?;
         }
         let Some(Reverse((t, _))) = state.heap.peek() else {
             if done == n {
                 break;
             }
-            let waiting = state.jobs.iter().position(|s| *s == JobState::Waiting).map(|j| inst.jobs[j].name.clone());
+            let waiting = state
+                .jobs
+                .iter()
+                .position(|s| *s == JobState::Waiting)
+                .map(|j| inst.jobs[j].name.clone());
             return Err(Error::Scheduler {
                 algo,
                 time: now.to_string(),
-                msg: format!("stalled: nothing runs and job {} is still waiting", waiting.unwrap_or_default()),
+                msg: format!(
+                    "stalled: nothing runs and job {} is still waiting",
+                    waiting.unwrap_or_default()
+                ),
             });
         };
         now = t.clone();
@@ -238,13 +285,26 @@ fn simulate(inst: &Instance, scenario: &Scenario, sched: &mut dyn Scheduler, rec
                 state.jobs[job] = JobState::Waiting;
                 Outcome::Failed
             };
-            completions.push(Completion { job, attempt: r.attempt, procs: r.procs, outcome });
+            completions.push(Completion {
+                job,
+                attempt: r.attempt,
+                procs: r.procs,
+                outcome,
+            });
         }
         completions.sort_unstable_by_key(|c| c.job);
     }
     debug_assert_eq!(state.free, inst.procs, "all processors are free at the end");
-    let schedule = Schedule { attempts: state.schedule, makespan: Some(now.clone()), algorithm: Some(algo) };
-    Ok(Run { makespan: now, schedule, events })
+    let schedule = Schedule {
+        attempts: state.schedule,
+        makespan: Some(now.clone()),
+        algorithm: Some(algo),
+    };
+    Ok(Run {
+        makespan: now,
+        schedule,
+        events,
+    })
 }
 
 #[cfg(test)]

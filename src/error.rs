@@ -19,19 +19,36 @@ pub enum Error {
     },
     /// Malformed JSON, with the position serde reported.
     #[error("{file}:{line}:{column}: {msg}")]
-    Json { file: String, line: usize, column: usize, msg: String },
+    Json {
+        file: String,
+        line: usize,
+        column: usize,
+        msg: String,
+    },
     /// Well-formed input whose value breaks a rule; `field` is a path such as `jobs[3].procs`.
     #[error("{file}: field `{field}`: {msg}")]
-    Invalid { file: String, field: String, msg: String },
+    Invalid {
+        file: String,
+        field: String,
+        msg: String,
+    },
     /// A problem on one line of a text format (SWF, peer files).
     #[error("{file}:{line}: {msg}")]
-    Line { file: String, line: usize, msg: String },
+    Line {
+        file: String,
+        line: usize,
+        msg: String,
+    },
     /// A command-line option with a value it cannot take.
     #[error("option `{option}`: {msg}")]
     Option { option: String, msg: String },
     /// A scheduler asked the engine for something impossible (a bug in that scheduler).
     #[error("scheduler {algo} broke the engine's rules at time {time}: {msg}")]
-    Scheduler { algo: String, time: String, msg: String },
+    Scheduler {
+        algo: String,
+        time: String,
+        msg: String,
+    },
     /// A schedule broke an invariant (see [`crate::check`]).
     #[error("infeasible schedule: {0}")]
     Check(#[from] crate::check::Violation),
@@ -46,27 +63,46 @@ pub enum Error {
 impl Error {
     /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> Error {
-        Error::Io { path: path.display().to_string(), source }
+        Error::Io {
+            path: path.display().to_string(),
+            source,
+        }
     }
 
     /// A serde_json error in `file`.
     pub fn json(file: &str, e: &serde_json::Error) -> Error {
-        Error::Json { file: file.to_string(), line: e.line(), column: e.column(), msg: e.to_string() }
+        Error::Json {
+            file: file.to_string(),
+            line: e.line(),
+            column: e.column(),
+            msg: e.to_string(),
+        }
     }
 
     /// A field-level validation error in `file`.
     pub fn invalid(file: &str, field: impl Into<String>, msg: impl Into<String>) -> Error {
-        Error::Invalid { file: file.to_string(), field: field.into(), msg: msg.into() }
+        Error::Invalid {
+            file: file.to_string(),
+            field: field.into(),
+            msg: msg.into(),
+        }
     }
 
     /// A line-level error in `file`.
     pub fn line(file: &str, line: usize, msg: impl Into<String>) -> Error {
-        Error::Line { file: file.to_string(), line, msg: msg.into() }
+        Error::Line {
+            file: file.to_string(),
+            line,
+            msg: msg.into(),
+        }
     }
 
     /// A bad command-line option.
     pub fn option(option: &str, msg: impl Into<String>) -> Error {
-        Error::Option { option: option.to_string(), msg: msg.into() }
+        Error::Option {
+            option: option.to_string(),
+            msg: msg.into(),
+        }
     }
 }
 
@@ -81,12 +117,19 @@ pub struct FieldError {
 impl FieldError {
     /// A failure of `field`.
     pub fn new(field: impl Into<String>, msg: impl Into<String>) -> FieldError {
-        FieldError { field: field.into(), msg: msg.into() }
+        FieldError {
+            field: field.into(),
+            msg: msg.into(),
+        }
     }
 
     /// Attaches the file name.
     pub fn in_file(self, file: &str) -> Error {
-        Error::Invalid { file: file.to_string(), field: self.field, msg: self.msg }
+        Error::Invalid {
+            file: file.to_string(),
+            field: self.field,
+            msg: self.msg,
+        }
     }
 }
 
@@ -96,17 +139,30 @@ pub fn read_text(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     if path.extension().is_some_and(|e| e == "gz") {
         let mut s = String::new();
-        flate2::read::MultiGzDecoder::new(&bytes[..]).read_to_string(&mut s).map_err(|e| Error::io(path, e))?;
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_string(&mut s)
+            .map_err(|e| Error::io(path, e))?;
         Ok(s)
     } else {
-        String::from_utf8(bytes).map_err(|e| Error::io(path, std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
+        String::from_utf8(bytes).map_err(|e| {
+            Error::io(
+                path,
+                std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+            )
+        })
     }
 }
 
 /// Writes a file atomically: to a temporary sibling, then renamed, so nothing half-written is left.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
     std::fs::write(&tmp, contents).map_err(|e| Error::io(&tmp, e))?;
     std::fs::rename(&tmp, path).map_err(|e| {

@@ -18,6 +18,7 @@ pub mod cli;
 pub mod engine;
 pub mod error;
 pub mod model;
+pub mod opt;
 pub mod render;
 pub mod time;
 pub mod workload;

@@ -73,7 +73,10 @@ impl Time {
             return None;
         }
         // Ratio::new reduces; its gcd on i64::MIN may overflow, so go through big integers.
-        Some(Time::from_big(BigRational::new(BigInt::from(num), BigInt::from(den))))
+        Some(Time::from_big(BigRational::new(
+            BigInt::from(num),
+            BigInt::from(den),
+        )))
     }
 
     /// `n / d` for unsigned counts (e.g. a processor count in a denominator). `None` when `d == 0`.
@@ -81,7 +84,10 @@ impl Time {
         if d == 0 {
             return None;
         }
-        Some(Time::from_big(BigRational::new(BigInt::from(n), BigInt::from(d))))
+        Some(Time::from_big(BigRational::new(
+            BigInt::from(n),
+            BigInt::from(d),
+        )))
     }
 
     /// From a big rational, normalised.
@@ -95,7 +101,9 @@ impl Time {
     /// The exact value as a big rational.
     pub fn to_big(&self) -> BigRational {
         match &self.0 {
-            Repr::Small(r) => BigRational::new_raw(BigInt::from(*r.numer()), BigInt::from(*r.denom())),
+            Repr::Small(r) => {
+                BigRational::new_raw(BigInt::from(*r.numer()), BigInt::from(*r.denom()))
+            }
             Repr::Big(b) => (**b).clone(),
         }
     }
@@ -343,7 +351,11 @@ impl Time {
         if digits == 0 {
             format!("{sign}{int}")
         } else {
-            format!("{sign}{int}.{:0>width$}", frac.to_string(), width = digits as usize)
+            format!(
+                "{sign}{int}.{:0>width$}",
+                frac.to_string(),
+                width = digits as usize
+            )
         }
     }
 }
@@ -591,7 +603,9 @@ fn parse_decimal_checked(s: &str) -> Result<BigRational, bool> {
     if int_part.is_empty() && frac_part.is_empty() {
         return Err(false);
     }
-    if !int_part.bytes().all(|c| c.is_ascii_digit()) || !frac_part.bytes().all(|c| c.is_ascii_digit()) {
+    if !int_part.bytes().all(|c| c.is_ascii_digit())
+        || !frac_part.bytes().all(|c| c.is_ascii_digit())
+    {
         return Err(false);
     }
     let exp10 = exponent - frac_part.len() as i64;
@@ -599,7 +613,11 @@ fn parse_decimal_checked(s: &str) -> Result<BigRational, bool> {
         return Err(true);
     }
     let all: String = format!("{int_part}{frac_part}");
-    let mut n: BigInt = if all.is_empty() { BigInt::zero() } else { all.parse().map_err(|_| false)? };
+    let mut n: BigInt = if all.is_empty() {
+        BigInt::zero()
+    } else {
+        all.parse().map_err(|_| false)?
+    };
     if neg {
         n = -n;
     }
@@ -628,7 +646,9 @@ impl<'de> serde::Deserialize<'de> for Time {
         impl serde::de::Visitor<'_> for V {
             type Value = Time;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an exact number: an integer, a string \"a/b\", or a decimal such as \"12.5\"")
+                f.write_str(
+                    "an exact number: an integer, a string \"a/b\", or a decimal such as \"12.5\"",
+                )
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Time, E> {
                 Ok(Time::from_int(v))
@@ -637,7 +657,8 @@ impl<'de> serde::Deserialize<'de> for Time {
                 Ok(Time::from_big(BigRational::from_integer(BigInt::from(v))))
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Time, E> {
-                Time::from_f64_decimal(v).ok_or_else(|| E::custom(format!("{v} is not a finite number")))
+                Time::from_f64_decimal(v)
+                    .ok_or_else(|| E::custom(format!("{v} is not a finite number")))
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Time, E> {
                 v.parse().map_err(E::custom)
@@ -657,14 +678,20 @@ mod tests {
 
     #[test]
     fn parses_exactly() {
-        assert_eq!(t("1518.62619684"), Time::new(151862619684, 100000000).unwrap());
+        assert_eq!(
+            t("1518.62619684"),
+            Time::new(151862619684, 100000000).unwrap()
+        );
         assert_eq!(t("3/4"), Time::new(3, 4).unwrap());
         assert_eq!(t("-0.25"), Time::new(-1, 4).unwrap());
         assert_eq!(t("1e-7"), Time::new(1, 10_000_000).unwrap());
         assert_eq!(t("2.5E3"), Time::from_int(2500));
         assert_eq!(t(".5"), Time::new(1, 2).unwrap());
         assert_eq!(t("6/0.5"), Time::from_int(12));
-        assert!(matches!("1/0".parse::<Time>(), Err(ParseTimeError::ZeroDenominator(_))));
+        assert!(matches!(
+            "1/0".parse::<Time>(),
+            Err(ParseTimeError::ZeroDenominator(_))
+        ));
         assert!("abc".parse::<Time>().is_err());
         assert!("1e999999".parse::<Time>().is_err());
         assert!("".parse::<Time>().is_err());
@@ -681,16 +708,28 @@ mod tests {
         assert!(back.is_small());
         assert_eq!(back, big);
         let m = &big * &big;
-        assert_eq!(m.to_big(), BigRational::from_integer(BigInt::from(i64::MAX) * BigInt::from(i64::MAX)));
+        assert_eq!(
+            m.to_big(),
+            BigRational::from_integer(BigInt::from(i64::MAX) * BigInt::from(i64::MAX))
+        );
         let x = Time::new(1, i64::MAX).unwrap() + Time::new(1, i64::MAX - 1).unwrap();
         assert!(!x.is_small());
         assert!(x > Time::zero());
-        assert_eq!(-Time::from_int(i64::MIN), Time::from_big(BigRational::from_integer(-BigInt::from(i64::MIN))));
+        assert_eq!(
+            -Time::from_int(i64::MIN),
+            Time::from_big(BigRational::from_integer(-BigInt::from(i64::MIN)))
+        );
     }
 
     #[test]
     fn display_and_serde_round_trip() {
-        for s in ["0", "7", "-3/8", "1518.62619684", "123456789012345678901234567890/7"] {
+        for s in [
+            "0",
+            "7",
+            "-3/8",
+            "1518.62619684",
+            "123456789012345678901234567890/7",
+        ] {
             let v = t(s);
             let j = serde_json::to_string(&v).unwrap();
             let back: Time = serde_json::from_str(&j).unwrap();

@@ -43,7 +43,9 @@ pub fn reservation_ratio(procs: u32) -> Time {
 
 /// The harmonic number H_P = 1 + 1/2 + … + 1/P (Proposition 3's makespan), exactly.
 pub fn harmonic(p: u32) -> Time {
-    (1..=u64::from(p)).filter_map(|k| Time::ratio_u64(1, k)).sum()
+    (1..=u64::from(p))
+        .filter_map(|k| Time::ratio_u64(1, k))
+        .sum()
 }
 
 #[cfg(test)]

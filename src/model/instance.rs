@@ -58,7 +58,11 @@ impl Instance {
 
     /// A rigid instance from `(p_j, t_j)` pairs, jobs named J1, J2, ...
     pub fn rigid(procs: u32, jobs: &[(u32, Time)]) -> Result<Instance, FieldError> {
-        let jobs = jobs.iter().enumerate().map(|(i, (p, t))| Job::rigid(format!("J{}", i + 1), *p, t.clone())).collect();
+        let jobs = jobs
+            .iter()
+            .enumerate()
+            .map(|(i, (p, t))| Job::rigid(format!("J{}", i + 1), *p, t.clone()))
+            .collect();
         Instance::new(procs, jobs)
     }
 
@@ -84,40 +88,65 @@ impl Instance {
             return Err(FieldError::new("processors", "must be at least 1"));
         }
         if self.procs > MAX_PROCS {
-            return Err(FieldError::new("processors", format!("{} is above the supported maximum {MAX_PROCS}", self.procs)));
+            return Err(FieldError::new(
+                "processors",
+                format!("{} is above the supported maximum {MAX_PROCS}", self.procs),
+            ));
         }
         if self.jobs.is_empty() {
-            return Err(FieldError::new("jobs", "an instance needs at least one job"));
+            return Err(FieldError::new(
+                "jobs",
+                "an instance needs at least one job",
+            ));
         }
         let mut names = HashSet::new();
         for (j, job) in self.jobs.iter().enumerate() {
             if job.name.is_empty() {
-                return Err(FieldError::new(format!("jobs[{j}].name"), "must not be empty"));
+                return Err(FieldError::new(
+                    format!("jobs[{j}].name"),
+                    "must not be empty",
+                ));
             }
             if !names.insert(job.name.as_str()) {
-                return Err(FieldError::new(format!("jobs[{j}].name"), format!("`{}` is used by an earlier job", job.name)));
+                return Err(FieldError::new(
+                    format!("jobs[{j}].name"),
+                    format!("`{}` is used by an earlier job", job.name),
+                ));
             }
             match &job.profile {
                 Profile::Rigid { procs, time } => {
                     if *procs == 0 || *procs > self.procs {
                         return Err(FieldError::new(
                             format!("jobs[{j}].procs"),
-                            format!("{procs} is outside 1..={} (the platform's processors)", self.procs),
+                            format!(
+                                "{procs} is outside 1..={} (the platform's processors)",
+                                self.procs
+                            ),
                         ));
                     }
                     if !time.is_positive() {
-                        return Err(FieldError::new(format!("jobs[{j}].time"), format!("{time} must be > 0")));
+                        return Err(FieldError::new(
+                            format!("jobs[{j}].time"),
+                            format!("{time} must be > 0"),
+                        ));
                     }
                 }
                 Profile::Moldable { times, .. } => {
                     if times.len() != self.procs as usize {
                         return Err(FieldError::new(
                             format!("jobs[{j}].speedup"),
-                            format!("table has {} entries, expected P = {}", times.len(), self.procs),
+                            format!(
+                                "table has {} entries, expected P = {}",
+                                times.len(),
+                                self.procs
+                            ),
                         ));
                     }
                     if let Some(p) = times.iter().position(|t| !t.is_positive()) {
-                        return Err(FieldError::new(format!("jobs[{j}].speedup"), format!("t({}) must be > 0", p + 1)));
+                        return Err(FieldError::new(
+                            format!("jobs[{j}].speedup"),
+                            format!("t({}) must be > 0", p + 1),
+                        ));
                     }
                 }
             }
@@ -131,7 +160,13 @@ impl Instance {
             return Err(FieldError::new("processors", "must be at least 1"));
         }
         if raw.processors > MAX_PROCS {
-            return Err(FieldError::new("processors", format!("{} is above the supported maximum {MAX_PROCS}", raw.processors)));
+            return Err(FieldError::new(
+                "processors",
+                format!(
+                    "{} is above the supported maximum {MAX_PROCS}",
+                    raw.processors
+                ),
+            ));
         }
         let mut jobs = Vec::with_capacity(raw.jobs.len());
         for (j, rj) in raw.jobs.into_iter().enumerate() {
@@ -148,8 +183,15 @@ impl Instance {
                         "a moldable job gives `speedup` only, not `procs`/`time`",
                     ))
                 }
-                (None, _, None) => return Err(FieldError::new(format!("jobs[{j}].procs"), "missing (or give a `speedup` model)")),
-                (_, None, None) => return Err(FieldError::new(format!("jobs[{j}].time"), "missing")),
+                (None, _, None) => {
+                    return Err(FieldError::new(
+                        format!("jobs[{j}].procs"),
+                        "missing (or give a `speedup` model)",
+                    ))
+                }
+                (_, None, None) => {
+                    return Err(FieldError::new(format!("jobs[{j}].time"), "missing"))
+                }
             };
             jobs.push(Job { name, profile });
         }
@@ -164,12 +206,18 @@ impl Instance {
                 .jobs
                 .iter()
                 .map(|j| match &j.profile {
-                    Profile::Rigid { procs, time } => {
-                        RawJob { name: Some(j.name.clone()), procs: Some(*procs), time: Some(time.clone()), speedup: None }
-                    }
-                    Profile::Moldable { model, .. } => {
-                        RawJob { name: Some(j.name.clone()), procs: None, time: None, speedup: Some(model.clone()) }
-                    }
+                    Profile::Rigid { procs, time } => RawJob {
+                        name: Some(j.name.clone()),
+                        procs: Some(*procs),
+                        time: Some(time.clone()),
+                        speedup: None,
+                    },
+                    Profile::Moldable { model, .. } => RawJob {
+                        name: Some(j.name.clone()),
+                        procs: None,
+                        time: None,
+                        speedup: Some(model.clone()),
+                    },
                 })
                 .collect(),
         }
@@ -189,7 +237,8 @@ impl Instance {
 
     /// Pretty JSON text.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(&self.to_raw()).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+        serde_json::to_string_pretty(&self.to_raw())
+            .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
 }
 
@@ -213,14 +262,35 @@ mod tests {
     #[test]
     fn errors_name_the_field() {
         let cases = [
-            (r#"{"processors": 4, "jobs": [{"procs": 5, "time": 1}]}"#, "jobs[0].procs"),
-            (r#"{"processors": 4, "jobs": [{"procs": 1, "time": 0}]}"#, "jobs[0].time"),
-            (r#"{"processors": 4, "jobs": [{"procs": 1, "time": "-1/2"}]}"#, "jobs[0].time"),
+            (
+                r#"{"processors": 4, "jobs": [{"procs": 5, "time": 1}]}"#,
+                "jobs[0].procs",
+            ),
+            (
+                r#"{"processors": 4, "jobs": [{"procs": 1, "time": 0}]}"#,
+                "jobs[0].time",
+            ),
+            (
+                r#"{"processors": 4, "jobs": [{"procs": 1, "time": "-1/2"}]}"#,
+                "jobs[0].time",
+            ),
             (r#"{"processors": 4, "jobs": []}"#, "jobs"),
-            (r#"{"processors": 0, "jobs": [{"procs": 1, "time": 1}]}"#, "processors"),
-            (r#"{"processors": 4, "jobs": [{"name":"a","procs": 1, "time": 1},{"name":"a","procs": 1, "time": 1}]}"#, "jobs[1].name"),
-            (r#"{"processors": 2, "jobs": [{"speedup": {"model":"table","times":[1]}}]}"#, "jobs[0].speedup.times"),
-            (r#"{"processors": 2, "jobs": [{"speedup": {"model":"table","times":[1,2],"monotonic":true}}]}"#, "jobs[0].speedup.times[1]"),
+            (
+                r#"{"processors": 0, "jobs": [{"procs": 1, "time": 1}]}"#,
+                "processors",
+            ),
+            (
+                r#"{"processors": 4, "jobs": [{"name":"a","procs": 1, "time": 1},{"name":"a","procs": 1, "time": 1}]}"#,
+                "jobs[1].name",
+            ),
+            (
+                r#"{"processors": 2, "jobs": [{"speedup": {"model":"table","times":[1]}}]}"#,
+                "jobs[0].speedup.times",
+            ),
+            (
+                r#"{"processors": 2, "jobs": [{"speedup": {"model":"table","times":[1,2],"monotonic":true}}]}"#,
+                "jobs[0].speedup.times[1]",
+            ),
         ];
         for (text, field) in cases {
             let e = Instance::from_json_str(text, "f.json").unwrap_err();

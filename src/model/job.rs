@@ -8,7 +8,10 @@ pub enum Profile {
     /// Needs exactly `procs` processors for `time`.
     Rigid { procs: u32, time: Time },
     /// May run on any p in 1..=P; `times[p-1]` = t(p), computed exactly from `model`.
-    Moldable { model: SpeedupModel, times: Vec<Time> },
+    Moldable {
+        model: SpeedupModel,
+        times: Vec<Time>,
+    },
 }
 
 /// One job of an instance.
@@ -22,7 +25,10 @@ pub struct Job {
 impl Job {
     /// A rigid job.
     pub fn rigid(name: impl Into<String>, procs: u32, time: Time) -> Job {
-        Job { name: name.into(), profile: Profile::Rigid { procs, time } }
+        Job {
+            name: name.into(),
+            profile: Profile::Rigid { procs, time },
+        }
     }
 
     /// Execution time on `p` processors, or `None` if the job cannot run on `p`.

@@ -22,7 +22,9 @@ impl Scenario {
 
     /// No job fails.
     pub fn none(n: usize) -> Scenario {
-        Scenario { failures: vec![0; n] }
+        Scenario {
+            failures: vec![0; n],
+        }
     }
 
     /// Total number of failures Σ f_j.
@@ -35,7 +37,11 @@ impl Scenario {
         if self.failures.len() != inst.jobs.len() {
             return Err(FieldError::new(
                 "failures",
-                format!("has {} entries, expected one per job ({})", self.failures.len(), inst.jobs.len()),
+                format!(
+                    "has {} entries, expected one per job ({})",
+                    self.failures.len(),
+                    inst.jobs.len()
+                ),
             ));
         }
         Ok(())

@@ -47,7 +47,11 @@ pub struct Schedule {
 impl Schedule {
     /// The latest end of an attempt (0 for an empty schedule).
     pub fn makespan(&self) -> Time {
-        self.attempts.iter().map(Attempt::end).max().unwrap_or_default()
+        self.attempts
+            .iter()
+            .map(Attempt::end)
+            .max()
+            .unwrap_or_default()
     }
 
     /// Fills the informative `makespan` field.
@@ -68,6 +72,7 @@ impl Schedule {
 
     /// Pretty JSON text, with the makespan.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(&self.clone().with_makespan()).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+        serde_json::to_string_pretty(&self.clone().with_makespan())
+            .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
 }

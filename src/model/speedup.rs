@@ -27,12 +27,18 @@ impl SpeedupModel {
                 if times.len() != procs as usize {
                     return Err(FieldError::new(
                         format!("{field}.times"),
-                        format!("has {} entries, expected one per processor count 1..={procs}", times.len()),
+                        format!(
+                            "has {} entries, expected one per processor count 1..={procs}",
+                            times.len()
+                        ),
                     ));
                 }
                 for (i, t) in times.iter().enumerate() {
                     if !t.is_positive() {
-                        return Err(FieldError::new(format!("{field}.times[{i}]"), format!("t({}) = {t} must be > 0", i + 1)));
+                        return Err(FieldError::new(
+                            format!("{field}.times[{i}]"),
+                            format!("t({}) = {t} must be > 0", i + 1),
+                        ));
                     }
                 }
                 if *monotonic {
