@@ -19,6 +19,7 @@ pub mod engine;
 pub mod error;
 pub mod experiment;
 pub mod model;
+pub mod opt;
 pub mod render;
 pub mod schedulers;
 pub mod stealing;

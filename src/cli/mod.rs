@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 pub mod demo;
 pub mod simulate;
 pub mod experiment;
+pub mod opt;
 pub mod verify;
 
 /// Exact resilient scheduling of parallel jobs.
@@ -28,6 +29,8 @@ pub enum Command {
     Demo(demo::Args),
     /// Reproduce a paper's evaluation (rigid-qbar, rigid-procs, rigid-trace, ...).
     Experiment(experiment::Args),
+    /// The exact optimum T_OPT(f) of a small instance under a known failure scenario.
+    Opt(opt::Args),
 }
 
 /// What a subcommand reports back to `main`.
@@ -52,6 +55,7 @@ pub fn main() -> i32 {
         Command::Simulate(a) => simulate::run(a),
         Command::Demo(a) => demo::run(a),
         Command::Experiment(a) => experiment::run(a),
+        Command::Opt(a) => opt::run(a),
     };
     match result {
         Ok(Exit::Ok) => 0,
