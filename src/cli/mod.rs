@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 a check that failed (an infeasible schedule), 2 bad input or usage.
 use clap::{Parser, Subcommand};
 
+pub mod steal;
 pub mod verify;
 
 /// Exact resilient scheduling of parallel jobs.
@@ -18,6 +19,8 @@ pub struct Cli {
 pub enum Command {
     /// Check a schedule made by any program against an instance and a failure scenario.
     Verify(verify::Args),
+    /// Node stealing in a batch scheduler with node failures (Baseline, SFSJ, Hxyz).
+    Steal(steal::Args),
 }
 
 /// What a subcommand reports back to `main`.
@@ -39,6 +42,7 @@ pub fn main() -> i32 {
     };
     let result = match cli.command {
         Command::Verify(a) => verify::run(a),
+        Command::Steal(a) => steal::run(a),
     };
     match result {
         Ok(Exit::Ok) => 0,
