@@ -163,7 +163,10 @@ pub fn build(spec: &AlgoSpec, inst: &Instance) -> Result<Box<dyn Scheduler>> {
     let pr = spec.priority.unwrap_or(Priority::Lpt);
     let low = spec.name.trim().to_ascii_lowercase();
     if moldable::NAMES.contains(&low.as_str()) {
-        let order = moldable::Order::Rule { priority: pr, seed: spec.seed };
+        let order = moldable::Order::Rule {
+            priority: pr,
+            seed: spec.seed,
+        };
         return moldable::build(&low, order, spec.eps.as_ref(), inst);
     }
     let Some(algo) = RigidAlgo::parse(&spec.name) else {
