@@ -17,9 +17,12 @@ pub mod check;
 pub mod cli;
 pub mod engine;
 pub mod error;
+pub mod experiment;
 pub mod model;
+pub mod opt;
 pub mod render;
 pub mod schedulers;
+pub mod stealing;
 pub mod time;
 pub mod workload;
 

@@ -4,7 +4,10 @@
 use clap::{Parser, Subcommand};
 
 pub mod demo;
+pub mod experiment;
+pub mod opt;
 pub mod simulate;
+pub mod steal;
 pub mod verify;
 
 /// Exact resilient scheduling of parallel jobs.
@@ -25,6 +28,12 @@ pub enum Command {
     Simulate(simulate::Args),
     /// Run every rigid algorithm on small built-in examples and print a table.
     Demo(demo::Args),
+    /// Reproduce a paper's evaluation (rigid-qbar, rigid-procs, rigid-trace, ...).
+    Experiment(experiment::Args),
+    /// The exact optimum T_OPT(f) of a small instance under a known failure scenario.
+    Opt(opt::Args),
+    /// Node stealing in a batch scheduler with node failures (Baseline, SFSJ, Hxyz).
+    Steal(steal::Args),
 }
 
 /// What a subcommand reports back to `main`.
@@ -48,6 +57,9 @@ pub fn main() -> i32 {
         Command::Verify(a) => verify::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Demo(a) => demo::run(a),
+        Command::Experiment(a) => experiment::run(a),
+        Command::Opt(a) => opt::run(a),
+        Command::Steal(a) => steal::run(a),
     };
     match result {
         Ok(Exit::Ok) => 0,

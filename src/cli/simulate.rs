@@ -60,6 +60,10 @@ pub struct Args {
     /// Write an SVG Gantt chart of the schedule to this file.
     #[arg(long, conflicts_with = "peer_instance")]
     pub gantt: Option<PathBuf>,
+    /// Also compute the exact optimum T_OPT(f) (`resched opt`'s search, 10 s budget) and print
+    /// OPT and makespan/OPT.
+    #[arg(long, conflicts_with = "peer_instance")]
+    pub vs_opt: bool,
     /// Peer mode: the rigid paper simulator's instance file.
     #[arg(long, requires = "peer_failures")]
     pub peer_instance: Option<PathBuf>,
@@ -117,6 +121,15 @@ pub fn run(a: Args) -> Result<Exit> {
         write_atomic(g, gantt_svg(&inst, &run.schedule, &sc)?.as_bytes())?;
     }
     let ratio = lb.as_ref().and_then(|b| makespan.checked_div(&b.lower));
+    let vs_opt = if a.vs_opt {
+        Some(crate::opt::solve(
+            &inst,
+            &sc,
+            &crate::opt::OptConfig::default(),
+        )?)
+    } else {
+        None
+    };
     if a.json {
         let mut schedule = run.schedule.clone();
         schedule.makespan = Some(makespan.clone());
@@ -134,6 +147,13 @@ pub fn run(a: Args) -> Result<Exit> {
             "events": run.events,
             "schedule": schedule,
         });
+        let mut v = v;
+        if let Some(o) = &vs_opt {
+            v["opt"] = serde_json::json!(o.makespan);
+            v["opt_proven"] = serde_json::json!(o.is_optimal());
+            v["opt_lower_bound"] = serde_json::json!(o.lower_bound());
+            v["ratio_vs_opt"] = serde_json::json!(makespan.checked_div(&o.makespan));
+        }
         println!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(|e| Error::json("output", &e))?
@@ -153,6 +173,17 @@ pub fn run(a: Args) -> Result<Exit> {
             println!("ratio      {}", both(r));
         }
         _ => println!("L(f)       (rigid bound not defined for moldable jobs)"),
+    }
+    if let Some(o) = &vs_opt {
+        let proven = if o.is_optimal() {
+            "proven optimal".to_string()
+        } else {
+            format!("best found, OPT ≥ {}", o.lower_bound())
+        };
+        println!("OPT        {}   ({proven})", both(&o.makespan));
+        if let Some(r) = makespan.checked_div(&o.makespan) {
+            println!("vs OPT     {}", both(&r));
+        }
     }
     println!("failures   {}", sc.total_failures());
     println!("attempts   {}", run.schedule.attempts.len());
