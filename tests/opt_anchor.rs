@@ -12,9 +12,16 @@ fn anchor_small_sizes_are_proven_optimal() {
     for (a, p) in [(8usize, 4u32), (10, 4), (10, 8), (12, 8)] {
         for seed in 0..5u64 {
             let (inst, sc) = generate::anchor_rigid(a, p, seed);
-            let cfg = OptConfig { time_limit: Duration::from_secs(60), ..OptConfig::with_method(Method::Search) };
+            let cfg = OptConfig {
+                time_limit: Duration::from_secs(60),
+                ..OptConfig::with_method(Method::Search)
+            };
             let r = opt::solve(&inst, &sc, &cfg).unwrap();
-            assert!(r.is_optimal(), "A={a} P={p} seed={seed}: {}", inst.to_json());
+            assert!(
+                r.is_optimal(),
+                "A={a} P={p} seed={seed}: {}",
+                inst.to_json()
+            );
             assert_eq!(check::check(&inst, &sc, &r.schedule).unwrap(), r.makespan);
             assert!(r.makespan >= bounds::rigid(&inst, &sc).unwrap().lower);
         }
@@ -24,14 +31,23 @@ fn anchor_small_sizes_are_proven_optimal() {
 #[test]
 #[ignore = "prints a timing table; run with --ignored --nocapture"]
 fn anchor_table() {
-    let amax: usize = std::env::var("RESCHED_OPT_AMAX").ok().and_then(|s| s.parse().ok()).unwrap_or(20);
-    let amin: usize = std::env::var("RESCHED_OPT_AMIN").ok().and_then(|s| s.parse().ok()).unwrap_or(4);
+    let amax: usize = std::env::var("RESCHED_OPT_AMAX")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let amin: usize = std::env::var("RESCHED_OPT_AMIN")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(4);
     for p in [4u32, 8] {
         for a in (amin..=amax).step_by(2) {
             let mut line = format!("P={p} A={a}:");
             for seed in 0..5u64 {
                 let (inst, sc) = generate::anchor_rigid(a, p, seed);
-                let cfg = OptConfig { time_limit: Duration::from_secs(10), ..OptConfig::with_method(Method::Search) };
+                let cfg = OptConfig {
+                    time_limit: Duration::from_secs(10),
+                    ..OptConfig::with_method(Method::Search)
+                };
                 let t0 = Instant::now();
                 let r = opt::solve(&inst, &sc, &cfg).unwrap();
                 line += &format!(

@@ -228,6 +228,7 @@ impl Search<'_> {
             .min()
     }
 
+    #[allow(clippy::needless_range_loop)] // j indexes several parallel per-job arrays
     fn lower_bound(&self) -> i64 {
         let t = self.t;
         let free = self.cap - self.used;
