@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Algorithms: greedy, easy, conservative, r-list:<m>, r-shelf-b, r-shelf-nb, r-shelffill-b, \
-r-shelffill-nb (and the moldable ones of the registry).\nPriorities: lpt (default), spt, hpa, lpa, la, sa, random, ljf.\n\
+r-shelffill-nb; moldable: lpa-list (alias list), mintime, minarea, batch-list [--eps E].\nPriorities: lpt (default), spt, hpa, lpa, la, sa, random, ljf.\n\
 Peer mode: resched simulate --peer-instance sample_1_0.3 --peer-failures failures_sample_1_0.3 [--scenarios N]"
 )]
 pub struct Args {
@@ -54,6 +54,9 @@ pub struct Args {
     /// Seed of the RANDOM priority.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// ε of BATCH-LIST's MT-ALLOTMENT (exact, e.g. 0.3 or 1/100; must be > 0; default 3/10).
+    #[arg(long)]
+    pub eps: Option<String>,
     /// Print the whole schedule and the metrics as JSON.
     #[arg(long, conflicts_with = "peer_instance")]
     pub json: bool,
@@ -93,11 +96,19 @@ pub fn run(a: Args) -> Result<Exit> {
         .as_deref()
         .map(str::parse::<Priority>)
         .transpose()?;
+    let eps = match a.eps.as_deref() {
+        None => None,
+        Some(e) => {
+            let v: Time = e.parse().map_err(|err| Error::option("--eps", format!("{err}")))?;
+            crate::schedulers::moldable::check_eps(&v)?;
+            Some(v)
+        }
+    };
     let spec = AlgoSpec {
         name: algo.clone(),
         priority,
         seed: a.seed,
-        eps: None,
+        eps,
     };
     let mut sched = schedulers::build(&spec, &inst)?;
     let run = engine::run(&inst, &sc, sched.as_mut())?;
@@ -172,7 +183,16 @@ pub fn run(a: Args) -> Result<Exit> {
             );
             println!("ratio      {}", both(r));
         }
-        _ => println!("L(f)       (rigid bound not defined for moldable jobs)"),
+        _ => match bounds::moldable::lprime(&inst, &sc) {
+            // Moldable jobs: the allocation-free L'(J,f) of the moldable paper, Section 5.1.
+            Ok(b) => {
+                println!("L'(J,f)    {}   (t'_max = {}, A'/P = {})", both(&b.lower), b.tmax, b.area.div_int(u64::from(inst.procs)).unwrap_or_default());
+                if let Some(r) = makespan.checked_div(&b.lower) {
+                    println!("ratio      {}", both(&r));
+                }
+            }
+            Err(_) => println!("L(f)       (no lower bound for this instance)"),
+        },
     }
     if let Some(o) = &vs_opt {
         let proven = if o.is_optimal() {
