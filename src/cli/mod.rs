@@ -3,6 +3,10 @@
 //! Exit codes: 0 success, 1 a check that failed (an infeasible schedule), 2 bad input or usage.
 use clap::{Parser, Subcommand};
 
+pub mod demo;
+pub mod experiment;
+pub mod opt;
+pub mod simulate;
 pub mod steal;
 pub mod verify;
 
@@ -19,6 +23,15 @@ pub struct Cli {
 pub enum Command {
     /// Check a schedule made by any program against an instance and a failure scenario.
     Verify(verify::Args),
+    /// Run one scheduling algorithm on an instance and a failure scenario (or GREEDY over the
+    /// rigid paper simulator's files) and print the exact makespan, L(f) and ratio.
+    Simulate(simulate::Args),
+    /// Run every rigid algorithm on small built-in examples and print a table.
+    Demo(demo::Args),
+    /// Reproduce a paper's evaluation (rigid-qbar, rigid-procs, rigid-trace, ...).
+    Experiment(experiment::Args),
+    /// The exact optimum T_OPT(f) of a small instance under a known failure scenario.
+    Opt(opt::Args),
     /// Node stealing in a batch scheduler with node failures (Baseline, SFSJ, Hxyz).
     Steal(steal::Args),
 }
@@ -42,6 +55,10 @@ pub fn main() -> i32 {
     };
     let result = match cli.command {
         Command::Verify(a) => verify::run(a),
+        Command::Simulate(a) => simulate::run(a),
+        Command::Demo(a) => demo::run(a),
+        Command::Experiment(a) => experiment::run(a),
+        Command::Opt(a) => opt::run(a),
         Command::Steal(a) => steal::run(a),
     };
     match result {

@@ -3,6 +3,7 @@
 //!
 //! Times are exact ([`crate::time::Time`]); processor counts are plain integers. Every loader
 //! validates what it reads and reports the file and the field that break a rule.
+pub mod arbitrary;
 pub mod instance;
 pub mod job;
 pub mod scenario;

@@ -1,0 +1,170 @@
+//! Campaigns that reproduce the papers' evaluations (`resched experiment <name>`):
+//!
+//! | name | reproduces |
+//! |------|------------|
+//! | `rigid-qbar` | rigid paper, Figures 4(a) and 5: q̄ from 0 to 0.9, P = 10000 |
+//! | `rigid-procs` | rigid paper, Figures 4(b) and 6: P from 5000 to 20000, q̄ = 0.3 |
+//! | `rigid-trace` | rigid paper, Table 1 (Section 5.4): any SWF trace split into days |
+//! | `moldable-table1` | moldable paper, Table 1 (Section 5.4) |
+//! | `moldable-sweeps` | moldable paper, Figure 5 (Section 5.3): P, n and λ |
+//!
+//! Every campaign is a list of cells run by [`runner`] (parallel, resumable, atomic outputs) and
+//! writes into its output directory: `manifest.json` (parameters, seed, program version),
+//! `cells/` (one JSON file per finished cell), `cells.csv` and `summary.csv`, `results.json`
+//! (manifest, summary and every cell), `summary.md` (our numbers beside the paper's), and its
+//! figures as SVG and PNG.
+//!
+//! `--quick` runs a reduced grid (fewer sets, scenarios and points) meant for CI; the reduced
+//! sizes are stated in each campaign's doc comment and in its manifest.
+use crate::error::{Error, Result};
+use std::path::PathBuf;
+
+pub mod eval;
+pub mod rigid_procs;
+pub mod rigid_qbar;
+pub mod rigid_sweep;
+pub mod rigid_trace;
+pub mod runner;
+
+/// The campaigns, with a one-line description.
+pub const CAMPAIGNS: [(&str, &str); 3] = [
+    (
+        "rigid-qbar",
+        "rigid paper Figures 4(a)-5: normalized makespan vs q̄ (P = 10000)",
+    ),
+    (
+        "rigid-procs",
+        "rigid paper Figures 4(b)-6: normalized makespan vs P (q̄ = 0.3)",
+    ),
+    (
+        "rigid-trace",
+        "rigid paper Table 1: SWF trace days, LPT, q̄ = 0, 0.05, 0.1",
+    ),
+];
+
+/// Options shared by every campaign (the command line's).
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Run the reduced version.
+    pub quick: bool,
+    /// Output directory; default `out/<campaign>` (or `out/<campaign>-quick`).
+    pub out: Option<PathBuf>,
+    /// Campaign seed: every job set and scenario derives from it.
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    pub threads: Option<usize>,
+    /// SWF traces for `rigid-trace` (default: the two Mira windows of `../shared/traces`).
+    pub traces: Vec<PathBuf>,
+    /// Override the number of job sets.
+    pub sets: Option<usize>,
+    /// Override the number of scenarios per set.
+    pub scenarios: Option<usize>,
+    /// `rigid-trace`: days with fewer jobs are left out (default 20).
+    pub min_jobs: Option<usize>,
+    /// Show a progress bar (when stderr is a terminal).
+    pub progress: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            quick: false,
+            out: None,
+            seed: 1,
+            threads: None,
+            traces: Vec::new(),
+            sets: None,
+            scenarios: None,
+            min_jobs: None,
+            progress: true,
+        }
+    }
+}
+
+impl Options {
+    /// The output directory of campaign `name`.
+    pub fn out_dir(&self, name: &str) -> PathBuf {
+        self.out.clone().unwrap_or_else(|| {
+            PathBuf::from("out").join(if self.quick {
+                format!("{name}-quick")
+            } else {
+                name.to_string()
+            })
+        })
+    }
+
+    /// The runner configuration for campaign `name`.
+    pub fn run_config(&self, name: &str) -> runner::RunConfig {
+        runner::RunConfig {
+            out: self.out_dir(name),
+            threads: self.threads,
+            progress: self.progress,
+        }
+    }
+
+    /// `--sets`/`--scenarios` override, validated (≥ 1).
+    fn count(v: Option<usize>, default: usize, option: &str) -> Result<usize> {
+        match v {
+            Some(0) => Err(Error::option(option, "must be at least 1")),
+            Some(n) => Ok(n),
+            None => Ok(default),
+        }
+    }
+
+    /// Number of job sets: the override, else `full` or `quick`.
+    pub fn sets_or(&self, full: usize, quick: usize) -> Result<usize> {
+        Options::count(self.sets, if self.quick { quick } else { full }, "sets")
+    }
+
+    /// Number of scenarios per set: the override, else `full` or `quick`.
+    pub fn scenarios_or(&self, full: usize, quick: usize) -> Result<usize> {
+        Options::count(
+            self.scenarios,
+            if self.quick { quick } else { full },
+            "scenarios",
+        )
+    }
+}
+
+/// What a campaign produced.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The output directory.
+    pub dir: PathBuf,
+    /// The files written (besides `manifest.json` and `cells/`).
+    pub files: Vec<PathBuf>,
+    /// Cells computed and resumed, and the wall time.
+    pub stats: runner::RunStats,
+    /// The Markdown summary (also in `summary.md`).
+    pub markdown: String,
+}
+
+/// Runs campaign `name`.
+pub fn run(name: &str, opts: &Options) -> Result<Outcome> {
+    match name {
+        "rigid-qbar" => rigid_qbar::run(opts),
+        "rigid-procs" => rigid_procs::run(opts),
+        "rigid-trace" => rigid_trace::run(opts),
+        _ => Err(Error::option(
+            "name",
+            format!(
+                "unknown campaign `{name}`; valid: {}",
+                CAMPAIGNS.iter().map(|c| c.0).collect::<Vec<_>>().join(", ")
+            ),
+        )),
+    }
+}
+
+/// The program version written into every output.
+pub fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+/// Formats a ratio for tables.
+pub fn fmt3(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.3}")
+    } else {
+        "–".into()
+    }
+}

@@ -1,0 +1,380 @@
+//! `rigid-trace`: the rigid paper's Table 1 (Section 5.4) for any SWF trace: the trace is split
+//! into days by submit time ([`crate::workload::swf::SwfLog::split_days`]), each day is a job
+//! set on the trace's P, and R-List-0/1/Q and R-ShelfFill-B/NB with LPT run on scenarios drawn
+//! with q̄ = 0, 0.05 and 0.1 (1000 scenarios per day, as Section 5.1 says for both settings).
+//!
+//! Table 1's columns, per trace and q̄: the average number of failures per scenario; the
+//! average makespan ratio (mean over days of each day's expected ratio); its standard deviation
+//! (over days — our reading: with q̄ = 0 there is one scenario per day, so only the spread over
+//! days can be meant); the maximum ratio (over every day and scenario).
+//!
+//! The paper used the 30 days of June 2019 on Mira (66–277 jobs a day); the shared traces are
+//! two 10-day windows of March 2018 whose first and last days are partial (jobs that were
+//! already running when the window opened). Days with fewer than `--min-jobs` jobs (default
+//! 20) are left out and counted. Jobs larger than P are dropped (none on Mira: P = 49152).
+//!
+//! `--quick`: the first 2 eligible days of each trace, 3 scenarios.
+use super::eval;
+use super::rigid_sweep::{rigid_cell, RigidCell, HEURISTICS};
+use super::runner::{self, Cell};
+use super::{fmt3, version, Options, Outcome};
+use crate::error::{Error, Result};
+use crate::model::Instance;
+use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure};
+use crate::schedulers::Priority;
+use crate::workload::swf::{Oversize, SwfLog};
+use std::path::{Path, PathBuf};
+
+/// The five heuristics of Table 1.
+pub const TABLE1: [(&str, &str); 5] = [
+    HEURISTICS[0],
+    HEURISTICS[1],
+    HEURISTICS[2],
+    HEURISTICS[5],
+    HEURISTICS[6],
+];
+
+/// The q̄ values of Table 1.
+pub const QBARS: [f64; 3] = [0.0, 0.05, 0.1];
+
+/// The paper's Table 1 (Mira, June 2019, LPT): q̄, average #failures, then average ratio,
+/// standard deviation and maximum for R-List-0, 1, Q, R-ShelfFill-B, NB.
+pub type PaperRow = (f64, f64, [f64; 5], [f64; 5], [f64; 5]);
+
+/// Table 1 of the rigid paper, row by row.
+pub const PAPER: [PaperRow; 3] = [
+    (
+        0.0,
+        0.0,
+        [1.067, 1.051, 1.051, 1.407, 1.441],
+        [8.78e-2, 8.19e-2, 8.17e-2, 1.27e-1, 1.42e-1],
+        [1.425, 1.425, 1.425, 1.633, 1.760],
+    ),
+    (
+        0.05,
+        15.2913,
+        [1.031, 1.049, 1.061, 1.105, 1.117],
+        [6.79e-2, 6.87e-2, 7.78e-2, 1.20e-1, 1.32e-1],
+        [1.278, 1.292, 1.292, 1.475, 1.495],
+    ),
+    (
+        0.1,
+        254.453,
+        [1.016, 1.025, 1.028, 1.052, 1.054],
+        [4.66e-2, 4.54e-2, 4.97e-2, 8.97e-2, 9.28e-2],
+        [1.249, 1.224, 1.245, 1.391, 1.407],
+    ),
+];
+
+/// The default traces: the two Mira windows of `../shared/traces`, looked up beside the
+/// current directory and beside the source tree.
+pub fn default_traces() -> Vec<PathBuf> {
+    let names = [
+        "Mira-2018-03-02-10days.swf.gz",
+        "Mira-2018-03-16-10days.swf.gz",
+    ];
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dirs = [
+        PathBuf::from("../shared/traces"),
+        PathBuf::from("shared/traces"),
+        root.join("../shared/traces"),
+        root.join("../../shared/traces"),
+    ];
+    let dir = dirs
+        .iter()
+        .find(|d| names.iter().all(|n| d.join(n).is_file()))
+        .cloned()
+        .unwrap_or_else(|| dirs[0].clone());
+    names.iter().map(|n| dir.join(n)).collect()
+}
+
+fn short_name(p: &Path) -> String {
+    let n = p
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    n.trim_end_matches(".gz")
+        .trim_end_matches(".swf")
+        .to_string()
+}
+
+/// Runs the campaign.
+pub fn run(opts: &Options) -> Result<Outcome> {
+    let name = "rigid-trace";
+    let traces = if opts.traces.is_empty() {
+        default_traces()
+    } else {
+        opts.traces.clone()
+    };
+    let min_jobs = opts.min_jobs.unwrap_or(20);
+    let scenarios = opts.scenarios_or(1000, 3)?;
+    let max_days = if opts.quick {
+        opts.sets.unwrap_or(2)
+    } else {
+        opts.sets.unwrap_or(usize::MAX)
+    };
+    if max_days == 0 {
+        return Err(Error::option("sets", "must be at least 1"));
+    }
+    // Load every trace and its eligible days.
+    let mut days: Vec<(usize, i64, Instance)> = Vec::new();
+    let mut trace_info = Vec::new();
+    for (ti, path) in traces.iter().enumerate() {
+        let log = SwfLog::load(path)?;
+        let procs = log.platform_procs().ok_or_else(|| {
+            Error::invalid(&path.display().to_string(), "jobs", "no job to schedule")
+        })?;
+        let split = log.split_days(procs, Oversize::Drop)?;
+        let total = split.days.len();
+        let kept: Vec<_> = split
+            .days
+            .into_iter()
+            .filter(|d| d.instance.len() >= min_jobs)
+            .take(max_days)
+            .collect();
+        trace_info.push(serde_json::json!({
+            "file": path.display().to_string(), "procs": procs, "jobs": log.jobs.len(),
+            "dropped_by_cleaning": log.dropped.total(), "oversize_dropped": split.oversize,
+            "days": total, "days_used": kept.len(), "min_jobs": min_jobs,
+        }));
+        for d in kept {
+            days.push((ti, d.day, d.instance));
+        }
+    }
+    if days.is_empty() {
+        return Err(Error::option(
+            "trace",
+            format!("no day has at least {min_jobs} jobs (see --min-jobs)"),
+        ));
+    }
+    let manifest = serde_json::json!({
+        "campaign": name, "version": version(), "seed": opts.seed, "quick": opts.quick,
+        "scenarios": scenarios, "qbar": QBARS, "priority": "LPT", "traces": trace_info,
+        "heuristics": TABLE1.iter().map(|h| h.0).collect::<Vec<_>>(),
+    });
+    let cfg = opts.run_config(name);
+    runner::prepare(&cfg.out, &manifest)?;
+    let mut cells = Vec::new();
+    for (qi, &q) in QBARS.iter().enumerate() {
+        for (ti, day, inst) in &days {
+            cells.push(Cell {
+                key: format!("t{ti}-q{qi}-d{day:04}"),
+                params: (*ti, q, *day, inst),
+            });
+        }
+    }
+    let seed = opts.seed;
+    let (results, stats) = runner::run_cells(&cfg, &cells, |c| {
+        let (ti, q, day, inst) = c.params;
+        // Scenario streams keyed by (seed, trace·2^20 + day, k): distinct for every day of every trace.
+        let set = ((ti as u64) << 20) + day as u64;
+        rigid_cell(
+            c.key.clone(),
+            format!("{} day {day}", short_name(&traces[ti])),
+            q,
+            inst,
+            q,
+            seed,
+            set,
+            scenarios,
+            &TABLE1,
+            &[Priority::Lpt],
+        )
+    })?;
+
+    let dir = cfg.out.clone();
+    let mut files = Vec::new();
+    let cell_rows: Vec<Vec<String>> = results
+        .iter()
+        .flat_map(|c| {
+            let trace = c.key.split('-').next().unwrap_or("").to_string();
+            c.stats.iter().map(move |s| {
+                vec![
+                    trace.clone(),
+                    c.label.clone(),
+                    c.qbar.to_string(),
+                    c.jobs.to_string(),
+                    s.algo.clone(),
+                    s.scenarios.to_string(),
+                    s.mean.to_string(),
+                    s.std.to_string(),
+                    s.max.to_string(),
+                    s.max_f64.to_string(),
+                    c.mean_failures.to_string(),
+                ]
+            })
+        })
+        .collect();
+    let p = dir.join("cells.csv");
+    runner::write_csv(
+        &p,
+        &[
+            "trace",
+            "day",
+            "qbar",
+            "jobs",
+            "algo",
+            "scenarios",
+            "mean_ratio",
+            "std_ratio",
+            "max_ratio_exact",
+            "max_ratio",
+            "mean_failures",
+        ],
+        &cell_rows,
+    )?;
+    files.push(p);
+
+    // Table 1 per trace.
+    let mut md = format!(
+        "# {name} (resched {})\n\nseed {seed}, {scenarios} scenarios per day, LPT; days with ≥ {min_jobs} jobs. \
+         Average = mean over days of the expected ratio; std = over days; max = over all days and scenarios.\n\n",
+        version()
+    );
+    let mut summary = Vec::new();
+    let mut sum_rows = Vec::new();
+    for (ti, path) in traces.iter().enumerate() {
+        let tn = short_name(path);
+        let of_trace: Vec<&RigidCell> = results
+            .iter()
+            .filter(|c| c.key.starts_with(&format!("t{ti}-")))
+            .collect();
+        let ndays = of_trace.iter().filter(|c| c.qbar == 0.0).count();
+        let njobs = of_trace
+            .iter()
+            .filter(|c| c.qbar == 0.0)
+            .map(|c| c.jobs)
+            .sum::<usize>() as f64
+            / ndays.max(1) as f64;
+        md.push_str(&format!(
+            "## {tn}: {ndays} days, {njobs:.2} jobs per day on average\n\n"
+        ));
+        let mut header: Vec<String> = vec!["q̄".into(), "source".into(), "avg #failures".into()];
+        for what in ["avg", "std", "max"] {
+            header.extend(TABLE1.iter().map(|h| format!("{what} {}", h.0)));
+        }
+        let mut rows = Vec::new();
+        for (qi, &q) in QBARS.iter().enumerate() {
+            let cs: Vec<&&RigidCell> = of_trace.iter().filter(|c| c.qbar == q).collect();
+            let (fails, _, _) = eval::summary(cs.iter().map(|c| c.mean_failures));
+            let mut r = vec![q.to_string(), "resched".into(), format!("{fails:.2}")];
+            let mut avg = Vec::new();
+            let mut sd = Vec::new();
+            let mut mx = Vec::new();
+            for h in TABLE1 {
+                let per_day: Vec<&eval::AlgoStats> = cs
+                    .iter()
+                    .filter_map(|c| c.stats.iter().find(|s| s.algo == h.0))
+                    .collect();
+                let (m, s, _) = eval::summary(per_day.iter().map(|s| s.mean));
+                let max = per_day
+                    .iter()
+                    .map(|s| s.max_f64)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                avg.push(m);
+                sd.push(s);
+                mx.push(max);
+                summary.push(serde_json::json!({"trace": tn, "qbar": q, "algo": h.0, "days": per_day.len(), "mean_failures": fails, "mean": m, "std_over_days": s, "max": max}));
+                sum_rows.push(vec![
+                    tn.clone(),
+                    q.to_string(),
+                    h.0.to_string(),
+                    per_day.len().to_string(),
+                    fails.to_string(),
+                    m.to_string(),
+                    s.to_string(),
+                    max.to_string(),
+                ]);
+            }
+            r.extend(avg.iter().map(|&v| fmt3(v)));
+            r.extend(sd.iter().map(|&v| format!("{v:.2e}")));
+            r.extend(mx.iter().map(|&v| fmt3(v)));
+            rows.push(r);
+            let (pq, pf, pa, ps, pm) = PAPER[qi];
+            let mut r = vec![
+                pq.to_string(),
+                "paper (Mira 06/2019)".into(),
+                format!("{pf}"),
+            ];
+            r.extend(pa.iter().map(|&v| fmt3(v)));
+            r.extend(ps.iter().map(|&v| format!("{v:.2e}")));
+            r.extend(pm.iter().map(|&v| fmt3(v)));
+            rows.push(r);
+        }
+        md.push_str(&runner::markdown_table(&header, &rows));
+        md.push('\n');
+
+        // Like Figures 7–8: per-day ratios, one panel per q̄.
+        let panels: Vec<Chart> = QBARS
+            .iter()
+            .map(|&q| {
+                let cs: Vec<&&RigidCell> = of_trace.iter().filter(|c| c.qbar == q).collect();
+                let (f, _, _) = eval::summary(cs.iter().map(|c| c.mean_failures));
+                Chart::Bar(BarChart {
+                    title: format!("q̄ = {q} ({f:.1} failures per day)"),
+                    y_label: "normalized makespan (LPT)".into(),
+                    groups: cs
+                        .iter()
+                        .map(|c| c.label.rsplit(' ').next().unwrap_or("").to_string())
+                        .collect(),
+                    series: TABLE1
+                        .iter()
+                        .map(|h| BarSeries {
+                            label: h.0.to_string(),
+                            values: cs
+                                .iter()
+                                .map(|c| {
+                                    c.stats
+                                        .iter()
+                                        .find(|s| s.algo == h.0)
+                                        .map_or(f64::NAN, |s| s.mean)
+                                })
+                                .collect(),
+                            err: None,
+                        })
+                        .collect(),
+                    y_range: None,
+                    reference: Some(1.0),
+                })
+            })
+            .collect();
+        let mut fig = Figure::grid(
+            format!("{tn}: per-day normalized makespans (like Figures 7–8)"),
+            1,
+            panels,
+        );
+        fig.panel_size = (1100, 360);
+        files.extend(plot::write_both(&fig, &dir.join(format!("days-{tn}")))?);
+    }
+    let p = dir.join("summary.csv");
+    runner::write_csv(
+        &p,
+        &[
+            "trace",
+            "qbar",
+            "algo",
+            "days",
+            "mean_failures",
+            "mean_ratio",
+            "std_over_days",
+            "max_ratio",
+        ],
+        &sum_rows,
+    )?;
+    files.push(p);
+    let p = dir.join("results.json");
+    runner::write_json(
+        &p,
+        &serde_json::json!({"manifest": manifest, "summary": summary, "cells": results}),
+    )?;
+    files.push(p);
+    let p = dir.join("summary.md");
+    crate::error::write_atomic(&p, md.as_bytes())?;
+    files.push(p);
+    Ok(Outcome {
+        dir,
+        files,
+        stats,
+        markdown: md,
+    })
+}

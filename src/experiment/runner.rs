@@ -1,0 +1,348 @@
+//! The machinery every campaign shares: cells computed in parallel, persisted one by one so an
+//! interrupted campaign resumes where it stopped, a progress bar, and atomic output files.
+//!
+//! # Cells and resumption
+//! A campaign is a list of *cells* (one point of its parameter grid on one job set, say). Each
+//! cell has a key unique in the campaign; when it is computed its result is written to
+//! `<out>/cells/<key>.json` with [`crate::error::write_atomic`] (a temporary sibling renamed into
+//! place), so a cell file is either whole or absent. A rerun with the same `--out` reads the
+//! cell files that exist and computes only the missing ones.
+//!
+//! A campaign's *manifest* (its name, parameters, seed, quick flag, program version) is stored in
+//! `<out>/manifest.json` at the first run; a rerun whose manifest differs (another seed, or
+//! `--quick` against a full run) is refused rather than mixing results of different campaigns.
+//!
+//! # Parallelism and determinism
+//! Cells run on a rayon pool (all cores by default, or `--threads N`). Each cell draws its
+//! randomness from streams keyed by (seed, set, scenario) — see [`crate::workload::sampling`] —
+//! so its result does not depend on the number of threads nor on which cells were resumed.
+//! Results are returned in cell order whatever the completion order.
+//!
+//! # Progress
+//! An indicatif bar with the elapsed time and an ETA, on stderr, hidden when stderr is not a
+//! terminal (CI logs stay clean).
+use crate::error::{Error, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// One unit of work: a unique key (used as its file name) and its parameters.
+#[derive(Debug, Clone)]
+pub struct Cell<P> {
+    pub key: String,
+    pub params: P,
+}
+
+/// How to run a campaign's cells.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    /// The output directory (created if missing).
+    pub out: PathBuf,
+    /// Worker threads; `None` uses all cores.
+    pub threads: Option<usize>,
+    /// Show the progress bar (it is also hidden when stderr is not a terminal).
+    pub progress: bool,
+}
+
+/// What a run did: how many cells were computed and how many were read back, and how long it took.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunStats {
+    pub computed: usize,
+    pub resumed: usize,
+    pub seconds: f64,
+}
+
+/// Only these characters appear in cell keys (they become file names).
+fn valid_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() < 200
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.=".contains(&b))
+        && !key.starts_with('.')
+}
+
+/// Writes or checks `<out>/manifest.json`: a new directory gets the manifest; an existing one
+/// must hold the same manifest (else the run is refused, naming the first differing field).
+pub fn prepare(out: &Path, manifest: &serde_json::Value) -> Result<()> {
+    std::fs::create_dir_all(out.join("cells")).map_err(|e| Error::io(out, e))?;
+    let path = out.join("manifest.json");
+    if path.exists() {
+        let text = crate::error::read_text(&path)?;
+        let old: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| Error::json(&path.display().to_string(), &e))?;
+        if &old != manifest {
+            let field = match (old.as_object(), manifest.as_object()) {
+                (Some(a), Some(b)) => a
+                    .keys()
+                    .chain(b.keys())
+                    .find(|k| a.get(*k) != b.get(*k))
+                    .cloned()
+                    .unwrap_or_else(|| "?".into()),
+                _ => "?".into(),
+            };
+            return Err(Error::option(
+                "out",
+                format!(
+                    "{} holds a campaign run with other parameters (field `{field}` differs); use another --out directory or delete it",
+                    out.display()
+                ),
+            ));
+        }
+        return Ok(());
+    }
+    let text = serde_json::to_string_pretty(manifest).map_err(|e| Error::Limit(e.to_string()))?;
+    crate::error::write_atomic(&path, text.as_bytes())
+}
+
+/// Runs `compute` on every cell that has no result file yet, in parallel, writing each result as
+/// soon as it is known; returns all results in cell order.
+pub fn run_cells<P, R, F>(
+    cfg: &RunConfig,
+    cells: &[Cell<P>],
+    compute: F,
+) -> Result<(Vec<R>, RunStats)>
+where
+    P: Sync,
+    R: Serialize + DeserializeOwned + Send,
+    F: Fn(&Cell<P>) -> Result<R> + Sync,
+{
+    let start = Instant::now();
+    let dir = cfg.out.join("cells");
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let mut seen = std::collections::HashSet::new();
+    for c in cells {
+        if !valid_key(&c.key) {
+            return Err(Error::Limit(format!(
+                "cell key `{}` is not a valid file name",
+                c.key
+            )));
+        }
+        if !seen.insert(c.key.as_str()) {
+            return Err(Error::Limit(format!("cell key `{}` is used twice", c.key)));
+        }
+    }
+    // Read back finished cells; an unreadable file (which write_atomic never leaves, but a user
+    // might) is recomputed.
+    let mut done: Vec<Option<R>> = Vec::with_capacity(cells.len());
+    for c in cells {
+        let path = dir.join(format!("{}.json", c.key));
+        let r = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<R>(&t).ok());
+        done.push(r);
+    }
+    let todo: Vec<usize> = (0..cells.len()).filter(|&i| done[i].is_none()).collect();
+    let resumed = cells.len() - todo.len();
+
+    let bar = ProgressBar::with_draw_target(Some(cells.len() as u64), ProgressDrawTarget::stderr());
+    if !cfg.progress || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} cells, ETA {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_message(cfg.out.display().to_string());
+    bar.set_position(resumed as u64);
+    bar.reset_eta();
+
+    let work = || -> Result<Vec<(usize, R)>> {
+        todo.par_iter()
+            .map(|&i| {
+                let c = &cells[i];
+                let r = compute(c)?;
+                let text = serde_json::to_string(&r)
+                    .map_err(|e| Error::Limit(format!("cell {}: {e}", c.key)))?;
+                crate::error::write_atomic(&dir.join(format!("{}.json", c.key)), text.as_bytes())?;
+                bar.inc(1);
+                // Use what was written, not the value in memory: JSON does not round-trip
+                // every f64 to the last bit, and a resumed run must aggregate the same numbers.
+                let r: R = serde_json::from_str(&text)
+                    .map_err(|e| Error::Limit(format!("cell {}: {e}", c.key)))?;
+                Ok((i, r))
+            })
+            .collect()
+    };
+    let computed = match cfg.threads {
+        Some(n) => {
+            if n == 0 {
+                return Err(Error::option("threads", "at least 1"));
+            }
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| Error::Limit(format!("thread pool: {e}")))?;
+            pool.install(work)
+        }
+        None => work(),
+    };
+    bar.finish_and_clear();
+    let computed = computed?;
+    let n_computed = computed.len();
+    for (i, r) in computed {
+        done[i] = Some(r);
+    }
+    let results = done
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| r.ok_or_else(|| Error::Limit(format!("cell {} has no result", cells[i].key))))
+        .collect::<Result<Vec<R>>>()?;
+    Ok((
+        results,
+        RunStats {
+            computed: n_computed,
+            resumed,
+            seconds: start.elapsed().as_secs_f64(),
+        },
+    ))
+}
+
+/// Writes rows as CSV (atomically). `header` names the columns; every row has as many fields.
+pub fn write_csv(path: &Path, header: &[&str], rows: &[Vec<String>]) -> Result<()> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let err = |e: csv::Error| Error::Limit(format!("{}: {e}", path.display()));
+    w.write_record(header).map_err(err)?;
+    for r in rows {
+        if r.len() != header.len() {
+            return Err(Error::Limit(format!(
+                "{}: a row has {} fields for {} columns",
+                path.display(),
+                r.len(),
+                header.len()
+            )));
+        }
+        w.write_record(r).map_err(err)?;
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::Limit(format!("{}: {e}", path.display())))?;
+    crate::error::write_atomic(path, &bytes)
+}
+
+/// Writes a value as pretty JSON (atomically).
+pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| Error::Limit(format!("{}: {e}", path.display())))?;
+    crate::error::write_atomic(path, text.as_bytes())
+}
+
+/// A Markdown table.
+pub fn markdown_table(header: &[String], rows: &[Vec<String>]) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("| {} |\n", header.join(" | ")));
+    s.push_str(&format!(
+        "|{}\n",
+        header.iter().map(|_| "---|").collect::<String>()
+    ));
+    for r in rows {
+        s.push_str(&format!("| {} |\n", r.join(" | ")));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn cells(n: usize) -> Vec<Cell<u64>> {
+        (0..n)
+            .map(|i| Cell {
+                key: format!("c{i}"),
+                params: i as u64,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn resumes_without_recomputing() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = RunConfig {
+            out: dir.path().to_path_buf(),
+            threads: Some(2),
+            progress: false,
+        };
+        let calls = AtomicUsize::new(0);
+        // First run fails on cell 5 after some cells were written.
+        let r = run_cells(&cfg, &cells(8), |c| {
+            calls.fetch_add(1, Ordering::SeqCst);
+            if c.params == 5 {
+                Err(Error::Limit("interrupted".into()))
+            } else {
+                Ok(c.params * 10)
+            }
+        });
+        assert!(r.is_err());
+        let written = std::fs::read_dir(dir.path().join("cells")).unwrap().count();
+        assert!(written < 8);
+        // No temporary file is left behind.
+        assert!(std::fs::read_dir(dir.path().join("cells"))
+            .unwrap()
+            .all(|e| !e.unwrap().file_name().to_string_lossy().starts_with('.')));
+        let calls2 = AtomicUsize::new(0);
+        let (res, stats) = run_cells(&cfg, &cells(8), |c| {
+            calls2.fetch_add(1, Ordering::SeqCst);
+            Ok(c.params * 10)
+        })
+        .unwrap();
+        assert_eq!(res, (0..8).map(|i| i * 10).collect::<Vec<u64>>());
+        assert_eq!(stats.resumed, written);
+        assert_eq!(calls2.load(Ordering::SeqCst), 8 - written);
+        assert_eq!(stats.computed + stats.resumed, 8);
+    }
+
+    #[test]
+    fn manifest_mismatch_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        prepare(dir.path(), &serde_json::json!({"seed": 1, "quick": true})).unwrap();
+        prepare(dir.path(), &serde_json::json!({"seed": 1, "quick": true})).unwrap();
+        let e = prepare(dir.path(), &serde_json::json!({"seed": 2, "quick": true}))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`seed`"), "{e}");
+    }
+
+    #[test]
+    fn keys_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = RunConfig {
+            out: dir.path().to_path_buf(),
+            threads: Some(1),
+            progress: false,
+        };
+        let bad = vec![Cell {
+            key: "../x".to_string(),
+            params: 0u64,
+        }];
+        assert!(run_cells(&cfg, &bad, |c| Ok(c.params)).is_err());
+        let dup = vec![
+            Cell {
+                key: "a".to_string(),
+                params: 0u64,
+            },
+            Cell {
+                key: "a".to_string(),
+                params: 1,
+            },
+        ];
+        assert!(run_cells(&cfg, &dup, |c| Ok(c.params)).is_err());
+    }
+
+    #[test]
+    fn csv_and_markdown() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.csv");
+        write_csv(&p, &["x", "y"], &[vec!["1".into(), "a,b".into()]]).unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "x,y\n1,\"a,b\"\n");
+        assert!(write_csv(&p, &["x"], &[vec![]]).is_err());
+        let md = markdown_table(&["a".into(), "b".into()], &[vec!["1".into(), "2".into()]]);
+        assert_eq!(md, "| a | b |\n|---|---|\n| 1 | 2 |\n");
+    }
+}

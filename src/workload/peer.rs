@@ -1,0 +1,376 @@
+//! Reader of the instance and failure files of the rigid paper's own simulator
+//! (*Resilient Scheduling Heuristics for Rigid Parallel Jobs*, Section 5; format described in
+//! `shared/peer/FORMAT.md`), so that users of that simulator get the exact answer for their files.
+//!
+//! **Instance file**: whitespace-separated tokens (line breaks carry no meaning). Header
+//! `lambda P verif priority batch naive shelf`, then one task per group `name rgd length procs`
+//! (`name mld length model` is a moldable task, which these files do not use and we reject).
+//! As that simulator does, every attempt of a task lasts `length + verif`: the [`Instance`] built
+//! here has t_j = length_j + verif, read exactly from the decimal text.
+//!
+//! **Failure file**: one scenario per line, one integer f_j per task in file order.
+//!
+//! **Priority tokens** map to our rules ([`crate::schedulers::Priority`]): `length` → LPT,
+//! `rlength` → SPT, `procs` → HPA, `rprocs` → LPA, `area` → LA, `rarea` → SA, `rand` → RANDOM.
+//! Two documented differences: our ties are broken by task index, whereas the C++ simulator's
+//! `procs`/`rprocs` order among equal processor counts depends on its heap (the sample files have
+//! such ties, so those two rules may order equal-procs tasks differently); and `rand` draws a
+//! permutation from our seeded ChaCha8 generator — the C++ RNG's order cannot be reproduced.
+//!
+//! Errors name the file and the line of the offending token; a file that ends inside a task or a
+//! scenario is an error, never a silent truncation.
+use crate::error::{read_text, Error, Result};
+use crate::model::{Instance, Job, Scenario};
+use crate::schedulers::Priority;
+use crate::time::Time;
+use std::path::Path;
+
+/// An instance file of the peer simulator.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PeerInstance {
+    /// The error rate λ of the header (informative: the failure file gives the failures).
+    pub lambda: Time,
+    /// The verification time added to every attempt.
+    pub verif: Time,
+    /// The priority token as written (`length`, `rarea`, ...).
+    pub priority_token: String,
+    /// Our rule for it.
+    pub priority: Priority,
+    /// The `batch`, `naive`, `shelf` flags.
+    pub batch: bool,
+    pub naive: bool,
+    pub shelf: bool,
+    /// The tasks' own lengths (without verif).
+    pub lengths: Vec<Time>,
+    /// P and the tasks, with t_j = length_j + verif.
+    pub instance: Instance,
+}
+
+/// Tokens with the (1-based) line each sits on.
+struct Tokens<'a> {
+    file: &'a str,
+    it: Box<dyn Iterator<Item = (usize, &'a str)> + 'a>,
+    last_line: usize,
+}
+
+impl<'a> Tokens<'a> {
+    fn new(text: &'a str, file: &'a str) -> Tokens<'a> {
+        let it = text
+            .lines()
+            .enumerate()
+            .flat_map(|(i, l)| l.split_whitespace().map(move |t| (i + 1, t)));
+        Tokens {
+            file,
+            it: Box::new(it),
+            last_line: text.lines().count().max(1),
+        }
+    }
+
+    /// The next token, or an error saying what was expected at the end of the file.
+    fn next(&mut self, what: &str) -> Result<(usize, &'a str)> {
+        self.it.next().ok_or_else(|| {
+            Error::line(
+                self.file,
+                self.last_line,
+                format!("file ends early: expected {what}"),
+            )
+        })
+    }
+
+    fn time(&mut self, what: &str) -> Result<(usize, Time)> {
+        let (line, tok) = self.next(what)?;
+        let t = tok
+            .parse::<Time>()
+            .map_err(|e| Error::line(self.file, line, format!("{what}: {e}")))?;
+        Ok((line, t))
+    }
+
+    fn uint(&mut self, what: &str) -> Result<(usize, u32)> {
+        let (line, tok) = self.next(what)?;
+        let v = tok.parse::<u32>().map_err(|_| {
+            Error::line(
+                self.file,
+                line,
+                format!("{what}: `{tok}` is not a non-negative integer"),
+            )
+        })?;
+        Ok((line, v))
+    }
+
+    fn flag(&mut self, what: &str) -> Result<bool> {
+        let (line, v) = self.uint(what)?;
+        match v {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(Error::line(
+                self.file,
+                line,
+                format!("{what}: expected 0 or 1, found {v}"),
+            )),
+        }
+    }
+}
+
+/// Maps a peer priority token to our rule.
+pub fn priority_of_token(tok: &str) -> Option<Priority> {
+    Some(match tok {
+        "length" => Priority::Lpt,
+        "rlength" => Priority::Spt,
+        "procs" => Priority::Hpa,
+        "rprocs" => Priority::Lpa,
+        "area" => Priority::La,
+        "rarea" => Priority::Sa,
+        "rand" => Priority::Random,
+        _ => return None,
+    })
+}
+
+impl PeerInstance {
+    /// Reads an instance file.
+    pub fn load(path: &Path) -> Result<PeerInstance> {
+        let text = read_text(path)?;
+        PeerInstance::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses instance-file text (`file` names it in errors).
+    pub fn parse(text: &str, file: &str) -> Result<PeerInstance> {
+        let mut tk = Tokens::new(text, file);
+        let (_, lambda) = tk.time("lambda (header token 1)")?;
+        let (pline, procs) = tk.uint("P (header token 2)")?;
+        if procs == 0 {
+            return Err(Error::line(file, pline, "P must be at least 1"));
+        }
+        let (vline, verif) = tk.time("verif (header token 3)")?;
+        if verif.is_negative() {
+            return Err(Error::line(
+                file,
+                vline,
+                format!("verif {verif} must be >= 0"),
+            ));
+        }
+        let (prline, ptok) = tk.next("priority (header token 4)")?;
+        let priority = priority_of_token(ptok).ok_or_else(|| {
+            Error::line(file, prline, format!("unknown priority `{ptok}`; expected length, rlength, procs, rprocs, area, rarea or rand"))
+        })?;
+        let batch = tk.flag("batch (header token 5)")?;
+        let naive = tk.flag("naive (header token 6)")?;
+        let shelf = tk.flag("shelf (header token 7)")?;
+        let mut jobs = Vec::new();
+        let mut lengths = Vec::new();
+        let mut names = std::collections::HashSet::new();
+        while let Some((line, name)) = tk.it.next() {
+            if !names.insert(name) {
+                return Err(Error::line(
+                    file,
+                    line,
+                    format!("task name `{name}` is used by an earlier task"),
+                ));
+            }
+            let (kline, kind) = tk.next(&format!("the kind (rgd or mld) of task `{name}`"))?;
+            match kind {
+                "rgd" => {}
+                "mld" => {
+                    return Err(Error::line(
+                        file,
+                        kline,
+                        format!(
+                            "task `{name}` is moldable (mld): only rigid (rgd) tasks are supported"
+                        ),
+                    ))
+                }
+                _ => {
+                    return Err(Error::line(
+                        file,
+                        kline,
+                        format!("task `{name}`: kind `{kind}`, expected rgd"),
+                    ))
+                }
+            }
+            let (lline, length) = tk.time(&format!("the length of task `{name}`"))?;
+            if !length.is_positive() {
+                return Err(Error::line(
+                    file,
+                    lline,
+                    format!("task `{name}`: length {length} must be > 0"),
+                ));
+            }
+            let (qline, p) = tk.uint(&format!("the processors of task `{name}`"))?;
+            if p == 0 || p > procs {
+                return Err(Error::line(
+                    file,
+                    qline,
+                    format!("task `{name}`: {p} processors is outside 1..={procs}"),
+                ));
+            }
+            jobs.push(Job::rigid(name, p, &length + &verif));
+            lengths.push(length);
+        }
+        if jobs.is_empty() {
+            return Err(Error::line(
+                file,
+                tk.last_line,
+                "the file has a header but no task",
+            ));
+        }
+        let instance =
+            Instance::new(procs, jobs).map_err(|e| Error::line(file, 1, e.to_string()))?;
+        Ok(PeerInstance {
+            lambda,
+            verif,
+            priority_token: ptok.to_string(),
+            priority,
+            batch,
+            naive,
+            shelf,
+            lengths,
+            instance,
+        })
+    }
+}
+
+/// Reads a failure file for `n` tasks, keeping the first `limit` scenarios (all if `None`).
+pub fn load_failures(path: &Path, n: usize, limit: Option<usize>) -> Result<Vec<Scenario>> {
+    let text = read_text(path)?;
+    parse_failures(&text, &path.display().to_string(), n, limit)
+}
+
+/// Parses failure-file text: one line per scenario, `n` non-negative integers each. Blank lines
+/// are skipped. Fewer scenarios than `limit` is an error (the user asked for them).
+pub fn parse_failures(
+    text: &str,
+    file: &str,
+    n: usize,
+    limit: Option<usize>,
+) -> Result<Vec<Scenario>> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if limit.is_some_and(|l| out.len() >= l) {
+            break;
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut f = Vec::with_capacity(n);
+        for (k, tok) in line.split_whitespace().enumerate() {
+            let v: u32 = tok.parse().map_err(|_| {
+                Error::line(
+                    file,
+                    i + 1,
+                    format!(
+                        "entry {} (task {k}): `{tok}` is not a non-negative integer",
+                        k + 1
+                    ),
+                )
+            })?;
+            f.push(v);
+        }
+        if f.len() != n {
+            return Err(Error::line(
+                file,
+                i + 1,
+                format!(
+                    "{} failure counts, expected one per task ({n}): truncated or wrong instance?",
+                    f.len()
+                ),
+            ));
+        }
+        out.push(Scenario::new(f));
+    }
+    if out.is_empty() {
+        return Err(Error::line(file, 1, "no scenario in the file"));
+    }
+    if let Some(l) = limit {
+        if out.len() < l {
+            return Err(Error::line(
+                file,
+                text.lines().count(),
+                format!("{l} scenarios asked for, the file has only {}", out.len()),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "1e-08 4 1/2 rarea 0 0 0\nA rgd 1.5 2\nB rgd\n2 4\n";
+
+    #[test]
+    fn parses_tokens_across_lines() {
+        let p = PeerInstance::parse(SAMPLE, "s").unwrap();
+        assert_eq!(p.priority, Priority::Sa);
+        assert_eq!(p.instance.procs, 4);
+        assert_eq!(p.instance.jobs[0].as_rigid(), Some((2, &Time::from_int(2))));
+        assert_eq!(
+            p.instance.jobs[1].as_rigid(),
+            Some((4, &Time::new(5, 2).unwrap()))
+        );
+        assert_eq!(p.lengths[0], Time::new(3, 2).unwrap());
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let e = PeerInstance::parse("1e-08 4 0 length 0 0 0\nA rgd 1.5 2\nB rgd 2", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("f:3:") && e.contains("ends early") && e.contains("`B`"),
+            "{e}"
+        );
+        let e = PeerInstance::parse("1e-08 4 0 length 0 0 0\nA rgd 1.5 5", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("f:2:") && e.contains("outside 1..=4"), "{e}");
+        let e = PeerInstance::parse("1e-08 4 0 lifo 0 0 0", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown priority `lifo`"), "{e}");
+        let e = PeerInstance::parse("1e-08 4 0 length 0 0 0\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no task"), "{e}");
+        let e = PeerInstance::parse("1e-08 4 0 length 0 0 0\nA rgd 0 1\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("f:2:") && e.contains("> 0"), "{e}");
+        let e = parse_failures("0 1\n0\n", "g", 2, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("g:2:") && e.contains("truncated"), "{e}");
+        let e = parse_failures("0 1\n0 x\n", "g", 2, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("g:2:") && e.contains("`x`"), "{e}");
+        let e = parse_failures("0 1\n", "g", 2, Some(3))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("only 1"), "{e}");
+        assert_eq!(
+            parse_failures("0 1\n\n2 3\n4 5\n", "g", 2, Some(2))
+                .unwrap()
+                .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn reads_the_shared_sample() {
+        let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/peer"));
+        if !dir.exists() {
+            return; // the shared directory is beside the repository in CI and on the dev machine
+        }
+        let p = PeerInstance::load(&dir.join("sample_1_0.3")).unwrap();
+        assert_eq!((p.instance.len(), p.instance.procs), (100, 10000));
+        assert_eq!(p.verif, Time::from_int(10));
+        // Task0 rgd 1518.62619684 1147: t = 1528.62619684 exactly.
+        assert_eq!(
+            p.instance.jobs[0].as_rigid(),
+            Some((1147, &"1528.62619684".parse().unwrap()))
+        );
+        let f = load_failures(&dir.join("failures_sample_1_0.3"), 100, Some(3)).unwrap();
+        assert_eq!(f.len(), 3);
+        assert_eq!(f[0].failures[5], 2);
+    }
+}

@@ -1,0 +1,168 @@
+//! Every campaign's `--quick` version runs, writes its outputs (CSV, JSON with seed and version,
+//! Markdown, SVG + PNG) and gives sane ratios (≥ 1: a makespan is never below its lower bound);
+//! a rerun resumes without recomputing; the thread count does not change the numbers.
+use resched::experiment::{self, Options};
+use std::path::Path;
+
+fn quick(dir: &Path) -> Options {
+    Options {
+        quick: true,
+        out: Some(dir.to_path_buf()),
+        seed: 5,
+        threads: Some(2),
+        progress: false,
+        ..Options::default()
+    }
+}
+
+/// Checks the common outputs; returns the ratio column values of summary.csv.
+fn check_outputs(dir: &Path, campaign: &str, ratio_cols: &[&str]) -> Vec<f64> {
+    for f in [
+        "manifest.json",
+        "cells.csv",
+        "summary.csv",
+        "results.json",
+        "summary.md",
+    ] {
+        assert!(dir.join(f).is_file(), "{campaign}: {f} missing");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
+    assert_eq!(json["manifest"]["campaign"], campaign);
+    assert_eq!(json["manifest"]["seed"], 5);
+    assert_eq!(json["manifest"]["version"], env!("CARGO_PKG_VERSION"));
+    let cells = json["cells"].as_array().unwrap();
+    assert!(!cells.is_empty());
+    // Every cell validated schedules through the checker.
+    for c in cells {
+        for s in c["stats"].as_array().unwrap() {
+            assert!(s["checked"].as_u64().unwrap() >= 1, "{campaign}: {s}");
+        }
+    }
+    let mut rdr = csv::Reader::from_path(dir.join("summary.csv")).unwrap();
+    let headers = rdr.headers().unwrap().clone();
+    let idx: Vec<usize> = ratio_cols
+        .iter()
+        .map(|c| {
+            headers
+                .iter()
+                .position(|h| h == *c)
+                .unwrap_or_else(|| panic!("{campaign}: no column {c}"))
+        })
+        .collect();
+    let mut values = Vec::new();
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        for &i in &idx {
+            let v: f64 = rec[i].parse().unwrap();
+            assert!(
+                v >= 1.0 - 1e-12 && v.is_finite(),
+                "{campaign}: ratio {v} in {rec:?}"
+            );
+            values.push(v);
+        }
+    }
+    assert!(!values.is_empty());
+    let mut pngs = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "png") {
+            let b = std::fs::read(&p).unwrap();
+            assert_eq!(&b[..4], b"\x89PNG", "{}", p.display());
+            assert!(p.with_extension("svg").is_file());
+            pngs += 1;
+        }
+        assert!(
+            !p.file_name().unwrap().to_string_lossy().starts_with('.'),
+            "temporary file left: {}",
+            p.display()
+        );
+    }
+    assert!(pngs >= 1, "{campaign}: no figure");
+    values
+}
+
+#[test]
+fn rigid_qbar_quick() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = experiment::run("rigid-qbar", &quick(dir.path())).unwrap();
+    assert_eq!(o.stats.resumed, 0);
+    check_outputs(dir.path(), "rigid-qbar", &["mean_ratio", "max_ratio"]);
+    assert!(o.markdown.contains("R-ShelfFill-B") && o.markdown.contains("findings"));
+    // A rerun resumes every cell and writes the same summary.
+    let before = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
+    let again = experiment::run("rigid-qbar", &quick(dir.path())).unwrap();
+    assert_eq!(
+        (again.stats.computed, again.stats.resumed),
+        (0, o.stats.computed)
+    );
+    assert_eq!(
+        before,
+        std::fs::read_to_string(dir.path().join("summary.csv")).unwrap()
+    );
+    // Another seed in the same directory is refused.
+    let other = Options {
+        seed: 6,
+        ..quick(dir.path())
+    };
+    assert!(experiment::run("rigid-qbar", &other)
+        .unwrap_err()
+        .to_string()
+        .contains("seed"));
+}
+
+#[test]
+fn rigid_procs_quick() {
+    let dir = tempfile::tempdir().unwrap();
+    experiment::run("rigid-procs", &quick(dir.path())).unwrap();
+    check_outputs(dir.path(), "rigid-procs", &["mean_ratio", "max_ratio"]);
+}
+
+#[test]
+fn rigid_trace_quick() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = experiment::run("rigid-trace", &quick(dir.path())).unwrap();
+    check_outputs(dir.path(), "rigid-trace", &["mean_ratio", "max_ratio"]);
+    assert!(
+        o.markdown.contains("paper (Mira 06/2019)")
+            && o.markdown.contains("Mira-2018-03-16-10days")
+    );
+}
+
+#[test]
+fn thread_count_does_not_change_results() {
+    let run = |threads: usize| {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = Options {
+            threads: Some(threads),
+            sets: Some(2),
+            scenarios: Some(2),
+            ..quick(dir.path())
+        };
+        experiment::run("rigid-procs", &opts).unwrap();
+        std::fs::read_to_string(dir.path().join("cells.csv")).unwrap()
+    };
+    assert_eq!(run(1), run(2));
+}
+
+#[test]
+fn unknown_campaign_and_bad_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = experiment::run("nope", &quick(dir.path()))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("rigid-qbar"), "{e}");
+    let zero = Options {
+        scenarios: Some(0),
+        ..quick(dir.path())
+    };
+    assert!(experiment::run("rigid-qbar", &zero).is_err());
+    let missing = Options {
+        traces: vec![dir.path().join("none.swf")],
+        ..quick(dir.path())
+    };
+    assert!(experiment::run("rigid-trace", &missing)
+        .unwrap_err()
+        .to_string()
+        .contains("none.swf"));
+}
