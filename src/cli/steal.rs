@@ -31,16 +31,16 @@ pub struct Args {
     #[arg(long)]
     pub max_job_nodes: Option<u32>,
     /// Platform MTBF μ = μ_ind/N (default 1h; 30min for the synthetic workload).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub mtbf: Option<String>,
     /// Downtime D of a struck node (default 1h; 10min for the synthetic workload).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub downtime: Option<String>,
     /// Checkpoint length C; 0 disables checkpointing (default 5min).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub checkpoint: Option<String>,
     /// Recovery R on every restart (default: C).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub recovery: Option<String>,
     /// A failure list file (`time node` per line) instead of Poisson failures.
     #[arg(long)]
@@ -56,7 +56,7 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     pub prune_jobs: u32,
     /// Time window `A:B` of the utilization and decomposition (default: [0, last completion)).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub window: Option<String>,
     /// Write the metrics as CSV (long format: variant,scope,metric,value,exact).
     #[arg(long)]
