@@ -2,6 +2,8 @@
 //!
 //! Rigid paper, Section 3.3: t_max(f) = max_j (f_j+1)·t_j (Eq. 5), A(f) = Σ_j (f_j+1)·p_j·t_j
 //! (Eq. 6), and L(f) = max(t_max(f), A(f)/P) ≤ T_OPT(f).
+pub mod moldable;
+
 use crate::model::{Instance, Scenario};
 use crate::time::Time;
 

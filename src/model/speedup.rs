@@ -1,10 +1,49 @@
 //! Speedup models of moldable jobs: how the execution time t_j(p) of a job depends on the number
 //! of processors p (moldable paper, Section 3.1).
 //!
-//! A model is turned into an exact table t(1..=P) once, when an instance is validated.
+//! A model is turned into an exact table t(1..=P) once, when an instance is validated; every
+//! algorithm, bound and check then reads the table only.
+//!
+//! # JSON (`"speedup": {"model": ..., ...}` in a job of an instance file)
+//! | `model`         | fields                           | t(p)                                         |
+//! |-----------------|----------------------------------|----------------------------------------------|
+//! | `roofline`      | `w` > 0, `pbar` ∈ 1..=P          | w / min(p, p̄)                               |
+//! | `communication` | `w` > 0, `c` ≥ 0                 | w/p + (p−1)·c                                |
+//! | `amdahl`        | `w` > 0, `gamma` ∈ [0,1]         | w·((1−γ)/p + γ)                              |
+//! | `mix`           | `w` > 0, `gamma` ∈ [0,1], `pbar` ∈ 1..=P, `c` ≥ 0 | w(1−γ)/min(p,p̄) + wγ + (p−1)c |
+//! | `power`         | `w` > 0, `delta` ∈ [0,1]         | w / ρ(p), ρ(p) ≈ p^δ (rule below)            |
+//! | `monotonic`     | `times` (P entries)              | the table; must be monotonic                 |
+//! | `arbitrary`     | `times` (P entries)              | the table, any positive values               |
+//! | `table`         | `times`, optional `monotonic`    | the table (monotonic checked if set)         |
+//!
+//! `w` is the total work t(1) (for `roofline`, `communication`, `amdahl`, `mix` and `power`
+//! alike), `pbar` the bounded degree of parallelism p̄, `c` the per-processor communication
+//! overhead, `gamma` the sequential fraction γ, `delta` the exponent δ. Every number is an exact
+//! rational (`10`, `"3/4"`, `"0.125"`). "Monotonic" means t non-increasing and the area p·t(p)
+//! non-decreasing (Section 3.1); the error names the first p that breaks it.
+//!
+//! # The power model's rule (p^δ is irrational)
+//! ρ(p) is p^δ rounded to the nearest multiple of 2^−24 ([`POWER_GRID_BITS`]), computed by a
+//! certified integer algorithm, then repaired so that the table is monotonic:
+//! 1. δ = 0 gives ρ ≡ 1 and δ = 1 gives ρ(p) = p exactly.
+//! 2. Otherwise v ≈ p^δ = 2^(δ·log2 p) is computed in 64.64 fixed point with integer operations
+//!    only (bit-by-bit log2 by repeated squaring; exp2 as a product of the constants 2^(2^−i),
+//!    each an integer square root): the result is bit-identical on every machine. The error
+//!    analysis in [`power_root`] bounds |v − p^δ| ≤ 2^−28 for every p ≤ 2^24.
+//! 3. ρ(p) is the multiple of 2^−24 nearest to v. Because 2^−28 is far below half the grid,
+//!    this is the multiple nearest to the true p^δ except when p^δ lies within 2^−28 of a
+//!    midpoint; then (the enclosure cannot decide) the lower multiple is taken. Either way
+//!    |ρ(p) − p^δ| ≤ 2^−24, and exact values (4^(1/2) = 2) come out exact.
+//! 4. Monotonicity repair (exact): ρ(1) = 1 and ρ(p) is clamped to
+//!    [ρ(p−1), ρ(p−1)·p/(p−1)], so t = w/ρ is non-increasing and p·t(p) non-decreasing. The
+//!    clamp only moves a value when rounding broke an order the true p^δ keeps, i.e. by at most
+//!    one grid step.
 use crate::error::FieldError;
 use crate::time::Time;
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// A speedup model with its parameters, as written in an instance file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -17,36 +56,184 @@ pub enum SpeedupModel {
         #[serde(default)]
         monotonic: bool,
     },
+    /// The monotonic model: an explicit table that must be monotonic.
+    Monotonic { times: Vec<Time> },
+    /// The arbitrary model: an explicit table of positive times.
+    Arbitrary { times: Vec<Time> },
+    /// Roofline: t(p) = w / min(p, p̄).
+    Roofline { w: Time, pbar: u32 },
+    /// Communication: t(p) = w/p + (p−1)·c.
+    Communication { w: Time, c: Time },
+    /// Amdahl: t(p) = w·((1−γ)/p + γ).
+    Amdahl { w: Time, gamma: Time },
+    /// Mix: t(p) = w(1−γ)/min(p, p̄) + wγ + (p−1)·c.
+    Mix {
+        w: Time,
+        gamma: Time,
+        pbar: u32,
+        c: Time,
+    },
+    /// Power: t(p) = w / p^δ, with p^δ made rational by the rule of the module doc.
+    Power { w: Time, delta: Time },
 }
 
+/// The kind of a model, for the model-specific bounds of LPA-LIST (Theorems 1, 2, 4, 6, 8, 9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ModelKind {
+    Roofline,
+    Communication,
+    Amdahl,
+    Mix,
+    Power,
+    Monotonic,
+    Arbitrary,
+}
+
+/// ρ(p) is rounded to multiples of 2^−POWER_GRID_BITS.
+pub const POWER_GRID_BITS: u32 = 24;
+
 impl SpeedupModel {
-    /// The exact table t(1..=P). `field` is the path of the model in the input, for errors.
-    pub fn table(&self, procs: u32, field: &str) -> Result<Vec<Time>, FieldError> {
+    /// Which family the model belongs to (a `table` with `monotonic` set counts as monotonic).
+    pub fn kind(&self) -> ModelKind {
         match self {
-            SpeedupModel::Table { times, monotonic } => {
-                if times.len() != procs as usize {
-                    return Err(FieldError::new(
-                        format!("{field}.times"),
-                        format!(
-                            "has {} entries, expected one per processor count 1..={procs}",
-                            times.len()
-                        ),
-                    ));
-                }
-                for (i, t) in times.iter().enumerate() {
-                    if !t.is_positive() {
-                        return Err(FieldError::new(
-                            format!("{field}.times[{i}]"),
-                            format!("t({}) = {t} must be > 0", i + 1),
-                        ));
-                    }
-                }
-                if *monotonic {
-                    check_monotonic(times, field)?;
-                }
-                Ok(times.clone())
+            SpeedupModel::Table {
+                monotonic: true, ..
             }
+            | SpeedupModel::Monotonic { .. } => ModelKind::Monotonic,
+            SpeedupModel::Table { .. } | SpeedupModel::Arbitrary { .. } => ModelKind::Arbitrary,
+            SpeedupModel::Roofline { .. } => ModelKind::Roofline,
+            SpeedupModel::Communication { .. } => ModelKind::Communication,
+            SpeedupModel::Amdahl { .. } => ModelKind::Amdahl,
+            SpeedupModel::Mix { .. } => ModelKind::Mix,
+            SpeedupModel::Power { .. } => ModelKind::Power,
         }
+    }
+
+    /// The exact table t(1..=P). `field` is the path of the model in the input, for errors
+    /// (e.g. `jobs[2].speedup`; a bad γ is then reported as `jobs[2].speedup.gamma`).
+    pub fn table(&self, procs: u32, field: &str) -> Result<Vec<Time>, FieldError> {
+        if procs == 0 {
+            return Err(FieldError::new("processors", "must be at least 1"));
+        }
+        let times = match self {
+            SpeedupModel::Table { times, monotonic } => explicit(times, *monotonic, procs, field)?,
+            SpeedupModel::Monotonic { times } => explicit(times, true, procs, field)?,
+            SpeedupModel::Arbitrary { times } => explicit(times, false, procs, field)?,
+            SpeedupModel::Roofline { w, pbar } => {
+                positive(w, field, "w")?;
+                pbar_in_range(*pbar, procs, field)?;
+                (1..=procs).map(|p| div(w, p.min(*pbar))).collect()
+            }
+            SpeedupModel::Communication { w, c } => {
+                positive(w, field, "w")?;
+                non_negative(c, field, "c")?;
+                (1..=procs)
+                    .map(|p| &div(w, p) + &c.mul_int(u64::from(p - 1)))
+                    .collect()
+            }
+            SpeedupModel::Amdahl { w, gamma } => {
+                positive(w, field, "w")?;
+                unit_interval(gamma, field, "gamma")?;
+                let par = w * &(Time::one() - gamma);
+                let seq = w * gamma;
+                (1..=procs).map(|p| &div(&par, p) + &seq).collect()
+            }
+            SpeedupModel::Mix { w, gamma, pbar, c } => {
+                positive(w, field, "w")?;
+                unit_interval(gamma, field, "gamma")?;
+                pbar_in_range(*pbar, procs, field)?;
+                non_negative(c, field, "c")?;
+                let par = w * &(Time::one() - gamma);
+                let seq = w * gamma;
+                (1..=procs)
+                    .map(|p| &(&div(&par, p.min(*pbar)) + &seq) + &c.mul_int(u64::from(p - 1)))
+                    .collect()
+            }
+            SpeedupModel::Power { w, delta } => {
+                positive(w, field, "w")?;
+                unit_interval(delta, field, "delta")?;
+                power_times(w, delta, procs)
+            }
+        };
+        Ok(times)
+    }
+}
+
+fn div(x: &Time, p: u32) -> Time {
+    // p ≥ 1 everywhere this is called.
+    x.div_int(u64::from(p.max(1))).unwrap_or_else(|| x.clone())
+}
+
+fn explicit(
+    times: &[Time],
+    monotonic: bool,
+    procs: u32,
+    field: &str,
+) -> Result<Vec<Time>, FieldError> {
+    if times.len() != procs as usize {
+        return Err(FieldError::new(
+            format!("{field}.times"),
+            format!(
+                "has {} entries, expected one per processor count 1..={procs}",
+                times.len()
+            ),
+        ));
+    }
+    for (i, t) in times.iter().enumerate() {
+        if !t.is_positive() {
+            return Err(FieldError::new(
+                format!("{field}.times[{i}]"),
+                format!("t({}) = {t} must be > 0", i + 1),
+            ));
+        }
+    }
+    if monotonic {
+        check_monotonic(times, field)?;
+    }
+    Ok(times.to_vec())
+}
+
+fn positive(x: &Time, field: &str, name: &str) -> Result<(), FieldError> {
+    if x.is_positive() {
+        Ok(())
+    } else {
+        Err(FieldError::new(
+            format!("{field}.{name}"),
+            format!("{x} must be > 0"),
+        ))
+    }
+}
+
+fn non_negative(x: &Time, field: &str, name: &str) -> Result<(), FieldError> {
+    if x.is_negative() {
+        Err(FieldError::new(
+            format!("{field}.{name}"),
+            format!("{x} must be ≥ 0"),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+fn unit_interval(x: &Time, field: &str, name: &str) -> Result<(), FieldError> {
+    if x.is_negative() || *x > Time::one() {
+        Err(FieldError::new(
+            format!("{field}.{name}"),
+            format!("{x} is outside [0, 1]"),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+fn pbar_in_range(pbar: u32, procs: u32, field: &str) -> Result<(), FieldError> {
+    if pbar == 0 || pbar > procs {
+        Err(FieldError::new(
+            format!("{field}.pbar"),
+            format!("{pbar} is outside 1..={procs} (the platform's processors)"),
+        ))
+    } else {
+        Ok(())
     }
 }
 
@@ -68,4 +255,403 @@ pub fn check_monotonic(times: &[Time], field: &str) -> Result<(), FieldError> {
         }
     }
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The power model: certified fixed-point p^δ (see the module doc).
+
+/// 64.64 unsigned fixed point: the value v stands for v / 2^64.
+const FRAC: u32 = 64;
+const ONE: u128 = 1 << FRAC;
+
+/// floor(a·b / 2^64) for a, b < 2^90 (exact: only the low-low product has a fractional part).
+fn fx_mul(a: u128, b: u128) -> u128 {
+    let mask = (1u128 << 64) - 1;
+    let (a1, a0) = (a >> 64, a & mask);
+    let (b1, b0) = (b >> 64, b & mask);
+    ((a1 * b1) << 64) + a1 * b0 + a0 * b1 + ((a0 * b0) >> 64)
+}
+
+/// c[i-1] = floor(2^(2^−i) · 2^64) − e_i with 0 ≤ e_i ≤ 2 (chained floor square roots; an
+/// error e in the argument of a square root near 1 becomes ≤ e/2 + 1 in its result).
+fn exp2_constants() -> &'static [u128; 64] {
+    static C: OnceLock<[u128; 64]> = OnceLock::new();
+    C.get_or_init(|| {
+        let mut c = [0u128; 64];
+        let mut v = BigUint::from(2u32) << FRAC; // 2.0
+        for slot in c.iter_mut() {
+            v = (v << FRAC).sqrt();
+            *slot = v.to_u128().unwrap_or(ONE);
+        }
+        c
+    })
+}
+
+/// Products of the constants by bytes: `t[k][m]` = Π c[i−1] over the set bits of m, bit b of m
+/// standing for fraction bit i = 8k + 8 − b. Each entry is within 8·2 + 7 = 23 ulp (relative) of
+/// the exact power of two it stands for, so exp2 by eight table products stays within
+/// 8·(23 + 1) = 192 ulp < 2^−56 relative — inside the bound of [`power_root`].
+fn exp2_tables() -> &'static [[u128; 256]; 8] {
+    static T: OnceLock<Box<[[u128; 256]; 8]>> = OnceLock::new();
+    T.get_or_init(|| {
+        let c = exp2_constants();
+        let mut t = Box::new([[ONE; 256]; 8]);
+        for (k, row) in t.iter_mut().enumerate() {
+            for (m, slot) in row.iter_mut().enumerate() {
+                let mut r = ONE;
+                for b in 0..8 {
+                    if m & (1 << b) != 0 {
+                        r = fx_mul(r, c[8 * k + 7 - b]);
+                    }
+                }
+                *slot = r;
+            }
+        }
+        t
+    })
+}
+
+/// log2(p) in 64.64 fixed point for 1 ≤ p < 2^25, with |result − log2 p| ≤ 2^−61.
+///
+/// Bit-by-bit: with y = p/2^n ∈ [1, 2), square y; a result ≥ 2 yields bit 1 and is halved.
+/// Each floor perturbs y_k by ≤ 2^−63 relatively, which moves the bits that follow by at most
+/// 2^−k·2^−63/ln 2; summed over k with the truncation after 64 bits this is < 2^−61.
+fn fx_log2(p: u64) -> u128 {
+    let n = 63 - p.leading_zeros();
+    let mut y: u128 = (u128::from(p) << FRAC) >> n;
+    let mut out: u128 = u128::from(n) << FRAC;
+    for i in 1..=FRAC {
+        y = fx_mul(y, y);
+        if y >= 2 * ONE {
+            y >>= 1;
+            out |= 1u128 << (FRAC - i);
+        }
+    }
+    out
+}
+
+/// [`fx_log2`] with a per-thread cache for p ≤ 2^16 (it does not depend on δ, and every power
+/// job of an instance needs the same p = 1..=P).
+fn fx_log2_cached(p: u32) -> u128 {
+    const CACHED: u32 = 1 << 16;
+    thread_local! {
+        static CACHE: std::cell::RefCell<Vec<u128>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    if p > CACHED {
+        return fx_log2(u64::from(p));
+    }
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        while c.len() < p as usize {
+            let q = c.len() as u64 + 1;
+            c.push(fx_log2(q));
+        }
+        c[p as usize - 1]
+    })
+}
+
+/// v ≈ p^δ in 64.64 fixed point for 0 < δ < 1, 1 ≤ p ≤ 2^24.
+///
+/// Error analysis (absolute, in units of the result): δ is truncated to 64 bits (error
+/// ≤ 2^−64·log2 p ≤ 2^−59.3), log2 p carries ≤ 2^−61, the product one more ulp: the exponent
+/// x = δ·log2 p is within 2^−58 of the truth, which moves 2^x by ≤ 2^x·ln2·2^−58 ≤ 2^−34 (x ≤ 24).
+/// exp2 of the fraction is a product of eight table entries (see [`exp2_tables`]): relative
+/// error < 2^−55, i.e. ≤ 2^(24−55) = 2^−31 after the shift by the integer part. Total < 2^−30,
+/// below the 2^−28 the rounding rule assumes.
+fn power_root(p: u32, delta_fx: u128) -> u128 {
+    let x = fx_mul(delta_fx, fx_log2_cached(p));
+    let (int, frac) = (x >> FRAC, x & (ONE - 1));
+    let t = exp2_tables();
+    let mut r = ONE;
+    for (k, row) in t.iter().enumerate() {
+        let m = ((frac >> (FRAC - 8 * (k as u32 + 1))) & 0xff) as usize;
+        if m != 0 {
+            r = fx_mul(r, row[m]);
+        }
+    }
+    r << int
+}
+
+/// ρ(p) before it becomes a time: a grid value k/2^24, or (after a repair) any rational.
+enum Rho {
+    Grid(u64),
+    Rat(Time),
+}
+
+impl Rho {
+    fn to_time(&self) -> Time {
+        match self {
+            Rho::Grid(k) => Time::from_int(*k as i64)
+                .div_int(1 << POWER_GRID_BITS)
+                .unwrap_or_else(Time::one),
+            Rho::Rat(t) => t.clone(),
+        }
+    }
+}
+
+/// ρ(1..=P) for the power model (rule of the module doc).
+fn power_rho_raw(delta: &Time, procs: u32) -> Vec<Rho> {
+    let grid = 1u64 << POWER_GRID_BITS;
+    if delta.is_zero() {
+        return (0..procs).map(|_| Rho::Grid(grid)).collect();
+    }
+    if *delta == Time::one() {
+        return (1..=procs)
+            .map(|p| Rho::Grid(u64::from(p) << POWER_GRID_BITS))
+            .collect();
+    }
+    // floor(δ·2^64) for 0 < δ < 1.
+    let scaled = (delta.numer() << FRAC) / delta.denom();
+    let delta_fx = scaled.to_u128().unwrap_or(0);
+    let grid_shift = FRAC - POWER_GRID_BITS; // a grid step is 2^grid_shift fixed-point units
+    let err: u128 = 1 << (FRAC - 28);
+    let half: u128 = 1 << (grid_shift - 1);
+    let mut out: Vec<Rho> = Vec::with_capacity(procs as usize);
+    for p in 1..=procs {
+        let k: u64 = if p == 1 {
+            grid
+        } else {
+            let v = power_root(p, delta_fx);
+            // Nearest grid multiple; if [v − err, v + err] holds a midpoint, the lower multiple.
+            let k_low = v >> grid_shift;
+            let rem = v - (k_low << grid_shift);
+            let k = if rem >= half + err { k_low + 1 } else { k_low };
+            u64::try_from(k).unwrap_or(u64::MAX)
+        };
+        // Repair: clamp to [ρ(p−1), ρ(p−1)·p/(p−1)] (integers while both are grid values).
+        let rho = match out.last() {
+            None => Rho::Grid(k),
+            Some(Rho::Grid(kp)) => {
+                let (k128, kp128, p128) = (u128::from(k), u128::from(*kp), u128::from(p));
+                if k < *kp {
+                    Rho::Grid(*kp)
+                } else if k128 * (p128 - 1) > kp128 * p128 {
+                    Rho::Rat(
+                        Time::from_int(*kp as i64)
+                            .mul_int(u64::from(p))
+                            .div_int((u64::from(p) - 1) << POWER_GRID_BITS)
+                            .unwrap_or_else(Time::one),
+                    )
+                } else {
+                    Rho::Grid(k)
+                }
+            }
+            Some(Rho::Rat(prev)) => {
+                let cand = Rho::Grid(k).to_time();
+                let cap = prev
+                    .mul_int(u64::from(p))
+                    .div_int(u64::from(p - 1))
+                    .unwrap_or_else(|| prev.clone());
+                if cand < *prev {
+                    Rho::Rat(prev.clone())
+                } else if cand > cap {
+                    Rho::Rat(cap)
+                } else {
+                    Rho::Grid(k)
+                }
+            }
+        };
+        out.push(rho);
+    }
+    out
+}
+
+/// ρ(1..=P) as exact rationals.
+fn power_rho(delta: &Time, procs: u32) -> Vec<Time> {
+    power_rho_raw(delta, procs)
+        .iter()
+        .map(Rho::to_time)
+        .collect()
+}
+
+/// t(1..=P) = w/ρ(p) of the power model.
+fn power_times(w: &Time, delta: &Time, procs: u32) -> Vec<Time> {
+    let w_grid = w.mul_int(1 << POWER_GRID_BITS);
+    power_rho_raw(delta, procs)
+        .iter()
+        .map(|r| match r {
+            Rho::Grid(k) => w_grid.div_int(*k).unwrap_or_else(|| w.clone()),
+            Rho::Rat(t) => w / t,
+        })
+        .collect()
+}
+
+/// ρ(1..=P) of the power model (the rule of the module doc, repair included), for tests and
+/// for the proofs ledger. `None` for δ outside [0, 1] or P = 0.
+pub fn power_table(delta: &Time, procs: u32) -> Option<Vec<Time>> {
+    if procs == 0 || delta.is_negative() || *delta > Time::one() {
+        return None;
+    }
+    Some(power_rho(delta, procs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Instance;
+    use num_bigint::BigInt;
+
+    fn t(s: &str) -> Time {
+        s.parse().unwrap()
+    }
+
+    fn job(json: &str, procs: u32) -> Result<Instance, crate::Error> {
+        Instance::from_json_str(
+            &format!(
+                r#"{{"processors": {procs}, "jobs": [{{"name":"a","procs":1,"time":1}}, {{"speedup": {json}}}]}}"#
+            ),
+            "m.json",
+        )
+    }
+
+    #[test]
+    fn model_tables_are_exact() {
+        let i = job(r#"{"model":"roofline","w":10,"pbar":3}"#, 4).unwrap();
+        let tab: Vec<_> = (1..=4)
+            .map(|p| i.jobs[1].time(p).unwrap().clone())
+            .collect();
+        assert_eq!(tab, vec![t("10"), t("5"), t("10/3"), t("10/3")]);
+        let i = job(r#"{"model":"communication","w":12,"c":"1/2"}"#, 3).unwrap();
+        assert_eq!(i.jobs[1].time(3).unwrap(), &t("5")); // 4 + 2·1/2
+        let i = job(r#"{"model":"amdahl","w":10,"gamma":"0.2"}"#, 4).unwrap();
+        assert_eq!(i.jobs[1].time(4).unwrap(), &t("4")); // 10·(0.8/4 + 0.2)
+        let i = job(r#"{"model":"mix","w":10,"gamma":"1/5","pbar":2,"c":1}"#, 4).unwrap();
+        assert_eq!(i.jobs[1].time(4).unwrap(), &t("9")); // 8/2 + 2 + 3
+        let i = job(r#"{"model":"monotonic","times":[4,3,"5/2",2]}"#, 4).unwrap();
+        assert_eq!(i.jobs[1].time(3).unwrap(), &t("5/2"));
+        let i = job(r#"{"model":"arbitrary","times":[4,5,1,2]}"#, 4).unwrap();
+        assert_eq!(i.jobs[1].time(2).unwrap(), &t("5"));
+        assert_eq!(
+            job(r#"{"model":"power","w":10,"delta":0}"#, 3)
+                .unwrap()
+                .jobs[1]
+                .time(3)
+                .unwrap(),
+            &t("10")
+        );
+        assert_eq!(
+            job(r#"{"model":"power","w":10,"delta":1}"#, 3)
+                .unwrap()
+                .jobs[1]
+                .time(3)
+                .unwrap(),
+            &t("10/3")
+        );
+        // Exact powers come out exact: 4^(1/2) = 2, 8^(1/3) = 2, 16^(3/4) = 8.
+        let i = job(r#"{"model":"power","w":8,"delta":"1/2"}"#, 16).unwrap();
+        assert_eq!(i.jobs[1].time(4).unwrap(), &t("4"));
+        assert_eq!(i.jobs[1].time(16).unwrap(), &t("2"));
+        let i = job(r#"{"model":"power","w":8,"delta":"1/3"}"#, 8).unwrap();
+        assert_eq!(i.jobs[1].time(8).unwrap(), &t("4"));
+        let i = job(r#"{"model":"power","w":8,"delta":"3/4"}"#, 16).unwrap();
+        assert_eq!(i.jobs[1].time(16).unwrap(), &t("1"));
+    }
+
+    #[test]
+    fn bad_parameters_name_the_field() {
+        let cases = [
+            (
+                r#"{"model":"amdahl","w":10,"gamma":"1.5"}"#,
+                "jobs[1].speedup.gamma",
+            ),
+            (
+                r#"{"model":"amdahl","w":10,"gamma":"-1/2"}"#,
+                "jobs[1].speedup.gamma",
+            ),
+            (
+                r#"{"model":"power","w":10,"delta":2}"#,
+                "jobs[1].speedup.delta",
+            ),
+            (
+                r#"{"model":"roofline","w":10,"pbar":5}"#,
+                "jobs[1].speedup.pbar",
+            ),
+            (
+                r#"{"model":"roofline","w":10,"pbar":0}"#,
+                "jobs[1].speedup.pbar",
+            ),
+            (
+                r#"{"model":"communication","w":10,"c":"-1"}"#,
+                "jobs[1].speedup.c",
+            ),
+            (
+                r#"{"model":"communication","w":"-10","c":"1"}"#,
+                "jobs[1].speedup.w",
+            ),
+            (
+                r#"{"model":"mix","w":0,"gamma":0,"pbar":1,"c":0}"#,
+                "jobs[1].speedup.w",
+            ),
+            (
+                r#"{"model":"mix","w":1,"gamma":0,"pbar":9,"c":0}"#,
+                "jobs[1].speedup.pbar",
+            ),
+            (
+                r#"{"model":"arbitrary","times":[1,2,3]}"#,
+                "jobs[1].speedup.times",
+            ),
+            (
+                r#"{"model":"monotonic","times":[4,3,4,2]}"#,
+                "jobs[1].speedup.times[2]",
+            ),
+            (
+                r#"{"model":"monotonic","times":[4,1,1,1]}"#,
+                "jobs[1].speedup.times[1]",
+            ),
+            (
+                r#"{"model":"arbitrary","times":[4,0,1,1]}"#,
+                "jobs[1].speedup.times[1]",
+            ),
+        ];
+        for (json, field) in cases {
+            let e = job(json, 4).unwrap_err().to_string();
+            assert!(e.contains(&format!("`{field}`")), "{json}: {e}");
+        }
+        let e = job(r#"{"model":"roofline","w":10,"pbar":2,"gamma":1}"#, 4)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("gamma"), "{e}");
+    }
+
+    /// The certified rounding against exact integer roots: for δ = a/b, ρ = k/2^24 must satisfy
+    /// |ρ − p^δ| ≤ 2^−24, i.e. (k−1)^b ≤ p^a·2^(24b) ≤ (k+1)^b.
+    #[test]
+    fn power_rounding_is_certified() {
+        for (a, b) in [
+            (1u32, 2u32),
+            (1, 3),
+            (2, 3),
+            (3, 7),
+            (1, 10),
+            (9, 10),
+            (5, 8),
+        ] {
+            let delta = Time::new(i64::from(a), i64::from(b)).unwrap();
+            let rho = power_rho(&delta, 300);
+            for p in 1..=300u32 {
+                let k = (&rho[p as usize - 1] * &Time::from_int(1 << POWER_GRID_BITS)).floor();
+                let target = BigInt::from(p).pow(a) * (BigInt::from(1u64) << (POWER_GRID_BITS * b));
+                assert!(
+                    (&k - BigInt::from(1)).pow(b) <= target
+                        && target <= (&k + BigInt::from(1)).pow(b),
+                    "p={p} δ={a}/{b} k={k}"
+                );
+            }
+            check_monotonic(
+                &rho.iter().map(|r| Time::one() / r).collect::<Vec<_>>(),
+                "x",
+            )
+            .unwrap();
+        }
+        // Large P: still monotonic, and ρ(P) within the grid of P^δ (compared in f64: display
+        // precision is enough to catch a wrong exponent).
+        let rho = power_rho(&t("0.37"), 7500);
+        let last = rho[7499].to_f64();
+        assert!((last - 7500f64.powf(0.37)).abs() < 1e-6, "{last}");
+        check_monotonic(
+            &rho.iter().map(|r| Time::one() / r).collect::<Vec<_>>(),
+            "x",
+        )
+        .unwrap();
+    }
 }

@@ -10,6 +10,9 @@
 //! - `r-shelf-b`, `r-shelf-nb`, `r-shelffill-b`, `r-shelffill-nb` (Algorithms 2 and 3,
 //!   [`shelf::Shelf`]).
 //!
+//! Moldable algorithms (moldable paper Section 4, [`moldable`]): `lpa-list` (alias `list`),
+//! `mintime`, `minarea` and `batch-list` (ε > 0, default 3/10).
+//!
 //! The paper's spellings `r-list-0`, `r-list-1` and `r-list-q` are accepted as aliases. Names are
 //! case-insensitive. The default priority is LPT; every rule of [`priority::Priority`] applies to
 //! every rigid algorithm. `seed` only matters for RANDOM; `eps` is not used by rigid algorithms
@@ -22,6 +25,7 @@ use crate::error::{Error, Result};
 use crate::model::Instance;
 use crate::time::Time;
 
+pub mod moldable;
 pub mod priority;
 pub mod rlist;
 pub mod shelf;
@@ -112,6 +116,11 @@ pub fn names() -> Vec<&'static str> {
         "r-shelf-nb",
         "r-shelffill-b",
         "r-shelffill-nb",
+        "list",
+        "lpa-list",
+        "mintime",
+        "minarea",
+        "batch-list",
     ]
 }
 
@@ -152,6 +161,11 @@ pub fn rigid_keys(inst: &Instance, algo: &str) -> Result<Vec<(u32, Time)>> {
 /// algorithm that cannot schedule this instance (a rigid algorithm on moldable jobs).
 pub fn build(spec: &AlgoSpec, inst: &Instance) -> Result<Box<dyn Scheduler>> {
     let pr = spec.priority.unwrap_or(Priority::Lpt);
+    let low = spec.name.trim().to_ascii_lowercase();
+    if moldable::NAMES.contains(&low.as_str()) {
+        let order = moldable::Order::Rule { priority: pr, seed: spec.seed };
+        return moldable::build(&low, order, spec.eps.as_ref(), inst);
+    }
     let Some(algo) = RigidAlgo::parse(&spec.name) else {
         return Err(Error::option(
             "algo",

@@ -1,0 +1,145 @@
+//! BATCH-LIST (moldable paper, Section 4.4; Lemma 5 and Theorems 11–12).
+//!
+//! Batch B_k (k ≥ 1) takes the n_k jobs still pending when it starts and lets each make up to
+//! g_k = 2^(k−1) attempts (f_{k,j} = g_k − 1 failures). Its allocation — one count per planned
+//! attempt, each job a chain J^(1) → … → J^(g_k) — comes from [`MtAllotment`] with parameter ε
+//! (Lemma 3: L(J_k, f_k, p_k) ≤ (1+ε)·min_p L(J_k, f_k, p)); the batch then runs with LIST
+//! (Algorithm 1), a failed job re-entering the list with the count of its next planned attempt
+//! while it has attempts left in the batch. A job that used its g_k attempts without success
+//! waits for the next batch. B_{k+1} starts at the instant the last attempt of B_k ends (the
+//! engine reports that instant; nothing of B_{k+1} starts earlier).
+//!
+//! Lemma 5: a job failing f_j times completes in batch ⌈log2(f_j+2)⌉; Theorem 11 then bounds
+//! the makespan by 2(1+ε)·⌈log2(f_max+2)⌉·min_p L(J,f,p). [`BatchList::batches`] records every
+//! batch (start, length, jobs, g, the allotment's L and lower end) so tests check each step of
+//! that proof, not only its conclusion.
+use super::list::Queue;
+use super::mt_allotment::{Allotment, MtAllotment};
+use super::Order;
+use crate::engine::{Ctx, Outcome, Scheduler};
+use crate::error::Result;
+use crate::model::Instance;
+use crate::time::Time;
+
+/// What happened in one batch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchRecord {
+    /// k (1-based).
+    pub index: u32,
+    /// g_k = 2^(k−1): attempts allowed per job.
+    pub attempts: u32,
+    /// Jobs of the batch (J_k), by index.
+    pub jobs: Vec<usize>,
+    /// The allotment MT-ALLOTMENT returned (one chain per job of `jobs`).
+    pub allotment: Allotment,
+    /// When the batch started.
+    pub start: Time,
+    /// When its last attempt ended (set when the batch closes).
+    pub end: Option<Time>,
+}
+
+/// The BATCH-LIST scheduler.
+pub struct BatchList {
+    eps: Time,
+    order: Order,
+    mt: MtAllotment,
+    queue: Queue,
+    /// Planned counts of the current batch per job (empty when the job is not in it).
+    plan: Vec<Vec<u32>>,
+    /// Attempts made by each job before the current batch.
+    base: Vec<u32>,
+    records: Vec<BatchRecord>,
+    name: String,
+}
+
+impl BatchList {
+    /// BATCH-LIST for `inst` with parameter ε > 0.
+    pub fn new(inst: &Instance, order: impl Into<Order>, eps: Time) -> Result<BatchList> {
+        let order = order.into();
+        super::check_eps(&eps)?;
+        let name = format!("BATCH-LIST(eps={eps})/{}", order.label());
+        Ok(BatchList {
+            eps,
+            order,
+            mt: MtAllotment::new(),
+            queue: Queue::new(order, inst),
+            plan: vec![Vec::new(); inst.len()],
+            base: vec![0; inst.len()],
+            records: Vec::new(),
+            name,
+        })
+    }
+
+    /// The batches run so far.
+    pub fn batches(&self) -> &[BatchRecord] {
+        &self.records
+    }
+
+    /// The order of LIST within a batch.
+    pub fn order(&self) -> Order {
+        self.order
+    }
+
+    fn open_batch(&mut self, ctx: &mut Ctx<'_>) -> Result<()> {
+        let inst = ctx.instance();
+        let k = self.records.len() as u32 + 1;
+        let g = 1u32.checked_shl(k - 1).unwrap_or(u32::MAX);
+        let jobs: Vec<usize> = (0..inst.len()).filter(|&j| !ctx.is_done(j)).collect();
+        let chains: Vec<(usize, u32)> = jobs.iter().map(|&j| (j, g)).collect();
+        let allotment = self.mt.allot(inst, &chains, &self.eps)?;
+        for (&j, ps) in jobs.iter().zip(&allotment.alloc) {
+            self.plan[j] = ps.clone();
+            self.base[j] = ctx.attempts_made(j);
+            let p = ps.first().copied().unwrap_or(1);
+            self.queue.insert(inst, j, p, &self.name, ctx.now())?;
+        }
+        self.records.push(BatchRecord {
+            index: k,
+            attempts: g,
+            jobs,
+            allotment,
+            start: ctx.now().clone(),
+            end: None,
+        });
+        Ok(())
+    }
+}
+
+impl Scheduler for BatchList {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn on_event(&mut self, ctx: &mut Ctx<'_>) -> Result<()> {
+        let inst = ctx.instance();
+        if ctx.now().is_zero() {
+            // First call of a run: forget any previous run (the frontier cache stays valid).
+            self.queue.clear();
+            self.records.clear();
+            self.plan = vec![Vec::new(); inst.len()];
+            self.base = vec![0; inst.len()];
+        }
+        let completions: Vec<(usize, Outcome)> = ctx
+            .completions()
+            .iter()
+            .map(|c| (c.job, c.outcome))
+            .collect();
+        for (j, outcome) in completions {
+            if outcome == Outcome::Failed {
+                let used = ctx.attempts_made(j) - self.base[j];
+                if let Some(&p) = self.plan[j].get(used as usize) {
+                    self.queue.insert(inst, j, p, &self.name, ctx.now())?;
+                }
+            }
+        }
+        if ctx.running().next().is_none() && self.queue.is_empty() {
+            if let Some(last) = self.records.last_mut() {
+                last.end = Some(ctx.now().clone());
+            }
+            if (0..inst.len()).any(|j| !ctx.is_done(j)) {
+                self.open_batch(ctx)?;
+            }
+        }
+        self.queue.start_fitting(ctx)
+    }
+}

@@ -1,0 +1,158 @@
+//! Schedulers for moldable jobs (moldable paper, Section 4), all behind [`crate::engine::Scheduler`]:
+//!
+//! - [`list::List`]: LIST (Algorithm 1) for an allocation that may change from one attempt to
+//!   the next (an [`list::Allotment`] consulted at every attempt);
+//! - [`lpa`]: LPA (Algorithm 2, r(α,β) of Eq. 10) and the baselines MINTIME and MINAREA
+//!   (Section 5.1), each an allocation run by LIST: LPA-LIST, MINTIME, MINAREA;
+//! - [`mt_allotment`]: MT-ALLOTMENT (Lepère–Trystram–Woeginger) for independent chains, with
+//!   Lemma 3's guarantee L(p) ≤ (1+ε)·min_p L;
+//! - [`batch::BatchList`]: BATCH-LIST (Section 4.4).
+//!
+//! Jobs are ordered in LIST by a [`Priority`] computed on the allocation of their next attempt
+//! (Section 5.1: LPT, HPA, LA); ties go to the lower job index. Rigid jobs may appear in the
+//! same instance: every allocation is chosen among the processor counts a job allows.
+pub mod batch;
+pub mod list;
+pub mod lpa;
+pub mod mt_allotment;
+
+use crate::engine::Scheduler;
+use crate::error::{Error, Result};
+use crate::model::Instance;
+use crate::schedulers::priority;
+pub use crate::schedulers::priority::Priority;
+use crate::time::Time;
+
+/// The order of LIST's list for moldable jobs: a rule of [`crate::schedulers::priority`]
+/// evaluated on the allocation p of each job's next attempt and its time t(p) (LPT: t, HPA: p,
+/// LA: p·t, …; RANDOM: a seeded permutation of the jobs; LJF: jobs with 2p ≥ P+1 first by
+/// decreasing p, then the others by LPT), or the plain job index order (Section 4.7's "J1 to
+/// J4"). Ties: lower job index first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    Rule { priority: Priority, seed: u64 },
+    Index,
+}
+
+impl Order {
+    /// A rule with seed 0.
+    pub fn rule(priority: Priority) -> Order {
+        Order::Rule { priority, seed: 0 }
+    }
+
+    /// Display label (LPT, HPA, …, INDEX).
+    pub fn label(self) -> String {
+        match self {
+            Order::Rule { priority, .. } => priority.to_string(),
+            Order::Index => "INDEX".to_string(),
+        }
+    }
+}
+
+impl From<Priority> for Order {
+    fn from(p: Priority) -> Order {
+        Order::rule(p)
+    }
+}
+
+/// Computes the sort keys of an [`Order`] on one instance: smaller keys run first.
+#[derive(Debug, Clone)]
+pub(crate) struct Keyer {
+    order: Order,
+    procs: u32,
+    /// RANDOM: the rank of each job in the seeded permutation.
+    ranks: Vec<usize>,
+}
+
+impl Keyer {
+    pub(crate) fn new(order: Order, inst: &Instance) -> Keyer {
+        let ranks = match order {
+            Order::Rule {
+                priority: Priority::Random,
+                seed,
+            } => {
+                let keys: Vec<(u32, Time)> = vec![(1, Time::one()); inst.len()];
+                priority::ranks(&priority::order(Priority::Random, &keys, inst.procs, seed))
+            }
+            _ => Vec::new(),
+        };
+        Keyer {
+            order,
+            procs: inst.procs,
+            ranks,
+        }
+    }
+
+    /// The key of `job`'s next attempt on `p` processors taking `t`.
+    pub(crate) fn key(&self, job: usize, t: &Time, p: u32) -> (u8, Time) {
+        let Order::Rule { priority, .. } = self.order else {
+            return (0, Time::zero());
+        };
+        match priority {
+            Priority::Lpt => (0, -t),
+            Priority::Spt => (0, t.clone()),
+            Priority::Hpa => (0, -Time::from(p)),
+            Priority::Lpa => (0, Time::from(p)),
+            Priority::La => (0, -t.mul_int(u64::from(p))),
+            Priority::Sa => (0, t.mul_int(u64::from(p))),
+            Priority::Random => (
+                0,
+                Time::from_int(self.ranks.get(job).copied().unwrap_or(0) as i64),
+            ),
+            Priority::Ljf => {
+                if 2 * u64::from(p) > u64::from(self.procs) {
+                    (0, -Time::from(p))
+                } else {
+                    (1, -t)
+                }
+            }
+        }
+    }
+}
+
+/// The moldable algorithms by name: `list` (LIST with the LPA allocation, the same as
+/// `lpa-list`), `lpa-list`, `mintime`, `minarea`, `batch-list` (ε > 0, default 3/10).
+/// Every scheduler built here resets itself at time 0, so one value runs many scenarios.
+pub const NAMES: [&str; 5] = ["list", "lpa-list", "mintime", "minarea", "batch-list"];
+
+/// Builds the moldable scheduler `name` for `inst`. `eps` is BATCH-LIST's ε (default 3/10, the
+/// paper's Section 5.1 value); it must be > 0.
+pub fn build(
+    name: &str,
+    order: impl Into<Order>,
+    eps: Option<&Time>,
+    inst: &Instance,
+) -> Result<Box<dyn Scheduler>> {
+    let order = order.into();
+    let lower = name.to_ascii_lowercase();
+    match lower.as_str() {
+        "list" | "lpa-list" => Ok(Box::new(lpa::lpa_list(inst, order))),
+        "mintime" => Ok(Box::new(lpa::mintime(inst, order))),
+        "minarea" => Ok(Box::new(lpa::minarea(inst, order))),
+        "batch-list" => {
+            let eps = eps.cloned().unwrap_or_else(default_eps);
+            Ok(Box::new(batch::BatchList::new(inst, order, eps)?))
+        }
+        _ => Err(Error::option(
+            "--algo",
+            format!(
+                "unknown moldable algorithm `{name}` (expected one of {})",
+                NAMES.join(", ")
+            ),
+        )),
+    }
+}
+
+/// ε = 3/10, the value of the paper's evaluation (Section 5.1).
+pub fn default_eps() -> Time {
+    Time::new(3, 10).unwrap_or_else(Time::one)
+}
+
+/// Checks ε > 0 (the option is named in the error).
+pub fn check_eps(eps: &Time) -> Result<()> {
+    if eps.is_positive() {
+        Ok(())
+    } else {
+        Err(Error::option("--eps", format!("ε = {eps} must be > 0")))
+    }
+}

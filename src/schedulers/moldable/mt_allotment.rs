@@ -1,0 +1,396 @@
+//! MT-ALLOTMENT for independent chains (moldable paper, Section 4.4 and Lemma 3; Lepère,
+//! Trystram and Woeginger, ESA 2001): an allocation p of every sub-job (every planned attempt)
+//! of a batch with L(J_k, f_k, p) ≤ (1+ε)·min_p L(J_k, f_k, p).
+//!
+//! # Our reading of the method (the paper only sketches it, footnote 7)
+//! "Dynamic programming decides whether there is an allocation with L ≤ (1+ε)·X; a binary search
+//! runs on X." For chains (the batch's sub-jobs J_j^(1) → … → J_j^(g)) we set it up as follows.
+//!
+//! **Decision D(X).** Split ε into ε₁ = ε₂ = min(ε/3, 1), so (1+ε₁)(1+ε₂) ≤ 1+ε. For a chain
+//! of g attempts, times are rounded *up* to multiples of u = ε₁·X/g; a chain may use at most
+//! K = ⌊g(1+ε₁)/ε₁⌋ units (i.e. rounded time ≤ (1+ε₁)·X). A knapsack DP over the units gives the
+//! least total area of the chain within its budget: state (attempts chosen, units used), items =
+//! the job's Pareto points (one per distinct rounded time, the least area among the counts whose
+//! time rounds to at most that many units). D(X) succeeds iff every chain fits and the least
+//! areas sum to at most P·X. If some p* has L(p*) ≤ X, each of its chains has rounded time
+//! ≤ X + g·u = (1+ε₁)X, so its areas are feasible for the DP: D(X) succeeds, and what it returns
+//! has t_max ≤ (1+ε₁)X (rounding up only overestimates) and A ≤ P·X, i.e. L ≤ (1+ε₁)·X.
+//! For g = 1 the DP is a single binary search on the job's frontier.
+//!
+//! **Search.** lo = max(max_j g·t_min,j, Σ_j g·a_min,j/P) ≤ min L; hi = the better L of the
+//! least-time and the least-area allocations (an actual allocation). While hi > (1+ε₂)·lo,
+//! D((lo+hi)/2) moves hi (success) or lo (failure: then no allocation reaches L ≤ mid). At the
+//! end the best allocation seen has L ≤ (1+ε₁)·hi ≤ (1+ε₁)(1+ε₂)·lo ≤ (1+ε)·min_p L — Lemma 3.
+//! The test `lemma3_against_brute_force` checks it against full enumeration on small batches.
+//!
+//! **State space.** Per chain, K + 1 budgets × g attempts × at most K + 1 items, independent
+//! of P (P enters only through the frontier, precomputed once per job and binary-searched);
+//! with g = 1 (the first batch) the DP is one binary search per job. The number of bisection
+//! steps is log2((hi−lo)/(ε₂·lo)).
+//!
+//! Within a chain the attempts use the DP's counts in non-decreasing order (least area first):
+//! early attempts run while the batch is crowded, later ones, if needed at all, when it drains.
+use crate::bounds::moldable::{chains_bound, frontier, MoldBound};
+use crate::error::{Error, Result};
+use crate::model::Instance;
+use crate::time::Time;
+
+/// The result of MT-ALLOTMENT for a set of chains.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Allotment {
+    /// `alloc[i]` lists the counts of the attempts of the i-th chain, in order.
+    pub alloc: Vec<Vec<u32>>,
+    /// L of that allocation (Eq. 8 over the chains).
+    pub bound: MoldBound,
+    /// The lower end of the final search interval: lo ≤ min_p L, and bound.lower ≤ (1+ε)·lo.
+    pub lower: Time,
+    /// Number of decisions D(X) evaluated.
+    pub decisions: u32,
+}
+
+/// MT-ALLOTMENT with the per-job Pareto frontiers cached (a batch scheduler calls it for every
+/// batch on the same instance).
+/// The cache belongs to one instance: always pass the same instance to [`MtAllotment::allot`].
+#[derive(Debug, Clone, Default)]
+pub struct MtAllotment {
+    frontiers: Vec<Option<Vec<(u32, Time, Time)>>>,
+}
+
+impl MtAllotment {
+    /// An allotter (frontiers are computed on first use).
+    pub fn new() -> MtAllotment {
+        MtAllotment {
+            frontiers: Vec::new(),
+        }
+    }
+
+    fn frontier(&mut self, inst: &Instance, j: usize) -> &[(u32, Time, Time)] {
+        if self.frontiers.len() != inst.len() {
+            self.frontiers = vec![None; inst.len()];
+        }
+        if self.frontiers[j].is_none() {
+            self.frontiers[j] = Some(frontier(inst, j));
+        }
+        self.frontiers[j].as_deref().unwrap_or(&[])
+    }
+
+    /// Allocates the chains `chains` = (job, number of attempts g ≥ 1) of `inst` with
+    /// L ≤ (1+ε)·min L.
+    pub fn allot(
+        &mut self,
+        inst: &Instance,
+        chains: &[(usize, u32)],
+        eps: &Time,
+    ) -> Result<Allotment> {
+        if !eps.is_positive() {
+            return Err(Error::option("--eps", format!("ε = {eps} must be > 0")));
+        }
+        if chains.is_empty() {
+            return Ok(Allotment {
+                alloc: Vec::new(),
+                bound: MoldBound {
+                    tmax: Time::zero(),
+                    area: Time::zero(),
+                    lower: Time::zero(),
+                },
+                lower: Time::zero(),
+                decisions: 0,
+            });
+        }
+        for &(j, g) in chains {
+            if j >= inst.len() || g == 0 {
+                return Err(Error::Limit(format!(
+                    "MT-ALLOTMENT: chain ({j}, {g}) names no job or no attempt"
+                )));
+            }
+            if self.frontier(inst, j).is_empty() {
+                return Err(Error::Limit(format!(
+                    "MT-ALLOTMENT: job {j} has no processor count"
+                )));
+            }
+        }
+        let e = eps.div_int(3).unwrap_or_else(Time::one).min(Time::one());
+        let procs = u64::from(inst.procs);
+        // lo: L' of the chains; hi: the better of least-time and least-area allocations.
+        let mut tl = Time::zero();
+        let mut al = Time::zero();
+        let mut fast: Vec<Vec<u32>> = Vec::with_capacity(chains.len());
+        let mut small: Vec<Vec<u32>> = Vec::with_capacity(chains.len());
+        for &(j, g) in chains {
+            let fr = self.frontier(inst, j);
+            let (pf, tf, _) = &fr[fr.len() - 1];
+            let (ps, _, asm) = &fr[0];
+            tl = tl.max(tf.mul_int(u64::from(g)));
+            al += asm.mul_int(u64::from(g));
+            fast.push(vec![*pf; g as usize]);
+            small.push(vec![*ps; g as usize]);
+        }
+        let mut lo = tl.max(al.div_int(procs).unwrap_or_default());
+        let mut best = evaluate(inst, chains, fast)?;
+        let other = evaluate(inst, chains, small)?;
+        if other.1.lower < best.1.lower {
+            best = other;
+        }
+        let mut hi = best.1.lower.clone();
+        let one_e = &Time::one() + &e;
+        let mut decisions = 0;
+        // Try lo itself first: it succeeds whenever the lower bound is tight.
+        let mut probe = Some(lo.clone());
+        while hi > &one_e * &lo {
+            let x = probe
+                .take()
+                .unwrap_or_else(|| (&lo + &hi).div_int(2).unwrap_or_else(|| hi.clone()));
+            decisions += 1;
+            match self.decide(inst, chains, &x, &e)? {
+                Some(alloc) => {
+                    let cand = evaluate(inst, chains, alloc)?;
+                    if cand.1.lower < best.1.lower {
+                        best = cand;
+                    }
+                    hi = x;
+                }
+                None => lo = x,
+            }
+        }
+        let (alloc, bound) = best;
+        Ok(Allotment {
+            alloc,
+            bound,
+            lower: lo,
+            decisions,
+        })
+    }
+
+    /// D(X): an allocation with t_max ≤ (1+ε₁)X and A ≤ P·X, or `None` if some p with L(p) ≤ X
+    /// cannot exist.
+    fn decide(
+        &mut self,
+        inst: &Instance,
+        chains: &[(usize, u32)],
+        x: &Time,
+        e: &Time,
+    ) -> Result<Option<Vec<Vec<u32>>>> {
+        let cap = x.mul_int(u64::from(inst.procs));
+        let mut area = Time::zero();
+        let mut out = Vec::with_capacity(chains.len());
+        for &(j, g) in chains {
+            let (ps, a) = {
+                let fr = self.frontier(inst, j);
+                match chain_dp(fr, g, x, e) {
+                    Some(v) => v,
+                    None => return Ok(None),
+                }
+            };
+            area += &a;
+            if area > cap {
+                return Ok(None);
+            }
+            out.push(ps);
+        }
+        Ok(Some(out))
+    }
+}
+
+fn evaluate(
+    inst: &Instance,
+    chains: &[(usize, u32)],
+    alloc: Vec<Vec<u32>>,
+) -> Result<(Vec<Vec<u32>>, MoldBound)> {
+    let pairs: Vec<(usize, Vec<u32>)> = chains
+        .iter()
+        .map(|c| c.0)
+        .zip(alloc.iter().cloned())
+        .collect();
+    let b = chains_bound(inst, &pairs)
+        .ok_or_else(|| Error::Limit("MT-ALLOTMENT: internal allocation not allowed".into()))?;
+    Ok((alloc, b))
+}
+
+/// Least-area allocation of a chain of `g` attempts of one job with rounded time within budget
+/// (module doc). `fr` is the job's frontier: p increasing, t decreasing, area increasing.
+fn chain_dp(fr: &[(u32, Time, Time)], g: u32, x: &Time, e: &Time) -> Option<(Vec<u32>, Time)> {
+    let g64 = u64::from(g);
+    let u = (e * x).div_int(g64)?; // unit of rounded time
+                                   // K = ⌊g(1+e)/e⌋
+    let kbig = (&(&Time::one() + e).mul_int(g64) / e).floor();
+    let k = usize::try_from(kbig.iter_u64_digits().next().unwrap_or(0)).ok()?;
+    // First frontier index whose time is ≤ c·u (least area among those that fit c units).
+    let first_fit = |c: usize| {
+        let lim = u.mul_int(c as u64);
+        fr.partition_point(|(_, t, _)| *t > lim)
+    };
+    if g == 1 {
+        let i = first_fit(k);
+        let (p, _, a) = fr.get(i)?;
+        return Some((vec![*p], a.clone()));
+    }
+    // Items: (units, frontier index) where the least area changes as the budget grows.
+    let mut items: Vec<(usize, usize)> = Vec::new();
+    let mut last = fr.len();
+    // Each item's cost is its rounded time ⌈t/u⌉; scan c = 1..=k with early exit once the
+    // least-area point (index 0) fits.
+    for c in 1..=k {
+        let i = first_fit(c);
+        if i < last {
+            items.push((c, i));
+            last = i;
+            if i == 0 {
+                break;
+            }
+        }
+    }
+    if items.is_empty() {
+        return None;
+    }
+    // dp[b] = least area of m attempts using exactly b units; choice[m][b] = item.
+    let inf: Option<Time> = None;
+    let mut dp: Vec<Option<Time>> = vec![inf.clone(); k + 1];
+    dp[0] = Some(Time::zero());
+    let mut choice: Vec<Vec<u32>> = Vec::with_capacity(g as usize);
+    for _ in 0..g {
+        let mut next: Vec<Option<Time>> = vec![inf.clone(); k + 1];
+        let mut ch: Vec<u32> = vec![u32::MAX; k + 1];
+        for (b, cur) in dp.iter().enumerate() {
+            let Some(cur) = cur else { continue };
+            for (it, &(c, i)) in items.iter().enumerate() {
+                let nb = b + c;
+                if nb > k {
+                    break; // items are in increasing cost
+                }
+                let cand = cur + &fr[i].2;
+                if next[nb].as_ref().is_none_or(|n| cand < *n) {
+                    next[nb] = Some(cand);
+                    ch[nb] = it as u32;
+                }
+            }
+        }
+        dp = next;
+        choice.push(ch);
+    }
+    let (mut b, area) = dp
+        .iter()
+        .enumerate()
+        .filter_map(|(b, a)| a.as_ref().map(|a| (b, a)))
+        .min_by(|x, y| x.1.cmp(y.1).then(x.0.cmp(&y.0)))?;
+    let area = area.clone();
+    let mut ps: Vec<u32> = Vec::with_capacity(g as usize);
+    for m in (0..g as usize).rev() {
+        let it = choice[m][b] as usize;
+        let (c, i) = items.get(it)?;
+        ps.push(fr[*i].0);
+        b -= c;
+    }
+    ps.sort_unstable();
+    Some((ps, area))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bounds::moldable::lstar_exact;
+    use crate::model::Scenario;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// min over every allocation of every attempt, by full enumeration (independent of the
+    /// Pareto reasoning of `lstar_exact`).
+    fn brute(inst: &Instance, chains: &[(usize, u32)]) -> Time {
+        let slots: Vec<usize> = chains
+            .iter()
+            .flat_map(|&(j, g)| std::iter::repeat_n(j, g as usize))
+            .collect();
+        let p = inst.procs;
+        let total = (p as u64).pow(slots.len() as u32);
+        let mut best: Option<Time> = None;
+        for code in 0..total {
+            let mut c = code;
+            let mut alloc: Vec<Vec<u32>> = chains.iter().map(|_| Vec::new()).collect();
+            let mut k = 0;
+            for (ci, &(_, g)) in chains.iter().enumerate() {
+                for _ in 0..g {
+                    alloc[ci].push((c % p as u64) as u32 + 1);
+                    c /= p as u64;
+                    k += 1;
+                }
+            }
+            debug_assert_eq!(k, slots.len());
+            let pairs: Vec<(usize, Vec<u32>)> = chains.iter().map(|c| c.0).zip(alloc).collect();
+            let l = chains_bound(inst, &pairs).unwrap().lower;
+            if best.as_ref().is_none_or(|b| l < *b) {
+                best = Some(l);
+            }
+        }
+        best.unwrap()
+    }
+
+    fn random_instance(rng: &mut ChaCha8Rng, procs: u32, n: usize) -> Instance {
+        let jobs: Vec<String> = (0..n)
+            .map(|_| {
+                let times: Vec<String> = (0..procs)
+                    .map(|_| {
+                        format!(
+                            "\"{}/{}\"",
+                            rng.random_range(1..40u32),
+                            rng.random_range(1..5u32)
+                        )
+                    })
+                    .collect();
+                format!(
+                    r#"{{"speedup": {{"model": "arbitrary", "times": [{}]}}}}"#,
+                    times.join(",")
+                )
+            })
+            .collect();
+        Instance::from_json_str(
+            &format!(r#"{{"processors": {procs}, "jobs": [{}]}}"#, jobs.join(",")),
+            "random",
+        )
+        .unwrap()
+    }
+
+    /// Lemma 3: L(p) ≤ (1+ε)·min_p L, against brute force, for several ε and chain lengths.
+    #[test]
+    fn lemma3_against_brute_force() {
+        for seed in 0..40u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let procs = rng.random_range(1..=4u32);
+            let n = rng.random_range(1..=3usize);
+            let inst = random_instance(&mut rng, procs, n);
+            let chains: Vec<(usize, u32)> =
+                (0..n).map(|j| (j, rng.random_range(1..=2u32))).collect();
+            let opt = brute(&inst, &chains);
+            let sc = Scenario::new(chains.iter().map(|c| c.1 - 1).collect());
+            assert_eq!(
+                lstar_exact(&inst, &sc, 10_000).unwrap().0,
+                opt,
+                "seed {seed}: lstar_exact vs brute force"
+            );
+            for eps in ["1/100", "3/10", "1", "5"] {
+                let eps: Time = eps.parse().unwrap();
+                let a = MtAllotment::new().allot(&inst, &chains, &eps).unwrap();
+                assert!(
+                    a.bound.lower <= &(&Time::one() + &eps) * &opt,
+                    "seed {seed} ε={eps}: L={} opt={opt} ({inst:?})",
+                    a.bound.lower
+                );
+                assert!(
+                    a.lower <= opt,
+                    "seed {seed}: lo {} above min L {opt}",
+                    a.lower
+                );
+                for (c, ps) in chains.iter().zip(&a.alloc) {
+                    assert_eq!(ps.len(), c.1 as usize);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rejects_bad_eps() {
+        let inst = Instance::rigid(2, &[(1, Time::one())]).unwrap();
+        let e = MtAllotment::new()
+            .allot(&inst, &[(0, 1)], &Time::zero())
+            .unwrap_err();
+        assert!(e.to_string().contains("--eps"), "{e}");
+    }
+}
