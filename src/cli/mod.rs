@@ -7,6 +7,7 @@ pub mod demo;
 pub mod simulate;
 pub mod experiment;
 pub mod opt;
+pub mod prove;
 pub mod verify;
 
 /// Exact resilient scheduling of parallel jobs.
@@ -31,6 +32,8 @@ pub enum Command {
     Experiment(experiment::Args),
     /// The exact optimum T_OPT(f) of a small instance under a known failure scenario.
     Opt(opt::Args),
+    /// The theorem ledger: rebuild a statement's witness and measure it, or print the whole ledger.
+    Prove(prove::Args),
 }
 
 /// What a subcommand reports back to `main`.
@@ -56,6 +59,7 @@ pub fn main() -> i32 {
         Command::Demo(a) => demo::run(a),
         Command::Experiment(a) => experiment::run(a),
         Command::Opt(a) => opt::run(a),
+        Command::Prove(a) => prove::run(a),
     };
     match result {
         Ok(Exit::Ok) => 0,
