@@ -99,7 +99,9 @@ pub fn run(a: Args) -> Result<Exit> {
     let eps = match a.eps.as_deref() {
         None => None,
         Some(e) => {
-            let v: Time = e.parse().map_err(|err| Error::option("--eps", format!("{err}")))?;
+            let v: Time = e
+                .parse()
+                .map_err(|err| Error::option("--eps", format!("{err}")))?;
             crate::schedulers::moldable::check_eps(&v)?;
             Some(v)
         }
@@ -186,7 +188,12 @@ pub fn run(a: Args) -> Result<Exit> {
         _ => match bounds::moldable::lprime(&inst, &sc) {
             // Moldable jobs: the allocation-free L'(J,f) of the moldable paper, Section 5.1.
             Ok(b) => {
-                println!("L'(J,f)    {}   (t'_max = {}, A'/P = {})", both(&b.lower), b.tmax, b.area.div_int(u64::from(inst.procs)).unwrap_or_default());
+                println!(
+                    "L'(J,f)    {}   (t'_max = {}, A'/P = {})",
+                    both(&b.lower),
+                    b.tmax,
+                    b.area.div_int(u64::from(inst.procs)).unwrap_or_default()
+                );
                 if let Some(r) = makespan.checked_div(&b.lower) {
                     println!("ratio      {}", both(&r));
                 }
