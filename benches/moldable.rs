@@ -61,8 +61,38 @@ pub fn paper_mix(seed: u64, procs: u32, n: usize) -> (Instance, Scenario) {
 fn bench(c: &mut Criterion) {
     let (inst, sc) = paper_mix(1, 7500, 500);
     let eps = Time::new(3, 10).unwrap();
+    {
+        let mut s = BatchList::new(&inst, Priority::Lpt, eps.clone()).unwrap();
+        let run = engine::run(&inst, &sc, &mut s).unwrap();
+        let decisions: u32 = s.batches().iter().map(|b| b.allotment.decisions).sum();
+        eprintln!(
+            "scenario: {} failures, f_max = {}; BATCH-LIST: {} batches, {} decisions D(X), makespan {}",
+            sc.total_failures(),
+            sc.failures.iter().max().unwrap_or(&0),
+            s.batches().len(),
+            decisions,
+            run.makespan.to_decimal_string(3)
+        );
+    }
     let mut g = c.benchmark_group("moldable-P7500-n500-mix");
     g.sample_size(10);
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let models: Vec<SpeedupModel> = (0..500)
+        .map(|_| SpeedupModel::Power {
+            w: Time::from_int(rng.random_range(5000..=4_000_000i64)),
+            delta: Time::new(rng.random_range(0..=1000i64), 1000).unwrap(),
+        })
+        .collect();
+    g.bench_function("power-tables-500-jobs", |b| {
+        b.iter(|| {
+            for (j, m) in models.iter().enumerate() {
+                black_box(m.table(7500, &format!("jobs[{j}].speedup")).unwrap());
+            }
+        })
+    });
+    g.bench_function("mix-instance-build", |b| {
+        b.iter(|| black_box(paper_mix(1, 7500, 500)))
+    });
     g.bench_function("lpa-allocation", |b| b.iter(|| black_box(lpa(&inst))));
     let chains: Vec<(usize, u32)> = (0..inst.len()).map(|j| (j, 1)).collect();
     g.bench_function("mt-allotment-batch1-eps0.3", |b| {
@@ -86,5 +116,10 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group! {
+    name = benches;
+    // No plots: criterion's plotters backend needs system fonts this machine may lack.
+    config = Criterion::default().without_plots();
+    targets = bench
+}
 criterion_main!(benches);

@@ -40,7 +40,7 @@
 //!    one grid step.
 use crate::error::FieldError;
 use crate::time::Time;
-use num_bigint::{BigInt, BigUint};
+use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -122,21 +122,19 @@ impl SpeedupModel {
             SpeedupModel::Roofline { w, pbar } => {
                 positive(w, field, "w")?;
                 pbar_in_range(*pbar, procs, field)?;
-                (1..=procs).map(|p| div(w, p.min(*pbar))).collect()
+                affine_table(w, &Time::zero(), &Time::zero(), *pbar, procs)
             }
             SpeedupModel::Communication { w, c } => {
                 positive(w, field, "w")?;
                 non_negative(c, field, "c")?;
-                (1..=procs)
-                    .map(|p| &div(w, p) + &c.mul_int(u64::from(p - 1)))
-                    .collect()
+                affine_table(w, &Time::zero(), c, procs, procs)
             }
             SpeedupModel::Amdahl { w, gamma } => {
                 positive(w, field, "w")?;
                 unit_interval(gamma, field, "gamma")?;
                 let par = w * &(Time::one() - gamma);
                 let seq = w * gamma;
-                (1..=procs).map(|p| &div(&par, p) + &seq).collect()
+                affine_table(&par, &seq, &Time::zero(), procs, procs)
             }
             SpeedupModel::Mix { w, gamma, pbar, c } => {
                 positive(w, field, "w")?;
@@ -145,18 +143,50 @@ impl SpeedupModel {
                 non_negative(c, field, "c")?;
                 let par = w * &(Time::one() - gamma);
                 let seq = w * gamma;
-                (1..=procs)
-                    .map(|p| &(&div(&par, p.min(*pbar)) + &seq) + &c.mul_int(u64::from(p - 1)))
-                    .collect()
+                affine_table(&par, &seq, c, *pbar, procs)
             }
             SpeedupModel::Power { w, delta } => {
                 positive(w, field, "w")?;
                 unit_interval(delta, field, "delta")?;
-                power_rho(delta, procs).iter().map(|r| w / r).collect()
+                power_times(w, delta, procs)
             }
         };
         Ok(times)
     }
+}
+
+/// t(p) = a/min(p, p̄) + b + (p−1)·c for p = 1..=P: the roofline, communication, Amdahl and mix
+/// models are all of this form. Each value is computed over one common denominator in i128 and
+/// normalised once (a few integer operations instead of four rational ones); when the i128 form
+/// overflows, the same value is computed with [`Time`] operations. Both paths give the same
+/// exact rational (unit test `affine_fast_path_is_exact`).
+fn affine_table(a: &Time, b: &Time, c: &Time, pbar: u32, procs: u32) -> Vec<Time> {
+    let slow = |p: u32| &(&div(a, p.min(pbar)) + b) + &c.mul_int(u64::from(p - 1));
+    let (Some(a), Some(b), Some(c)) = (a.as_small(), b.as_small(), c.as_small()) else {
+        return (1..=procs).map(slow).collect();
+    };
+    let (an, ad) = (i128::from(*a.numer()), i128::from(*a.denom()));
+    let (bn, bd) = (i128::from(*b.numer()), i128::from(*b.denom()));
+    let (cn, cd) = (i128::from(*c.numer()), i128::from(*c.denom()));
+    let fast = |p: u32| -> Option<Time> {
+        let m = i128::from(p.min(pbar));
+        let k = i128::from(p - 1);
+        // a/(ad·m) + b + k·c over ad·m·bd·cd.
+        let bc = bn
+            .checked_mul(cd)?
+            .checked_add(k.checked_mul(cn)?.checked_mul(bd)?)?;
+        let num = an
+            .checked_mul(bd)?
+            .checked_mul(cd)?
+            .checked_add(ad.checked_mul(m)?.checked_mul(bc)?)?;
+        let den = ad.checked_mul(m)?.checked_mul(bd)?.checked_mul(cd)?;
+        let g = num_integer::Integer::gcd(&num, &den);
+        let (n, d) = (i64::try_from(num / g).ok()?, u64::try_from(den / g).ok()?);
+        Time::from_int(n).div_int(d)
+    };
+    (1..=procs)
+        .map(|p| fast(p).unwrap_or_else(|| slow(p)))
+        .collect()
 }
 
 fn div(x: &Time, p: u32) -> Time {
@@ -287,6 +317,30 @@ fn exp2_constants() -> &'static [u128; 64] {
     })
 }
 
+/// Products of the constants by bytes: `t[k][m]` = Π c[i−1] over the set bits of m, bit b of m
+/// standing for fraction bit i = 8k + 8 − b. Each entry is within 8·2 + 7 = 23 ulp (relative) of
+/// the exact power of two it stands for, so exp2 by eight table products stays within
+/// 8·(23 + 1) = 192 ulp < 2^−56 relative — inside the bound of [`power_root`].
+fn exp2_tables() -> &'static [[u128; 256]; 8] {
+    static T: OnceLock<Box<[[u128; 256]; 8]>> = OnceLock::new();
+    T.get_or_init(|| {
+        let c = exp2_constants();
+        let mut t = Box::new([[ONE; 256]; 8]);
+        for (k, row) in t.iter_mut().enumerate() {
+            for (m, slot) in row.iter_mut().enumerate() {
+                let mut r = ONE;
+                for b in 0..8 {
+                    if m & (1 << b) != 0 {
+                        r = fx_mul(r, c[8 * k + 7 - b]);
+                    }
+                }
+                *slot = r;
+            }
+        }
+        t
+    })
+}
+
 /// log2(p) in 64.64 fixed point for 1 ≤ p < 2^25, with |result − log2 p| ≤ 2^−61.
 ///
 /// Bit-by-bit: with y = p/2^n ∈ [1, 2), square y; a result ≥ 2 yields bit 1 and is halved.
@@ -306,34 +360,75 @@ fn fx_log2(p: u64) -> u128 {
     out
 }
 
+/// [`fx_log2`] with a per-thread cache for p ≤ 2^16 (it does not depend on δ, and every power
+/// job of an instance needs the same p = 1..=P).
+fn fx_log2_cached(p: u32) -> u128 {
+    const CACHED: u32 = 1 << 16;
+    thread_local! {
+        static CACHE: std::cell::RefCell<Vec<u128>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    if p > CACHED {
+        return fx_log2(u64::from(p));
+    }
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        while c.len() < p as usize {
+            let q = c.len() as u64 + 1;
+            c.push(fx_log2(q));
+        }
+        c[p as usize - 1]
+    })
+}
+
 /// v ≈ p^δ in 64.64 fixed point for 0 < δ < 1, 1 ≤ p ≤ 2^24.
 ///
 /// Error analysis (absolute, in units of the result): δ is truncated to 64 bits (error
 /// ≤ 2^−64·log2 p ≤ 2^−59.3), log2 p carries ≤ 2^−61, the product one more ulp: the exponent
 /// x = δ·log2 p is within 2^−58 of the truth, which moves 2^x by ≤ 2^x·ln2·2^−58 ≤ 2^−34 (x ≤ 24).
-/// exp2 of the fraction is a product of ≤ 64 factors in [1, 2), each within 2 ulp, with one
-/// floor per product: relative error ≤ 64·(2+2+1)·2^−64 < 2^−55, i.e. ≤ 2^(24−55) = 2^−31 after
-/// the shift by the integer part. Total < 2^−30 ≤ the 2^−28 the rounding rule assumes.
+/// exp2 of the fraction is a product of eight table entries (see [`exp2_tables`]): relative
+/// error < 2^−55, i.e. ≤ 2^(24−55) = 2^−31 after the shift by the integer part. Total < 2^−30,
+/// below the 2^−28 the rounding rule assumes.
 fn power_root(p: u32, delta_fx: u128) -> u128 {
-    let x = fx_mul(delta_fx, fx_log2(u64::from(p)));
+    let x = fx_mul(delta_fx, fx_log2_cached(p));
     let (int, frac) = (x >> FRAC, x & (ONE - 1));
-    let c = exp2_constants();
+    let t = exp2_tables();
     let mut r = ONE;
-    for i in 1..=FRAC {
-        if frac & (1u128 << (FRAC - i)) != 0 {
-            r = fx_mul(r, c[(i - 1) as usize]);
+    for (k, row) in t.iter().enumerate() {
+        let m = ((frac >> (FRAC - 8 * (k as u32 + 1))) & 0xff) as usize;
+        if m != 0 {
+            r = fx_mul(r, row[m]);
         }
     }
     r << int
 }
 
-/// ρ(1..=P) for the power model (rule of the module doc), exact rationals.
-fn power_rho(delta: &Time, procs: u32) -> Vec<Time> {
+/// ρ(p) before it becomes a time: a grid value k/2^24, or (after a repair) any rational.
+enum Rho {
+    Grid(u64),
+    Rat(Time),
+}
+
+impl Rho {
+    fn to_time(&self) -> Time {
+        match self {
+            Rho::Grid(k) => Time::from_int(*k as i64)
+                .div_int(1 << POWER_GRID_BITS)
+                .unwrap_or_else(Time::one),
+            Rho::Rat(t) => t.clone(),
+        }
+    }
+}
+
+/// ρ(1..=P) for the power model (rule of the module doc).
+fn power_rho_raw(delta: &Time, procs: u32) -> Vec<Rho> {
+    let grid = 1u64 << POWER_GRID_BITS;
     if delta.is_zero() {
-        return vec![Time::one(); procs as usize];
+        return (0..procs).map(|_| Rho::Grid(grid)).collect();
     }
     if *delta == Time::one() {
-        return (1..=procs).map(Time::from).collect();
+        return (1..=procs)
+            .map(|p| Rho::Grid(u64::from(p) << POWER_GRID_BITS))
+            .collect();
     }
     // floor(δ·2^64) for 0 < δ < 1.
     let scaled = (delta.numer() << FRAC) / delta.denom();
@@ -341,48 +436,74 @@ fn power_rho(delta: &Time, procs: u32) -> Vec<Time> {
     let grid_shift = FRAC - POWER_GRID_BITS; // a grid step is 2^grid_shift fixed-point units
     let err: u128 = 1 << (FRAC - 28);
     let half: u128 = 1 << (grid_shift - 1);
-    let grid_den = BigInt::from(1u64 << POWER_GRID_BITS);
-    let mut out: Vec<Time> = Vec::with_capacity(procs as usize);
+    let mut out: Vec<Rho> = Vec::with_capacity(procs as usize);
     for p in 1..=procs {
-        let rho = if p == 1 {
-            Time::one()
+        let k: u64 = if p == 1 {
+            grid
         } else {
             let v = power_root(p, delta_fx);
             // Nearest grid multiple; if [v − err, v + err] holds a midpoint, the lower multiple.
             let k_low = v >> grid_shift;
             let rem = v - (k_low << grid_shift);
-            let k = if rem + err < half {
-                k_low
-            } else if rem >= half + err {
-                k_low + 1
-            } else {
-                k_low
-            };
-            Time::from_big(num_rational::BigRational::new(
-                BigInt::from(k),
-                grid_den.clone(),
-            ))
+            let k = if rem >= half + err { k_low + 1 } else { k_low };
+            u64::try_from(k).unwrap_or(u64::MAX)
         };
+        // Repair: clamp to [ρ(p−1), ρ(p−1)·p/(p−1)] (integers while both are grid values).
         let rho = match out.last() {
-            None => rho,
-            Some(prev) => {
+            None => Rho::Grid(k),
+            Some(Rho::Grid(kp)) => {
+                let (k128, kp128, p128) = (u128::from(k), u128::from(*kp), u128::from(p));
+                if k < *kp {
+                    Rho::Grid(*kp)
+                } else if k128 * (p128 - 1) > kp128 * p128 {
+                    Rho::Rat(
+                        Time::from_int(*kp as i64)
+                            .mul_int(u64::from(p))
+                            .div_int((u64::from(p) - 1) << POWER_GRID_BITS)
+                            .unwrap_or_else(Time::one),
+                    )
+                } else {
+                    Rho::Grid(k)
+                }
+            }
+            Some(Rho::Rat(prev)) => {
+                let cand = Rho::Grid(k).to_time();
                 let cap = prev
                     .mul_int(u64::from(p))
                     .div_int(u64::from(p - 1))
                     .unwrap_or_else(|| prev.clone());
-                if rho < *prev {
-                    prev.clone()
-                } else if rho > cap {
-                    cap
+                if cand < *prev {
+                    Rho::Rat(prev.clone())
+                } else if cand > cap {
+                    Rho::Rat(cap)
                 } else {
-                    rho
+                    Rho::Grid(k)
                 }
             }
         };
         out.push(rho);
     }
-    debug_assert!(out.iter().all(|r| !r.is_zero()));
     out
+}
+
+/// ρ(1..=P) as exact rationals.
+fn power_rho(delta: &Time, procs: u32) -> Vec<Time> {
+    power_rho_raw(delta, procs)
+        .iter()
+        .map(Rho::to_time)
+        .collect()
+}
+
+/// t(1..=P) = w/ρ(p) of the power model.
+fn power_times(w: &Time, delta: &Time, procs: u32) -> Vec<Time> {
+    let w_grid = w.mul_int(1 << POWER_GRID_BITS);
+    power_rho_raw(delta, procs)
+        .iter()
+        .map(|r| match r {
+            Rho::Grid(k) => w_grid.div_int(*k).unwrap_or_else(|| w.clone()),
+            Rho::Rat(t) => w / t,
+        })
+        .collect()
 }
 
 /// ρ(1..=P) of the power model (the rule of the module doc, repair included), for tests and
@@ -398,6 +519,7 @@ pub fn power_table(delta: &Time, procs: u32) -> Option<Vec<Time>> {
 mod tests {
     use super::*;
     use crate::model::Instance;
+    use num_bigint::BigInt;
 
     fn t(s: &str) -> Time {
         s.parse().unwrap()
@@ -519,6 +641,33 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("gamma"), "{e}");
+    }
+
+    #[test]
+    fn affine_fast_path_is_exact() {
+        let vals = [
+            "0",
+            "1",
+            "3/7",
+            "1e6",
+            "4000000",
+            "1/3000000",
+            "123456789/1000",
+            "9223372036854775807",
+        ];
+        for a in &vals[1..] {
+            for b in vals {
+                for c in vals {
+                    let (a, b, c) = (t(a), t(b), t(c));
+                    let got = affine_table(&a, &b, &c, 5, 9);
+                    for p in 1..=9u32 {
+                        let want = &(&a.div_int(u64::from(p.min(5))).unwrap() + &b)
+                            + &c.mul_int(u64::from(p - 1));
+                        assert_eq!(got[p as usize - 1], want, "a={a} b={b} c={c} p={p}");
+                    }
+                }
+            }
+        }
     }
 
     /// The certified rounding against exact integer roots: for δ = a/b, ρ = k/2^24 must satisfy

@@ -1,0 +1,134 @@
+//! Benchmarks of the exact optimum (issue "Exact optimum for small instances", item 5).
+//!
+//! Two modes:
+//! - `cargo bench --bench opt`: criterion timings of the exact search (and the ILP on a tiny
+//!   model) on fixed instances of the CP-SAT anchor family ([`resched::opt::generate`]).
+//! - `RESCHED_OPT_TABLE=1 cargo bench --bench opt`: the size table of BENCHMARKS.md — for each
+//!   family, P and total attempts A, five seeds solved with a time limit (default 10 s); prints
+//!   how many were proven optimal and the median time. Knobs (environment):
+//!   `RESCHED_OPT_FAMILY` (rigid|moldable, default rigid), `RESCHED_OPT_P` (comma list, default
+//!   4,8), `RESCHED_OPT_A` (comma list, default 4,6,...,30), `RESCHED_OPT_METHOD`
+//!   (search|ilp, default search), `RESCHED_OPT_LIMIT` (seconds, default 10),
+//!   `RESCHED_OPT_SEEDS` (default 5).
+use criterion::{criterion_group, Criterion};
+use resched::opt::{self, generate, Method, OptConfig};
+use std::time::{Duration, Instant};
+
+fn env_list(name: &str, default: &str) -> Vec<u64> {
+    std::env::var(name)
+        .unwrap_or_else(|_| default.to_string())
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect()
+}
+
+fn table() {
+    let family = std::env::var("RESCHED_OPT_FAMILY").unwrap_or_else(|_| "rigid".into());
+    let method: Method = std::env::var("RESCHED_OPT_METHOD")
+        .unwrap_or_else(|_| "search".into())
+        .parse()
+        .unwrap_or(Method::Search);
+    let limit = env_list("RESCHED_OPT_LIMIT", "10")
+        .first()
+        .copied()
+        .unwrap_or(10);
+    let seeds = env_list("RESCHED_OPT_SEEDS", "5")
+        .first()
+        .copied()
+        .unwrap_or(5);
+    let a_default: Vec<String> = (4..=30).step_by(2).map(|a: u64| a.to_string()).collect();
+    let sizes = env_list("RESCHED_OPT_A", &a_default.join(","));
+    println!(
+        "family={family} method={method:?} backend={} limit={limit}s seeds={seeds}",
+        opt::ilp::backend()
+    );
+    println!("| P | A | proven | median s | max s | median nodes |");
+    println!("|---|---|---|---|---|---|");
+    for p in env_list("RESCHED_OPT_P", "4,8") {
+        for &a in &sizes {
+            let mut times = Vec::new();
+            let mut nodes = Vec::new();
+            let mut proven = 0;
+            for seed in 0..seeds {
+                let (inst, sc) = if family == "moldable" {
+                    generate::anchor_moldable(a as usize, p as u32, seed)
+                } else {
+                    generate::anchor_rigid(a as usize, p as u32, seed)
+                };
+                let cfg = OptConfig {
+                    time_limit: Duration::from_secs(limit),
+                    ..OptConfig::with_method(method)
+                };
+                let start = Instant::now();
+                match opt::solve(&inst, &sc, &cfg) {
+                    Ok(r) => {
+                        let el = start.elapsed().as_secs_f64();
+                        if r.is_optimal() {
+                            proven += 1;
+                            times.push(el);
+                        } else {
+                            times.push(f64::INFINITY);
+                        }
+                        nodes.push(r.stats.search_nodes);
+                    }
+                    Err(e) => {
+                        println!("P={p} A={a} seed={seed}: {e}");
+                        times.push(f64::INFINITY);
+                    }
+                }
+            }
+            times.sort_by(f64::total_cmp);
+            nodes.sort_unstable();
+            let med = times[times.len() / 2];
+            let max = times[times.len() - 1];
+            let fmt = |x: f64| {
+                if x.is_finite() {
+                    format!("{x:.3}")
+                } else {
+                    format!(">{limit}")
+                }
+            };
+            println!(
+                "| {p} | {a} | {proven}/{seeds} | {} | {} | {} |",
+                fmt(med),
+                fmt(max),
+                nodes.get(nodes.len() / 2).copied().unwrap_or(0)
+            );
+        }
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("opt");
+    g.sample_size(10);
+    for (a, p) in [(12usize, 4u32), (16, 4), (16, 8), (20, 8)] {
+        let (inst, sc) = generate::anchor_rigid(a, p, 0);
+        g.bench_function(format!("search_rigid_A{a}_P{p}"), |b| {
+            b.iter(|| {
+                opt::solve(&inst, &sc, &OptConfig::with_method(Method::Search)).map(|r| r.makespan)
+            })
+        });
+    }
+    let (inst, sc) = generate::anchor_moldable(8, 4, 0);
+    g.bench_function("search_moldable_A8_P4", |b| {
+        b.iter(|| {
+            opt::solve(&inst, &sc, &OptConfig::with_method(Method::Search)).map(|r| r.makespan)
+        })
+    });
+    let (inst, sc) = generate::anchor_rigid(6, 2, 0);
+    g.bench_function(format!("ilp_{}_rigid_A6_P2", opt::ilp::backend()), |b| {
+        b.iter(|| opt::solve(&inst, &sc, &OptConfig::with_method(Method::Ilp)).map(|r| r.makespan))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+
+fn main() {
+    if std::env::var("RESCHED_OPT_TABLE").is_ok() {
+        table();
+    } else {
+        benches();
+        Criterion::default().configure_from_args().final_summary();
+    }
+}

@@ -1,0 +1,357 @@
+//! The exact optimum T_OPT(f) of small instances: the smallest makespan when the failure
+//! scenario f is known in advance (rigid paper, Section 3.3, Eq. 4's T_OPT(f, s*); moldable
+//! paper, Section 3.3, Eq. 2's T_OPT(J, f, p*, s*)).
+//!
+//! Job j becomes a chain of f_j + 1 attempts run in order; a rigid attempt uses p_j processors
+//! for t_j; a moldable attempt picks any p in 1..=P and lasts t_j(p), and the pick may differ
+//! from one attempt to the next; at most P processors are busy at every instant.
+//!
+//! Two independent methods:
+//! - [`search`]: a branch-and-bound over active schedules in exact (integer, scaled) arithmetic;
+//! - [`ilp`]: a time-indexed integer program solved through `good_lp` (microlp by default,
+//!   HiGHS with the `highs` cargo feature), whose answer is never trusted alone: its schedule is
+//!   rebuilt in exact time and checked, and its objective certified.
+//!
+//! Both start from the same greedy list schedule ([`greedy`]) as incumbent, so a time limit
+//! always returns a feasible schedule with a proven lower bound. Every schedule returned passes
+//! [`crate::check::check`] (it is checked here before it is returned).
+pub mod bounds;
+pub mod generate;
+pub mod greedy;
+pub mod ilp;
+pub mod problem;
+pub mod search;
+
+use crate::error::{Error, Result};
+use crate::model::{Attempt, Instance, Scenario, Schedule};
+use crate::time::Time;
+use std::time::{Duration, Instant};
+
+/// Which exact method to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// The time-indexed ILP ([`ilp`]).
+    Ilp,
+    /// The exact branch-and-bound ([`search`]).
+    Search,
+    /// Both; their optima must agree (a disagreement is an [`Error::Solver`]).
+    Both,
+}
+
+impl std::str::FromStr for Method {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Method> {
+        match s {
+            "ilp" => Ok(Method::Ilp),
+            "search" => Ok(Method::Search),
+            "both" => Ok(Method::Both),
+            _ => Err(Error::option(
+                "method",
+                format!("`{s}` is not one of ilp, search, both"),
+            )),
+        }
+    }
+}
+
+/// Options of [`solve`].
+#[derive(Debug, Clone)]
+pub struct OptConfig {
+    pub method: Method,
+    /// Wall-clock budget of each method; when it runs out, the best schedule found is returned
+    /// with [`Status::Feasible`].
+    pub time_limit: Duration,
+    /// Node budget of the search (None: unlimited).
+    pub node_limit: Option<u64>,
+    /// Entries of the search's transposition table before it is cleared (0 disables it).
+    pub memo_limit: usize,
+    /// Largest number of binary variables the ILP may build (beyond it: [`Error::Limit`]).
+    pub ilp_max_vars: usize,
+}
+
+impl Default for OptConfig {
+    fn default() -> Self {
+        OptConfig {
+            method: Method::Search,
+            time_limit: Duration::from_secs(10),
+            node_limit: None,
+            memo_limit: 2_000_000,
+            ilp_max_vars: ilp::DEFAULT_MAX_VARS,
+        }
+    }
+}
+
+impl OptConfig {
+    /// The default configuration with `method`.
+    pub fn with_method(method: Method) -> OptConfig {
+        OptConfig {
+            method,
+            ..OptConfig::default()
+        }
+    }
+}
+
+/// Whether the returned makespan is proven optimal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    Optimal,
+    /// A limit stopped the method: the schedule is the best found and OPT ≥ `lower_bound`.
+    Feasible {
+        lower_bound: Time,
+    },
+}
+
+/// How an optimal ILP objective was certified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Certificate {
+    /// The exact search proved it.
+    Search,
+    /// The schedule's exact makespan meets an exact lower bound.
+    LowerBound,
+    /// The solver proved optimality and its objective rounds to the schedule's exact scaled
+    /// makespan, an integer; since OPT·scale is an integer, the solver's tolerance (< 1/2
+    /// scaled unit) cannot hide a better schedule.
+    Integrality,
+}
+
+/// Counters of a solve.
+#[derive(Debug, Clone, Default)]
+pub struct OptStats {
+    /// The common denominator the times were scaled by.
+    pub scale: i64,
+    /// Σ (f_j + 1).
+    pub attempts: u64,
+    /// The greedy incumbent's makespan.
+    pub greedy: Time,
+    /// The root lower bound (L(f)-style and DFF energy bounds).
+    pub root_lower_bound: Time,
+    pub search_nodes: u64,
+    pub memo_hits: u64,
+    /// Binary variables and constraints of the ILP (0 when it did not run).
+    pub ilp_vars: usize,
+    pub ilp_constraints: usize,
+    pub certificate: Option<Certificate>,
+    pub elapsed: Duration,
+}
+
+/// The answer of [`solve`].
+#[derive(Debug, Clone)]
+pub struct OptResult {
+    pub schedule: Schedule,
+    pub makespan: Time,
+    pub status: Status,
+    pub stats: OptStats,
+}
+
+impl OptResult {
+    /// True when the makespan is proven optimal.
+    pub fn is_optimal(&self) -> bool {
+        self.status == Status::Optimal
+    }
+
+    /// The best proven lower bound (the makespan itself when optimal).
+    pub fn lower_bound(&self) -> &Time {
+        match &self.status {
+            Status::Optimal => &self.makespan,
+            Status::Feasible { lower_bound } => lower_bound,
+        }
+    }
+}
+
+/// Turns an integer-model schedule back into an exact [`Schedule`].
+pub(crate) fn to_schedule(
+    inst: &Instance,
+    prob: &problem::IntProblem,
+    s: &greedy::IntSchedule,
+    algo: &str,
+) -> Schedule {
+    let mut attempts: Vec<Attempt> = s
+        .attempts
+        .iter()
+        .map(|a| Attempt {
+            job: a.job,
+            attempt: a.attempt,
+            start: prob.to_time(a.start),
+            procs: a.procs,
+            // The exact input time, not the scaled integer: the checker compares them exactly.
+            duration: inst.jobs[a.job]
+                .time(a.procs)
+                .cloned()
+                .unwrap_or_else(|| prob.to_time(a.dur)),
+            nodes: None,
+        })
+        .collect();
+    attempts.sort_by(|x, y| x.start.cmp(&y.start).then(x.job.cmp(&y.job)));
+    Schedule {
+        attempts,
+        makespan: None,
+        algorithm: Some(algo.to_string()),
+    }
+    .with_makespan()
+}
+
+/// Checks a schedule built here; a failure is a bug of this module, reported as an error.
+fn checked(
+    inst: &Instance,
+    sc: &Scenario,
+    schedule: Schedule,
+    what: &str,
+) -> Result<(Schedule, Time)> {
+    match crate::check::check(inst, sc, &schedule) {
+        Ok(m) => Ok((schedule, m)),
+        Err(v) => Err(Error::Solver(format!(
+            "{what} produced an infeasible schedule ({v}); this is a bug"
+        ))),
+    }
+}
+
+/// The exact optimum T_OPT(f) of `inst` under `sc`.
+///
+/// Errors: [`Error::Invalid`] for an invalid instance or scenario; [`Error::Limit`] when the
+/// instance is beyond a method's stated limits (scaled horizon, P, jobs, attempts per job, ILP
+/// size); [`Error::Solver`] when the ILP backend fails or the two methods disagree.
+pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResult> {
+    let started = Instant::now();
+    let prob = problem::build(inst, sc)?;
+    let greedy = greedy::best(&prob);
+    let energies = bounds::energies(&prob);
+    let root_lb = bounds::root(&prob, &energies);
+    let mut stats = OptStats {
+        scale: prob.scale,
+        attempts: prob.total_attempts(),
+        greedy: prob.to_time(greedy.makespan),
+        root_lower_bound: prob.to_time(root_lb),
+        ..OptStats::default()
+    };
+
+    let run_search = |stats: &mut OptStats| -> Result<(Schedule, Time, bool, i64)> {
+        let limits = search::Limits {
+            deadline: Some(Instant::now() + cfg.time_limit),
+            node_limit: cfg.node_limit,
+            memo_limit: cfg.memo_limit,
+        };
+        let out = search::solve(&prob, greedy.clone(), limits);
+        stats.search_nodes = out.nodes;
+        stats.memo_hits = out.memo_hits;
+        let (schedule, m) = checked(
+            inst,
+            sc,
+            to_schedule(inst, &prob, &out.best, "opt-search"),
+            "the exact search",
+        )?;
+        if m != prob.to_time(out.best.makespan) {
+            return Err(Error::Solver(format!(
+                "the exact search's makespan {m} differs from its integer model; this is a bug"
+            )));
+        }
+        Ok((schedule, m, out.optimal, out.lower_bound))
+    };
+
+    let result = match cfg.method {
+        Method::Search => {
+            let (schedule, makespan, optimal, lb) = run_search(&mut stats)?;
+            let status = if optimal {
+                Status::Optimal
+            } else {
+                Status::Feasible {
+                    lower_bound: prob.to_time(lb),
+                }
+            };
+            OptResult {
+                schedule,
+                makespan,
+                status,
+                stats,
+            }
+        }
+        Method::Ilp => {
+            let out = ilp::solve(inst, sc, &prob, &greedy, root_lb, cfg)?;
+            stats.ilp_vars = out.vars;
+            stats.ilp_constraints = out.constraints;
+            stats.certificate = out.certificate;
+            let status = if out.optimal {
+                Status::Optimal
+            } else {
+                Status::Feasible {
+                    lower_bound: prob.to_time(out.lower_bound),
+                }
+            };
+            OptResult {
+                makespan: out.makespan,
+                schedule: out.schedule,
+                status,
+                stats,
+            }
+        }
+        Method::Both => {
+            let (schedule, makespan, optimal, lb) = run_search(&mut stats)?;
+            let out = ilp::solve(inst, sc, &prob, &greedy, root_lb, cfg)?;
+            stats.ilp_vars = out.vars;
+            stats.ilp_constraints = out.constraints;
+            if optimal && out.optimal && out.makespan != makespan {
+                return Err(Error::Solver(format!(
+                    "the exact search proves OPT = {makespan} but the ILP claims {}; please report this instance",
+                    out.makespan
+                )));
+            }
+            if optimal && out.makespan < makespan {
+                return Err(Error::Solver(format!(
+                    "the ILP found a checked schedule of makespan {} below the search's proven optimum {makespan}; this is a bug",
+                    out.makespan
+                )));
+            }
+            if out.optimal {
+                stats.certificate = Some(if optimal {
+                    Certificate::Search
+                } else {
+                    out.certificate.unwrap_or(Certificate::Integrality)
+                });
+            }
+            let best_lb = prob.to_time(lb).max(prob.to_time(out.lower_bound));
+            let (schedule, makespan) = if out.makespan < makespan {
+                (out.schedule, out.makespan)
+            } else {
+                (schedule, makespan)
+            };
+            let status = if optimal || out.optimal || best_lb >= makespan {
+                Status::Optimal
+            } else {
+                Status::Feasible {
+                    lower_bound: best_lb,
+                }
+            };
+            OptResult {
+                schedule,
+                makespan,
+                status,
+                stats,
+            }
+        }
+    };
+    let mut result = result;
+    result.stats.elapsed = started.elapsed();
+    Ok(result)
+}
+
+/// `makespan / opt` exactly (for ratio reports); `None` when `opt` is zero.
+pub fn ratio(makespan: &Time, opt: &Time) -> Option<Time> {
+    makespan.checked_div(opt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiny_instance_both_methods() {
+        let t = Time::from_int;
+        let inst = Instance::rigid(3, &[(2, t(2)), (2, t(1)), (1, t(3))]).unwrap();
+        let sc = Scenario::new(vec![1, 1, 0]);
+        for method in [Method::Search, Method::Ilp, Method::Both] {
+            let r = solve(&inst, &sc, &OptConfig::with_method(method)).unwrap();
+            assert!(r.is_optimal(), "{method:?}");
+            // Jobs 1 and 2 (2 procs) are exclusive: 2·2 + 2·1 = 6; job 3 fits beside them.
+            assert_eq!(r.makespan, t(6), "{method:?}");
+            assert_eq!(crate::check::check(&inst, &sc, &r.schedule).unwrap(), t(6));
+        }
+    }
+}

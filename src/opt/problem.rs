@@ -1,0 +1,255 @@
+//! The integer model every exact method of [`crate::opt`] works on: T_OPT(f) of the rigid paper
+//! (Section 3.3, Eqs. 1–3) and the moldable paper (Section 3.3), after two exact reductions.
+//!
+//! 1. **Scaling.** Every duration t_j(p) is an exact rational; multiplying all of them by the
+//!    least common multiple `scale` of their denominators makes them integers. A *semi-active*
+//!    schedule (no attempt can start earlier by itself) starts every attempt at 0 or at the end
+//!    of another attempt, so its start times and its makespan are sums of scaled durations:
+//!    integers. Some optimal schedule is semi-active (shift every attempt left while possible:
+//!    the makespan never grows), so OPT·scale is an integer and every lower bound may be rounded
+//!    up to the next integer. No floating point is involved anywhere.
+//! 2. **Dominated processor counts (moldable jobs).** An option (p, t(p)) is dropped when some
+//!    q < p has t(q) ≤ t(p): running that attempt on q processors instead occupies fewer
+//!    processors during a sub-interval of the same interval, so every schedule stays feasible
+//!    and no attempt ends later. What remains is the Pareto front: p increasing, t strictly
+//!    decreasing. For a monotonic table this keeps exactly the counts where t strictly
+//!    decreases; for an arbitrary table it is still sound (no monotonicity is assumed).
+//!
+//! Sizes are bounded so that every time, area and sum fits an `i64` with room to spare; a larger
+//! instance gets [`Error::Limit`] naming the limit.
+use crate::error::{Error, Result};
+use crate::model::{Instance, Profile, Scenario};
+use crate::time::Time;
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive};
+
+/// Largest scaled horizon (sum of all attempts' longest durations) accepted: 2^40.
+pub const MAX_HORIZON: i64 = 1 << 40;
+/// Largest P accepted by the exact methods (areas stay below 2^60).
+pub const MAX_PROCS: u32 = 1 << 16;
+/// Largest number of attempts of one job (f_j + 1).
+pub const MAX_ATTEMPTS_PER_JOB: u32 = 255;
+/// Largest number of jobs (the search keeps per-job sets in a 64-bit mask).
+pub const MAX_JOBS: usize = 63;
+
+/// One undominated way to run an attempt: `procs` processors for `dur` scaled time units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Opt {
+    pub procs: u32,
+    pub dur: i64,
+}
+
+/// A job of the integer model: a chain of `attempts` attempts, each run with one of `options`.
+#[derive(Debug, Clone)]
+pub struct IntJob {
+    /// f_j + 1.
+    pub attempts: u32,
+    /// The Pareto front of (p, t(p)): procs increasing, dur strictly decreasing.
+    pub options: Vec<Opt>,
+    /// Shortest duration of one attempt (the last option's).
+    pub min_dur: i64,
+    /// Smallest area p·t(p) of one attempt.
+    pub min_area: i64,
+    /// Smallest processor count of one attempt (the first option's).
+    pub min_procs: u32,
+    /// Jobs with equal `class` have identical option lists (they differ at most in f_j).
+    pub class: usize,
+}
+
+/// An instance and a scenario, scaled to integers.
+#[derive(Debug, Clone)]
+pub struct IntProblem {
+    pub procs: u32,
+    /// The LCM of all denominators: scaled = exact · scale.
+    pub scale: i64,
+    pub jobs: Vec<IntJob>,
+}
+
+impl IntProblem {
+    /// Total number of attempts Σ (f_j + 1).
+    pub fn total_attempts(&self) -> u64 {
+        self.jobs.iter().map(|j| u64::from(j.attempts)).sum()
+    }
+
+    /// An exact time from a scaled integer.
+    pub fn to_time(&self, scaled: i64) -> Time {
+        // scale ≥ 1, so the division is defined.
+        Time::new(scaled, self.scale).unwrap_or_default()
+    }
+
+    /// The smallest integer ≥ `t · scale` (for exact lower bounds given as `Time`).
+    pub fn ceil_scaled(&self, t: &Time) -> Option<i64> {
+        let v = t.mul_int(self.scale as u64);
+        v.ceil().to_i64()
+    }
+}
+
+/// Builds the integer model, validating the instance and the scenario first.
+pub fn build(inst: &Instance, sc: &Scenario) -> Result<IntProblem> {
+    inst.validate().map_err(|e| e.in_file("<instance>"))?;
+    sc.validate(inst).map_err(|e| e.in_file("<scenario>"))?;
+    if inst.procs > MAX_PROCS {
+        return Err(Error::Limit(format!(
+            "opt: P = {} exceeds the exact methods' limit of {MAX_PROCS} processors",
+            inst.procs
+        )));
+    }
+    if inst.jobs.len() > MAX_JOBS {
+        return Err(Error::Limit(format!(
+            "opt: {} jobs exceed the exact methods' limit of {MAX_JOBS} jobs",
+            inst.jobs.len()
+        )));
+    }
+    // Pareto fronts in exact time.
+    let mut fronts: Vec<Vec<(u32, Time)>> = Vec::with_capacity(inst.jobs.len());
+    for job in &inst.jobs {
+        let mut front: Vec<(u32, Time)> = Vec::new();
+        match &job.profile {
+            Profile::Rigid { procs, time } => front.push((*procs, time.clone())),
+            Profile::Moldable { times, .. } => {
+                for (i, t) in times.iter().enumerate() {
+                    if front.last().is_none_or(|(_, best)| t < best) {
+                        front.push((i as u32 + 1, t.clone()));
+                    }
+                }
+            }
+        }
+        fronts.push(front);
+    }
+    // scale = lcm of denominators.
+    let mut scale = BigInt::one();
+    for front in &fronts {
+        for (_, t) in front {
+            scale = scale.lcm(&t.denom());
+        }
+    }
+    let limit_msg = || {
+        Error::Limit(format!(
+            "opt: the times scaled to integers (common denominator {scale}) exceed the horizon limit of 2^40 units; \
+             use times with smaller denominators"
+        ))
+    };
+    let scale_i = scale
+        .to_i64()
+        .filter(|&s| s <= MAX_HORIZON)
+        .ok_or_else(limit_msg)?;
+    let mut horizon: i64 = 0;
+    let mut jobs = Vec::with_capacity(fronts.len());
+    let mut classes: Vec<Vec<Opt>> = Vec::new();
+    for (j, front) in fronts.iter().enumerate() {
+        let f = sc.failures[j];
+        if f >= MAX_ATTEMPTS_PER_JOB {
+            return Err(Error::Limit(format!(
+                "opt: job {} fails {f} times; the exact methods allow at most {} attempts per job",
+                inst.jobs[j].name, MAX_ATTEMPTS_PER_JOB
+            )));
+        }
+        let mut options = Vec::with_capacity(front.len());
+        for (p, t) in front {
+            let d = (t.to_big() * BigInt::from(scale_i))
+                .to_integer()
+                .to_i64()
+                .filter(|&d| d <= MAX_HORIZON)
+                .ok_or_else(limit_msg)?;
+            options.push(Opt { procs: *p, dur: d });
+        }
+        let attempts = f + 1;
+        let longest = options.iter().map(|o| o.dur).max().unwrap_or(0);
+        horizon = horizon
+            .checked_add(
+                longest
+                    .checked_mul(i64::from(attempts))
+                    .ok_or_else(limit_msg)?,
+            )
+            .ok_or_else(limit_msg)?;
+        if horizon > MAX_HORIZON {
+            return Err(limit_msg());
+        }
+        let min_dur = options.iter().map(|o| o.dur).min().unwrap_or(0);
+        let min_area = options
+            .iter()
+            .map(|o| o.dur * i64::from(o.procs))
+            .min()
+            .unwrap_or(0);
+        let min_procs = options.iter().map(|o| o.procs).min().unwrap_or(1);
+        let class = match classes.iter().position(|c| *c == options) {
+            Some(c) => c,
+            None => {
+                classes.push(options.clone());
+                classes.len() - 1
+            }
+        };
+        jobs.push(IntJob {
+            attempts,
+            options,
+            min_dur,
+            min_area,
+            min_procs,
+            class,
+        });
+    }
+    Ok(IntProblem {
+        procs: inst.procs,
+        scale: scale_i,
+        jobs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Job, SpeedupModel};
+
+    #[test]
+    fn scales_and_keeps_the_pareto_front() {
+        let t = |n, d| Time::new(n, d).unwrap();
+        let times = vec![t(4, 1), t(3, 1), t(3, 1), t(5, 2), t(7, 3), t(3, 1)];
+        let inst = Instance::new(
+            6,
+            vec![
+                Job::rigid("A", 2, t(1, 2)),
+                Job {
+                    name: "B".into(),
+                    profile: Profile::Moldable {
+                        model: SpeedupModel::Table {
+                            times: times.clone(),
+                            monotonic: false,
+                        },
+                        times,
+                    },
+                },
+                Job::rigid("C", 2, t(1, 2)),
+            ],
+        )
+        .unwrap();
+        let p = build(&inst, &Scenario::new(vec![0, 1, 2])).unwrap();
+        assert_eq!(p.scale, 6);
+        assert_eq!(p.jobs[0].options, vec![Opt { procs: 2, dur: 3 }]);
+        let front: Vec<(u32, i64)> = p.jobs[1].options.iter().map(|o| (o.procs, o.dur)).collect();
+        assert_eq!(front, vec![(1, 24), (2, 18), (4, 15), (5, 14)]);
+        assert_eq!(p.jobs[1].min_area, 24);
+        assert_eq!(p.jobs[2].attempts, 3);
+        assert_eq!(p.jobs[0].class, p.jobs[2].class);
+        assert_ne!(p.jobs[0].class, p.jobs[1].class);
+        assert_eq!(p.to_time(3), t(1, 2));
+    }
+
+    #[test]
+    fn limits_are_named() {
+        let inst = Instance::rigid(2, &[(1, Time::new(1, 1 << 41).unwrap())]).unwrap();
+        let e = build(&inst, &Scenario::none(1)).unwrap_err();
+        assert!(
+            matches!(e, Error::Limit(ref m) if m.contains("horizon")),
+            "{e}"
+        );
+        let inst = Instance::rigid(2, &[(1, Time::one())]).unwrap();
+        let e = build(&inst, &Scenario::new(vec![300])).unwrap_err();
+        assert!(
+            matches!(e, Error::Limit(ref m) if m.contains("attempts per job")),
+            "{e}"
+        );
+        let e = build(&inst, &Scenario::new(vec![1, 2])).unwrap_err();
+        assert!(matches!(e, Error::Invalid { .. }), "{e}");
+    }
+}
