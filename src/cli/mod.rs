@@ -4,9 +4,9 @@
 use clap::{Parser, Subcommand};
 
 pub mod demo;
-pub mod simulate;
 pub mod experiment;
 pub mod opt;
+pub mod simulate;
 pub mod verify;
 
 /// Exact resilient scheduling of parallel jobs.

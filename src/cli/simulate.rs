@@ -121,7 +121,15 @@ pub fn run(a: Args) -> Result<Exit> {
         write_atomic(g, gantt_svg(&inst, &run.schedule, &sc)?.as_bytes())?;
     }
     let ratio = lb.as_ref().and_then(|b| makespan.checked_div(&b.lower));
-    let vs_opt = if a.vs_opt { Some(crate::opt::solve(&inst, &sc, &crate::opt::OptConfig::default())?) } else { None };
+    let vs_opt = if a.vs_opt {
+        Some(crate::opt::solve(
+            &inst,
+            &sc,
+            &crate::opt::OptConfig::default(),
+        )?)
+    } else {
+        None
+    };
     if a.json {
         let mut schedule = run.schedule.clone();
         schedule.makespan = Some(makespan.clone());
@@ -167,7 +175,11 @@ pub fn run(a: Args) -> Result<Exit> {
         _ => println!("L(f)       (rigid bound not defined for moldable jobs)"),
     }
     if let Some(o) = &vs_opt {
-        let proven = if o.is_optimal() { "proven optimal".to_string() } else { format!("best found, OPT ≥ {}", o.lower_bound()) };
+        let proven = if o.is_optimal() {
+            "proven optimal".to_string()
+        } else {
+            format!("best found, OPT ≥ {}", o.lower_bound())
+        };
         println!("OPT        {}   ({proven})", both(&o.makespan));
         if let Some(r) = makespan.checked_div(&o.makespan) {
             println!("vs OPT     {}", both(&r));
