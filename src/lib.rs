@@ -20,6 +20,8 @@ pub mod error;
 pub mod experiment;
 pub mod model;
 pub mod opt;
+#[path = "../proofs/mod.rs"]
+pub mod proofs;
 pub mod render;
 pub mod schedulers;
 pub mod stealing;

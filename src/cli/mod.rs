@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 pub mod demo;
 pub mod experiment;
 pub mod opt;
+pub mod prove;
 pub mod simulate;
 pub mod steal;
 pub mod verify;
@@ -34,6 +35,8 @@ pub enum Command {
     Opt(opt::Args),
     /// Node stealing in a batch scheduler with node failures (Baseline, SFSJ, Hxyz).
     Steal(steal::Args),
+    /// The theorem ledger: rebuild a statement's witness and measure it, or print the whole ledger.
+    Prove(prove::Args),
 }
 
 /// What a subcommand reports back to `main`.
@@ -60,6 +63,7 @@ pub fn main() -> i32 {
         Command::Experiment(a) => experiment::run(a),
         Command::Opt(a) => opt::run(a),
         Command::Steal(a) => steal::run(a),
+        Command::Prove(a) => prove::run(a),
     };
     match result {
         Ok(Exit::Ok) => 0,

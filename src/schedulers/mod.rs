@@ -220,4 +220,20 @@ mod tests {
             "{e}"
         );
     }
+
+    #[test]
+    fn rigid_algorithms_reject_moldable_jobs() {
+        let inst = Instance::from_json_str(
+            r#"{"processors": 2, "jobs": [{"name": "M", "speedup": {"model": "table", "times": [2, 1]}}]}"#,
+            "m.json",
+        )
+        .unwrap();
+        for n in rigid_names() {
+            let e = build(&AlgoSpec::new(n), &inst)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(e.contains("job M is moldable"), "{n}: {e}");
+        }
+    }
 }

@@ -1,0 +1,261 @@
+//! Exhaustive small-scope checks for moldable jobs (moldable paper, Section 4): every instance
+//! whose jobs are monotonic tables from a stated grid, every scenario, every moldable algorithm
+//! with the paper's priority rules, compared with the exact OPT.
+//!
+//! Scope ([`MoldableScope::DEFAULT`]): P ≤ 3, n ≤ 2, f_j ≤ 1; a job is a monotonic table with
+//! t(1) ∈ {1, 2, 3, 4} and each further t(p) at k/2 (k ∈ {0, 1, 2}) of the way from the
+//! perfect-speedup value (p−1)/p·t(p−1) to t(p−1) — every table of that grid is monotonic (t
+//! non-increasing, p·t(p) non-decreasing). Ordered tuples of jobs (ties go by job index).
+//!
+//! Asserted on each case:
+//! - every algorithm's makespan ≥ OPT;
+//! - Lemma 2 with the exact α = A(f,p)/A(f,p*), β = t_max(f,p)/t_max(f,p*) of an optimal
+//!   schedule's allocation p*: LPA-LIST, MINTIME, MINAREA ≤ r(α, β)·OPT;
+//! - Theorem 11: BATCH-LIST ≤ 2(1+ε)·⌈log2(f_max+2)⌉·OPT (ε = 3/10).
+use super::exhaustive::ExhaustiveReport;
+use super::moldable::run_moldable;
+use super::run::describe;
+use super::{Budget, Measurement, OptRef};
+use crate::bounds::moldable as mb;
+use crate::error::{Error, Result};
+use crate::model::{Instance, Job, Profile, Scenario, Schedule, SpeedupModel};
+use crate::schedulers::moldable as ms;
+use crate::schedulers::Priority;
+use crate::time::Time;
+use rayon::prelude::*;
+
+/// The moldable scope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoldableScope {
+    pub max_procs: u32,
+    pub max_jobs: usize,
+    pub max_t1: i64,
+    pub max_failures: u32,
+}
+
+impl MoldableScope {
+    /// P ≤ 3, n ≤ 2, t(1) ≤ 4, f_j ≤ 1.
+    pub const DEFAULT: MoldableScope = MoldableScope {
+        max_procs: 3,
+        max_jobs: 2,
+        max_t1: 4,
+        max_failures: 1,
+    };
+    /// P ≤ 4, n ≤ 2, t(1) ≤ 4, f_j ≤ 2 (`RESCHED_EXHAUSTIVE=large`).
+    pub const LARGE: MoldableScope = MoldableScope {
+        max_procs: 4,
+        max_jobs: 2,
+        max_t1: 4,
+        max_failures: 2,
+    };
+
+    /// The scope named by `RESCHED_EXHAUSTIVE` (`large`), else the default.
+    pub fn from_env() -> MoldableScope {
+        match std::env::var("RESCHED_EXHAUSTIVE").as_deref() {
+            Ok("large") => MoldableScope::LARGE,
+            _ => MoldableScope::DEFAULT,
+        }
+    }
+}
+
+impl std::fmt::Display for MoldableScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "moldable: P ≤ {}, n ≤ {}, monotonic tables t(1) ∈ 1..={}, t(p) = lo + k/2·(t(p−1) − lo), lo = (p−1)/p·t(p−1), \
+             k ∈ {{0,1,2}}, f_j ≤ {}",
+            self.max_procs, self.max_jobs, self.max_t1, self.max_failures
+        )
+    }
+}
+
+/// Every table of the grid for P processors.
+pub fn tables(procs: u32, max_t1: i64) -> Vec<Vec<Time>> {
+    let mut out: Vec<Vec<Time>> = (1..=max_t1).map(|t| vec![Time::from_int(t)]).collect();
+    for p in 2..=u64::from(procs) {
+        let mut next = Vec::with_capacity(out.len() * 3);
+        for t in &out {
+            let prev = &t[t.len() - 1];
+            let lo = prev.mul_int(p - 1).div_int(p).unwrap_or_default();
+            for k in 0..=2u64 {
+                let mut v = t.clone();
+                v.push(&lo + &(prev - &lo).mul_int(k).div_int(2).unwrap_or_default());
+                next.push(v);
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+fn job(name: String, times: &[Time]) -> Job {
+    Job {
+        name,
+        profile: Profile::Moldable {
+            model: SpeedupModel::Table {
+                times: times.to_vec(),
+                monotonic: true,
+            },
+            times: times.to_vec(),
+        },
+    }
+}
+
+/// The algorithms run on every case.
+pub fn algos() -> Vec<(&'static str, Priority)> {
+    let mut v = Vec::new();
+    for name in ["lpa-list", "mintime", "minarea", "batch-list"] {
+        for p in [Priority::Lpt, Priority::Hpa, Priority::La] {
+            v.push((name, p));
+        }
+    }
+    v
+}
+
+/// Runs the moldable exhaustive check over `scope`.
+pub fn moldable(scope: &MoldableScope, budget: &Budget) -> Result<ExhaustiveReport> {
+    let mut units = Vec::new();
+    for procs in 1..=scope.max_procs {
+        let tabs = tables(procs, scope.max_t1);
+        for n in 1..=scope.max_jobs as u32 {
+            for idx in 0..(tabs.len() as u64).pow(n) {
+                units.push((procs, n, idx));
+            }
+        }
+    }
+    let parts: Vec<Result<ExhaustiveReport>> = units
+        .par_iter()
+        .map(|&(procs, n, idx)| one(procs, n, idx, scope, budget))
+        .collect();
+    let mut rep = ExhaustiveReport {
+        scope: scope.to_string(),
+        ..Default::default()
+    };
+    for part in parts {
+        let part = part?;
+        rep.cases += part.cases;
+        rep.runs += part.runs;
+        rep.opt_solved += part.opt_solved;
+        for (k, t) in part.by_entry {
+            rep.by_entry.entry(k).or_default().merge(t);
+        }
+        for (k, t) in part.by_algo {
+            rep.by_algo.entry(k).or_default().merge(t);
+        }
+    }
+    Ok(rep)
+}
+
+fn one(
+    procs: u32,
+    n: u32,
+    idx: u64,
+    scope: &MoldableScope,
+    budget: &Budget,
+) -> Result<ExhaustiveReport> {
+    let tabs = tables(procs, scope.max_t1);
+    let mut rest = idx;
+    let mut jobs = Vec::new();
+    for j in 0..n {
+        jobs.push(job(
+            format!("J{}", j + 1),
+            &tabs[(rest % tabs.len() as u64) as usize],
+        ));
+        rest /= tabs.len() as u64;
+    }
+    let inst = Instance::new(procs, jobs).map_err(|e| e.in_file("exhaustive"))?;
+    let eps = ms::default_eps();
+    let mut rep = ExhaustiveReport::default();
+    let f = u64::from(scope.max_failures) + 1;
+    for sidx in 0..f.pow(n) {
+        let mut s = sidx;
+        let failures: Vec<u32> = (0..n)
+            .map(|_| {
+                let v = (s % f) as u32;
+                s /= f;
+                v
+            })
+            .collect();
+        let sc = Scenario::new(failures);
+        let (opt_v, opt_s) = exact(&inst, &sc, budget)?;
+        rep.opt_solved += 1;
+        rep.cases += 1;
+        let star = mb::lower_bound(&inst, &sc, |j, a| {
+            opt_s
+                .attempts
+                .iter()
+                .find(|x| x.job == j && x.attempt == a)
+                .map(|x| x.procs)
+                .unwrap_or(0)
+        })?;
+        let opt = OptRef::Exact(opt_v.clone());
+        for (name, prio) in algos() {
+            let e = (name == "batch-list").then_some(&eps);
+            let (mk, _) = run_moldable(&inst, &sc, name, prio, e)?;
+            rep.runs += 1;
+            let label = format!("{name}/{prio}");
+            let case = || describe(&inst, &sc);
+            let ge = Measurement::lower(label.clone(), mk.clone(), opt.clone(), Time::one())?;
+            rep.by_entry
+                .entry("heuristic>=opt".into())
+                .or_default()
+                .add(&ge, case);
+            let r = Measurement::upper(
+                label.clone(),
+                mk.clone(),
+                opt.clone(),
+                Time::from_int(i64::MAX),
+            )?;
+            rep.by_algo.entry(label.clone()).or_default().add(&r, case);
+            if procs == 1 {
+                continue;
+            }
+            if name == "batch-list" {
+                let fmax = sc.failures.iter().copied().max().unwrap_or(0);
+                let m = Measurement::upper(label, mk, opt.clone(), mb::batch_bound(&eps, fmax))?;
+                rep.by_entry
+                    .entry("moldable.thm11".into())
+                    .or_default()
+                    .add(&m, case);
+            } else {
+                let alloc = match name {
+                    "mintime" => ms::lpa::mintime_alloc(&inst),
+                    "minarea" => ms::lpa::minarea_alloc(&inst),
+                    _ => ms::lpa::lpa(&inst),
+                };
+                let mine = mb::lower_bound_fixed(&inst, &sc, &alloc)?;
+                let alpha = super::ratio(&mine.area, &star.area)?;
+                let beta = super::ratio(&mine.tmax, &star.tmax)?;
+                let m = Measurement::upper(
+                    label,
+                    mk,
+                    opt.clone(),
+                    mb::r_alpha_beta(&alpha, &beta, procs),
+                )?;
+                rep.by_entry
+                    .entry("moldable.lemma2".into())
+                    .or_default()
+                    .add(&m, case);
+            }
+        }
+    }
+    Ok(rep)
+}
+
+fn exact(inst: &Instance, sc: &Scenario, budget: &Budget) -> Result<(Time, Schedule)> {
+    let cfg = crate::opt::OptConfig {
+        method: crate::opt::Method::Search,
+        time_limit: std::time::Duration::from_secs(30),
+        node_limit: Some(budget.opt_nodes.max(1_000_000)),
+        ..crate::opt::OptConfig::default()
+    };
+    let r = crate::opt::solve(inst, sc, &cfg)?;
+    let m = crate::check::check(inst, sc, &r.schedule)?;
+    if !r.is_optimal() {
+        return Err(Error::Limit(format!(
+            "exhaustive: OPT not proven on {}",
+            describe(inst, sc)
+        )));
+    }
+    Ok((m, r.schedule))
+}

@@ -1,0 +1,124 @@
+//! Running algorithms for the ledger: every schedule goes through the engine and the invariant
+//! checker, every optimum through the exact solver or an explicit checked schedule.
+//!
+//! This is the only place the ledger touches the schedulers' registry and the optimum, so the
+//! entries stay statements about makespans and bounds.
+use super::{Budget, OptRef};
+use crate::check;
+use crate::engine::{self, Scheduler};
+use crate::error::{Error, Result};
+use crate::model::arbitrary::{Case, Scope};
+use crate::model::{Instance, Scenario, Schedule};
+use crate::opt::{self, Method, OptConfig};
+use crate::schedulers::{self, AlgoSpec, Priority};
+use crate::time::Time;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::Duration;
+
+/// Runs `sched` through the engine, checks the schedule, and returns the checked makespan.
+/// A schedule that breaks an invariant, or whose checked makespan differs from the engine's,
+/// is an error naming the algorithm.
+pub fn run_checked(inst: &Instance, sc: &Scenario, sched: &mut dyn Scheduler) -> Result<Time> {
+    let run = engine::run(inst, sc, sched)?;
+    let m = check::check(inst, sc, &run.schedule)?;
+    if m != run.makespan {
+        return Err(Error::Scheduler {
+            algo: sched.name(),
+            time: m.to_string(),
+            msg: format!(
+                "engine makespan {} differs from the checked makespan {m}",
+                run.makespan
+            ),
+        });
+    }
+    Ok(m)
+}
+
+/// Builds `spec` from the registry, runs it and checks its schedule.
+pub fn algo(inst: &Instance, sc: &Scenario, spec: &AlgoSpec) -> Result<Time> {
+    let mut s = schedulers::build(spec, inst)?;
+    run_checked(inst, sc, s.as_mut())
+}
+
+/// A spec `name` with `priority`.
+pub fn spec(name: &str, priority: Priority) -> AlgoSpec {
+    AlgoSpec::new(name).with_priority(priority)
+}
+
+/// `NAME/PRIORITY`, as the ledger prints algorithms.
+pub fn label(spec: &AlgoSpec) -> String {
+    match spec.priority {
+        Some(p) => format!("{}/{p}", spec.name),
+        None => spec.name.clone(),
+    }
+}
+
+/// Checks an explicit schedule built by a proof (e.g. the optimal schedule a witness describes)
+/// and returns its makespan: a certified upper bound on OPT.
+pub fn explicit(inst: &Instance, sc: &Scenario, schedule: &Schedule) -> Result<Time> {
+    Ok(check::check(inst, sc, schedule)?)
+}
+
+/// L(f) of a rigid instance (rigid paper Eq. 5–6).
+pub fn rigid_lower(inst: &Instance, sc: &Scenario) -> Result<Time> {
+    crate::bounds::rigid(inst, sc)
+        .map(|b| b.lower)
+        .ok_or_else(|| Error::invalid("instance", "jobs", "the rigid lower bound needs rigid jobs"))
+}
+
+/// The optimum as far as the exact search gets within the node budget: exact when proven,
+/// else the interval [proven lower bound, best checked schedule].
+pub fn opt(inst: &Instance, sc: &Scenario, budget: &Budget) -> Result<OptRef> {
+    let cfg = OptConfig {
+        method: Method::Search,
+        time_limit: Duration::from_secs(20),
+        node_limit: Some(budget.opt_nodes),
+        ..OptConfig::default()
+    };
+    let r = opt::solve(inst, sc, &cfg)?;
+    let m = check::check(inst, sc, &r.schedule)?;
+    if m != r.makespan {
+        return Err(Error::Solver(format!(
+            "opt reported {} for a schedule of makespan {m}",
+            r.makespan
+        )));
+    }
+    Ok(if r.is_optimal() {
+        OptRef::Exact(m)
+    } else {
+        OptRef::Between {
+            lower: r.lower_bound().clone(),
+            upper: m,
+        }
+    })
+}
+
+/// The `index`-th random case of `seed` within `scope`: 512 bytes of ChaCha8 seeded by
+/// (seed, index) fed to the [`Case`] generator, so a case is reproducible alone.
+pub fn random_case(seed: u64, index: u64, scope: Scope) -> Result<Case> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index);
+    let bytes: Vec<u8> = (0..512).map(|_| rng.random::<u8>()).collect();
+    Case::from_bytes(&bytes, scope).map_err(|e| Error::Limit(format!("case generator: {e}")))
+}
+
+/// A short description of a case: `P=…; jobs (p,t,f)…`, or its moldable tables.
+pub fn describe(inst: &Instance, sc: &Scenario) -> String {
+    let jobs: Vec<String> = inst
+        .jobs
+        .iter()
+        .zip(&sc.failures)
+        .map(|(j, f)| match j.as_rigid() {
+            Some((p, t)) => format!("({p},{t},f={f})"),
+            None => {
+                let ts: Vec<String> = j
+                    .allowed_procs()
+                    .filter_map(|p| j.time(p))
+                    .map(|t| t.to_string())
+                    .collect();
+                format!("([{}],f={f})", ts.join(" "))
+            }
+        })
+        .collect();
+    format!("P={} jobs {}", inst.procs, jobs.join(" "))
+}

@@ -1,0 +1,326 @@
+//! `resched prove`: the theorem ledger (`proofs/`) on the command line.
+//!
+//! - `resched prove <id> [--param k=v …]` rebuilds the entry's witness (rigid paper Props. 1–4,
+//!   moldable paper Lemmas and Theorems of Section 4) and prints, for each algorithm the
+//!   statement is about, the exact makespan, OPT (or L where OPT is out of reach), the ratio and
+//!   the bound;
+//! - `resched prove --all [--budget K]` prints the ledger as a Markdown table: for each
+//!   statement the bound and the worst ratio seen on witnesses, random, exhaustive and
+//!   adversarial cases, and the gap to the bound;
+//! - `resched prove --list` lists the ids and their parameters;
+//! - `resched prove --exhaustive [--large]` runs the exhaustive small-scope check alone;
+//! - `resched prove --search <algo>[/<priority>] [--steps N] [--save DIR]` runs the adversarial
+//!   search for one algorithm and saves the worst case as a golden case.
+//!
+//! Exit code 1 when a measured case breaks its statement.
+use super::Exit;
+use crate::error::{Error, Result};
+use crate::proofs::{self, adversary, exhaustive, Budget, Params, Source};
+use crate::schedulers::{AlgoSpec, Priority};
+use std::path::PathBuf;
+
+/// Arguments of `resched prove`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Ledger entry id (e.g. rigid.prop2, moldable.thm12); see --list.
+    pub id: Option<String>,
+    /// A witness parameter, `name=value` (repeatable); see --list for each entry's parameters.
+    #[arg(long = "param", value_name = "K=V")]
+    pub params: Vec<String>,
+    /// Print the whole ledger as a Markdown table.
+    #[arg(long, conflicts_with_all = ["id", "list", "exhaustive", "search"])]
+    pub all: bool,
+    /// List the entries and their parameters.
+    #[arg(long)]
+    pub list: bool,
+    /// Work multiplier of the checks (random cases, adversarial steps; ≥ 4 adds the exhaustive
+    /// scope). `--all` defaults to 1; `prove <id>` defaults to 0 (the witness only).
+    #[arg(long)]
+    pub budget: Option<u64>,
+    /// Seed of the random and adversarial cases.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Run the exhaustive small-scope check (rigid) and print its report.
+    #[arg(long)]
+    pub exhaustive: bool,
+    /// With --exhaustive: the larger scope (also RESCHED_EXHAUSTIVE=large).
+    #[arg(long)]
+    pub large: bool,
+    /// Adversarial search for one algorithm, `name` or `name/priority` (e.g. greedy/lpt).
+    #[arg(long, value_name = "ALGO")]
+    pub search: Option<String>,
+    /// Steps of the adversarial search.
+    #[arg(long, default_value_t = 400)]
+    pub steps: u64,
+    /// Directory where --search saves its worst case (JSON golden case).
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+}
+
+/// Runs `resched prove`.
+pub fn run(a: Args) -> Result<Exit> {
+    if a.list {
+        for e in proofs::ledger() {
+            println!("{:<16} {} — {} [{}]", e.id, e.paper, e.section, e.kind);
+            for p in e.params {
+                println!("    --param {}=<{}> (default {})", p.name, p.doc, p.default);
+            }
+        }
+        return Ok(Exit::Ok);
+    }
+    if a.exhaustive {
+        let scope = if a.large {
+            exhaustive::RigidScope::large()
+        } else {
+            exhaustive::RigidScope::from_env()
+        };
+        let started = std::time::Instant::now();
+        let rep = exhaustive::rigid(
+            &scope,
+            &Budget {
+                seed: a.seed,
+                ..Budget::quick()
+            },
+        )?;
+        println!("{}", rep.markdown());
+        println!("({:.1} s)", started.elapsed().as_secs_f64());
+        return Ok(if rep.holds() {
+            Exit::Ok
+        } else {
+            Exit::CheckFailed
+        });
+    }
+    if let Some(name) = &a.search {
+        return search(name, &a);
+    }
+    if a.all {
+        let budget = Budget {
+            seed: a.seed,
+            ..Budget::scaled(a.budget.unwrap_or(1))
+        };
+        let entries = proofs::ledger();
+        let reports: Vec<Result<proofs::Report>> = entries
+            .iter()
+            .map(|e| Params::for_entry(e, &[]).and_then(|p| (e.check)(&p, &budget)))
+            .collect();
+        println!("{}", proofs::markdown_table(&entries, &reports));
+        let mut bad = false;
+        for (e, r) in entries.iter().zip(&reports) {
+            match r {
+                Ok(rep) => {
+                    for v in rep.violations() {
+                        bad = true;
+                        println!("- `{}` VIOLATION: {v}", e.id);
+                    }
+                    for n in &rep.notes {
+                        println!("- `{}`: {n}", e.id);
+                    }
+                }
+                Err(err) => {
+                    bad = true;
+                    println!("- `{}` ERROR: {err}", e.id);
+                }
+            }
+        }
+        return Ok(if bad { Exit::CheckFailed } else { Exit::Ok });
+    }
+    let Some(id) = &a.id else {
+        return Err(Error::option(
+            "<id>",
+            "give a ledger id, or --all, --list, --exhaustive, --search",
+        ));
+    };
+    let entry = proofs::find(id)?;
+    let params = Params::for_entry(entry, &a.params)?;
+    println!(
+        "{} ({} paper, {}) — {}",
+        entry.id, entry.paper, entry.section, entry.kind
+    );
+    println!("{}", entry.statement);
+    println!("bound: {}", entry.bound_text);
+    let shown: Vec<String> = params.pairs().map(|(k, v)| format!("{k}={v}")).collect();
+    if !shown.is_empty() {
+        println!("parameters: {}", shown.join(" "));
+    }
+    if let Some(w) = entry.witness {
+        let w = w(&params)?;
+        println!(
+            "witness: P = {}, {} jobs, {} failures — {}",
+            w.instance.procs,
+            w.instance.len(),
+            w.scenario.total_failures(),
+            w.claim
+        );
+    } else if let proofs::Kind::Claim { gap } = entry.kind {
+        println!("claim: {gap}");
+    }
+    let k = a.budget.unwrap_or(0);
+    let budget = Budget {
+        seed: a.seed,
+        ..if k == 0 {
+            Budget {
+                random: 0,
+                adversarial: 0,
+                ..Budget::quick()
+            }
+        } else {
+            Budget::scaled(k)
+        }
+    };
+    let rep = (entry.check)(&params, &budget)?;
+    for m in &rep.witness {
+        println!(
+            "{:<28} makespan {} ({})  {}  ratio {}  bound {}  {}",
+            m.algo,
+            m.makespan,
+            m.makespan.to_decimal_string(6),
+            m.opt,
+            proofs::show_ratio(&m.ratio),
+            proofs::show_ratio(&m.bound),
+            if m.holds { "holds" } else { "BROKEN" }
+        );
+    }
+    for s in [
+        Source::Witness,
+        Source::Random,
+        Source::Exhaustive,
+        Source::Adversarial,
+    ] {
+        if let Some(t) = rep.get(s) {
+            if let Some((w, case)) = &t.worst {
+                println!(
+                    "{s:?}: {} measurements, worst ratio {} — {case}",
+                    t.measured,
+                    proofs::show_ratio(w)
+                );
+            }
+        }
+    }
+    for n in &rep.notes {
+        println!("note: {n}");
+    }
+    let v = rep.violations();
+    for x in &v {
+        println!("VIOLATION: {x}");
+    }
+    Ok(if v.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::CheckFailed
+    })
+}
+
+/// `--search name[/priority]`.
+fn search(name: &str, a: &Args) -> Result<Exit> {
+    if let Some(model) = name.strip_prefix("lpa-list:") {
+        return search_lpa(model, a);
+    }
+    let (algo, prio) = match name.split_once('/') {
+        Some((n, p)) => (n, Some(p.parse::<Priority>()?)),
+        None => (name, None),
+    };
+    let spec = AlgoSpec {
+        priority: prio,
+        seed: a.seed,
+        ..AlgoSpec::new(algo)
+    };
+    let budget = Budget {
+        seed: a.seed,
+        adversarial: a.steps,
+        ..Budget::quick()
+    };
+    let found = adversary::search_rigid(&spec, &budget)?;
+    println!(
+        "{}: worst makespan/OPT found {} after {} evaluations: makespan {}, {}\n{}\nfailures {:?}",
+        found.algo,
+        proofs::show_ratio(&found.ratio),
+        found.evaluations,
+        found.makespan,
+        found.opt,
+        found.instance.to_json(),
+        found.scenario.failures
+    );
+    if let Some(dir) = &a.save {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let file = dir.join(format!(
+            "{}-seed{}.json",
+            found.algo.replace('/', "-").to_lowercase(),
+            a.seed
+        ));
+        let note = format!(
+            "adversarial search (seed {}, {} steps): makespan/OPT = {}",
+            a.seed, a.steps, found.ratio
+        );
+        let prio = spec
+            .priority
+            .map(|p| p.name().to_string())
+            .unwrap_or_else(|| "lpt".into());
+        let expect = [(spec.name.clone(), prio, found.makespan.clone())];
+        crate::error::write_atomic(
+            &file,
+            adversary::golden_json(&found, &expect, &note)?.as_bytes(),
+        )?;
+        println!("saved {}", file.display());
+    }
+    Ok(Exit::Ok)
+}
+
+/// `--search lpa-list:<model>` (communication, amdahl, mix, roofline): the gaps of the moldable
+/// paper's Theorems 3, 5, 7. Saves `lpa-list-<model>.json` (what the ledger re-checks).
+fn search_lpa(model: &str, a: &Args) -> Result<Exit> {
+    use crate::model::speedup::ModelKind;
+    let kind = match model {
+        "communication" => ModelKind::Communication,
+        "amdahl" => ModelKind::Amdahl,
+        "mix" => ModelKind::Mix,
+        "roofline" => ModelKind::Roofline,
+        _ => {
+            return Err(Error::option(
+                "--search",
+                format!("lpa-list:{model}: expected communication, amdahl, mix or roofline"),
+            ))
+        }
+    };
+    let budget = Budget {
+        seed: a.seed,
+        adversarial: a.steps,
+        ..Budget::quick()
+    };
+    let found = adversary::search_lpa(kind, &budget)?;
+    println!(
+        "{}: worst makespan/OPT found {} after {} evaluations: makespan {}, {}\n{}\nfailures {:?}",
+        found.algo,
+        proofs::show_ratio(&found.ratio),
+        found.evaluations,
+        found.makespan,
+        found.opt,
+        found.instance.to_json(),
+        found.scenario.failures
+    );
+    if let Some(dir) = &a.save {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let file = dir.join(format!("lpa-list-{model}.json"));
+        let mut expect = Vec::new();
+        for p in [Priority::Lpt, Priority::Hpa, Priority::La] {
+            let m = proofs::moldable::run_moldable(
+                &found.instance,
+                &found.scenario,
+                "lpa-list",
+                p,
+                None,
+            )?
+            .0;
+            expect.push(("lpa-list".to_string(), p.name().to_string(), m));
+        }
+        let note = format!(
+            "adversarial search for LPA-LIST on the {model} model (seed {}, {} steps): worst makespan/OPT over LPT, HPA, LA = {}",
+            a.seed, a.steps, found.ratio
+        );
+        crate::error::write_atomic(
+            &file,
+            adversary::golden_json(&found, &expect, &note)?.as_bytes(),
+        )?;
+        println!("saved {}", file.display());
+    }
+    Ok(Exit::Ok)
+}
