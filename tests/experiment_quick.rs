@@ -166,3 +166,29 @@ fn unknown_campaign_and_bad_options() {
         .to_string()
         .contains("none.swf"));
 }
+
+#[test]
+fn moldable_table1_quick() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = experiment::run("moldable-table1", &quick(dir.path())).unwrap();
+    check_outputs(dir.path(), "moldable-table1", &["expected", "maximum"]);
+    assert!(
+        o.markdown.contains("Mix-low-com") && o.markdown.contains("(1.057, "),
+        "paper numbers beside ours"
+    );
+    // Expected ≤ maximum for every (algorithm, model).
+    let mut rdr = csv::Reader::from_path(dir.path().join("summary.csv")).unwrap();
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        let (e, m): (f64, f64) = (rec[2].parse().unwrap(), rec[4].parse().unwrap());
+        assert!(e <= m + 1e-12, "{rec:?}");
+    }
+}
+
+#[test]
+fn moldable_sweeps_quick() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = experiment::run("moldable-sweeps", &quick(dir.path())).unwrap();
+    check_outputs(dir.path(), "moldable-sweeps", &["expected", "maximum"]);
+    assert!(o.markdown.contains("(c) error rate"));
+}

@@ -38,6 +38,10 @@ pub struct AlgoStats {
     pub mean_makespan: f64,
     /// Schedules passed through the checker.
     pub checked: usize,
+    /// Wall-clock seconds spent simulating this algorithm on this set (informative only: it
+    /// depends on the machine and its load, so it is kept out of the CSV files).
+    #[serde(default)]
+    pub seconds: f64,
 }
 
 /// An algorithm to evaluate: its label, priority label and the scheduler (reset by the engine
@@ -85,6 +89,7 @@ pub fn evaluate(
 ) -> Result<Vec<AlgoStats>> {
     let mut acc: Vec<(Moments, Moments, Option<Time>, usize)> =
         contenders.iter().map(|_| Default::default()).collect();
+    let mut secs = vec![0.0f64; contenders.len()];
     for (k, sc) in scenarios.iter().enumerate() {
         let lb = lower(sc)?;
         if !lb.is_positive() {
@@ -92,7 +97,12 @@ pub fn evaluate(
                 "scenario {k}: lower bound {lb} is not positive"
             )));
         }
-        for (c, a) in contenders.iter_mut().zip(acc.iter_mut()) {
+        for ((c, a), sec) in contenders
+            .iter_mut()
+            .zip(acc.iter_mut())
+            .zip(secs.iter_mut())
+        {
+            let t0 = std::time::Instant::now();
             let makespan = if k == 0 {
                 let run = engine::run(inst, sc, c.scheduler.as_mut())?;
                 let checked = check::check(inst, sc, &run.schedule)?;
@@ -107,6 +117,7 @@ pub fn evaluate(
             } else {
                 engine::run_makespan(inst, sc, c.scheduler.as_mut())?.makespan
             };
+            *sec += t0.elapsed().as_secs_f64();
             let ratio = &makespan / &lb;
             a.0.push(ratio.to_f64());
             a.1.push(makespan.to_f64());
@@ -118,7 +129,8 @@ pub fn evaluate(
     Ok(contenders
         .iter()
         .zip(acc)
-        .map(|(c, (r, m, max, checked))| {
+        .zip(secs)
+        .map(|((c, (r, m, max, checked)), seconds)| {
             let max = max.unwrap_or_default();
             AlgoStats {
                 algo: c.algo.clone(),
@@ -130,6 +142,7 @@ pub fn evaluate(
                 max,
                 mean_makespan: m.mean,
                 checked,
+                seconds,
             }
         })
         .collect())

@@ -8,6 +8,10 @@
 //! | `moldable-table1` | moldable paper, Table 1 (Section 5.4) |
 //! | `moldable-sweeps` | moldable paper, Figure 5 (Section 5.3): P, n and λ |
 //!
+//! Full sizes are the papers'; on a 2-core machine the rigid sweeps (49 algorithm × priority
+//! pairs × 1000 scenarios × 30 sets per point) take hours: `--sets` and `--scenarios` reduce
+//! them, and EXPERIMENTS.md records the sizes we ran.
+//!
 //! Every campaign is a list of cells run by [`runner`] (parallel, resumable, atomic outputs) and
 //! writes into its output directory: `manifest.json` (parameters, seed, program version),
 //! `cells/` (one JSON file per finished cell), `cells.csv` and `summary.csv`, `results.json`
@@ -20,6 +24,8 @@ use crate::error::{Error, Result};
 use std::path::PathBuf;
 
 pub mod eval;
+pub mod moldable_sweeps;
+pub mod moldable_table1;
 pub mod rigid_procs;
 pub mod rigid_qbar;
 pub mod rigid_sweep;
@@ -27,7 +33,7 @@ pub mod rigid_trace;
 pub mod runner;
 
 /// The campaigns, with a one-line description.
-pub const CAMPAIGNS: [(&str, &str); 3] = [
+pub const CAMPAIGNS: [(&str, &str); 5] = [
     (
         "rigid-qbar",
         "rigid paper Figures 4(a)-5: normalized makespan vs q̄ (P = 10000)",
@@ -39,6 +45,14 @@ pub const CAMPAIGNS: [(&str, &str); 3] = [
     (
         "rigid-trace",
         "rigid paper Table 1: SWF trace days, LPT, q̄ = 0, 0.05, 0.1",
+    ),
+    (
+        "moldable-table1",
+        "moldable paper Table 1: six models × LPA, BATCH, MINTIME, MINAREA",
+    ),
+    (
+        "moldable-sweeps",
+        "moldable paper Figure 5: mix model, P, n and λ sweeps",
     ),
 ];
 
@@ -145,6 +159,8 @@ pub fn run(name: &str, opts: &Options) -> Result<Outcome> {
         "rigid-qbar" => rigid_qbar::run(opts),
         "rigid-procs" => rigid_procs::run(opts),
         "rigid-trace" => rigid_trace::run(opts),
+        "moldable-table1" => moldable_table1::run(opts),
+        "moldable-sweeps" => moldable_sweeps::run(opts),
         _ => Err(Error::option(
             "name",
             format!(
