@@ -474,7 +474,8 @@ fn alloc_of(inst: &Instance, name: &str) -> Vec<u32> {
 /// Merges the moldable exhaustive scope's tally of `id` into `rep` when the budget asks for it.
 fn exhaustive_into(rep: &mut Report, id: &str, budget: &Budget) -> Result<()> {
     if budget.exhaustive {
-        let ex = super::exhaustive_moldable::moldable_cached(&super::exhaustive_moldable::MoldableScope::DEFAULT, budget)?;
+        let ex =
+            super::exhaustive_moldable::moldable_cached(&super::exhaustive_moldable::MoldableScope::DEFAULT, budget)?;
         if let Some(t) = ex.by_entry.get(id) {
             rep.tally(Source::Exhaustive).merge(t.clone());
         }
