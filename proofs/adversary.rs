@@ -50,7 +50,9 @@ const MAX_FAILURES: u32 = 4;
 
 /// FNV-1a of a string, to derive a per-algorithm stream from the seed.
 fn fnv(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Scores a case: (certified ratio, makespan, OPT).
@@ -69,7 +71,8 @@ pub fn score(
 /// Draws a starting case.
 pub type StartFn<'a> = &'a dyn Fn(&mut ChaCha8Rng) -> Result<(Instance, Scenario)>;
 /// Perturbs a case (`None`: the mutation left the search's limits).
-pub type MutateFn<'a> = &'a dyn Fn(&mut ChaCha8Rng, &Instance, &Scenario) -> Option<(Instance, Scenario)>;
+pub type MutateFn<'a> =
+    &'a dyn Fn(&mut ChaCha8Rng, &Instance, &Scenario) -> Option<(Instance, Scenario)>;
 /// Scores a case: (certified ratio, makespan, OPT).
 pub type ScoreFn<'a> = &'a dyn Fn(&Instance, &Scenario) -> Result<(Time, Time, OptRef)>;
 
@@ -135,26 +138,45 @@ pub fn climb(
 
 /// A random rigid start within the search's limits.
 fn rigid_start(rng: &mut ChaCha8Rng) -> Result<(Instance, Scenario)> {
-    let scope =
-        Scope { max_procs: MAX_PROCS, max_jobs: 4, max_failures: 2, max_num: 6, max_den: 2, moldable_weight: 0 };
+    let scope = Scope {
+        max_procs: MAX_PROCS,
+        max_jobs: 4,
+        max_failures: 2,
+        max_num: 6,
+        max_den: 2,
+        moldable_weight: 0,
+    };
     let c = run::random_case(rng.random::<u64>(), 0, scope)?;
     Ok((c.instance, c.scenario))
 }
 
 /// One random mutation of a rigid case; `None` when it would leave the limits.
-fn rigid_mutate(rng: &mut ChaCha8Rng, inst: &Instance, sc: &Scenario) -> Option<(Instance, Scenario)> {
+fn rigid_mutate(
+    rng: &mut ChaCha8Rng,
+    inst: &Instance,
+    sc: &Scenario,
+) -> Option<(Instance, Scenario)> {
     let mut procs = inst.procs;
-    let mut jobs: Vec<(u32, Time)> =
-        inst.jobs.iter().filter_map(|j| j.as_rigid().map(|(p, t)| (p, t.clone()))).collect();
+    let mut jobs: Vec<(u32, Time)> = inst
+        .jobs
+        .iter()
+        .filter_map(|j| j.as_rigid().map(|(p, t)| (p, t.clone())))
+        .collect();
     let mut f = sc.failures.clone();
     let n = jobs.len();
     let j = rng.random_range(0..n);
     match rng.random_range(0..8u32) {
         0 => jobs[j].0 = rng.random_range(1..=procs),
-        1 => jobs[j].1 = Time::new(rng.random_range(1..=8), rng.random_range(1..=2)).unwrap_or_default(),
+        1 => {
+            jobs[j].1 =
+                Time::new(rng.random_range(1..=8), rng.random_range(1..=2)).unwrap_or_default()
+        }
         2 => f[j] = rng.random_range(0..=MAX_FAILURES),
         3 if n < MAX_JOBS => {
-            jobs.push((rng.random_range(1..=procs), Time::from_int(rng.random_range(1..=6))));
+            jobs.push((
+                rng.random_range(1..=procs),
+                Time::from_int(rng.random_range(1..=6)),
+            ));
             f.push(rng.random_range(0..=2));
         }
         4 if n > 1 => {
@@ -184,7 +206,10 @@ fn rigid_mutate(rng: &mut ChaCha8Rng, inst: &Instance, sc: &Scenario) -> Option<
     }
     let inst = Instance::new(
         procs,
-        jobs.into_iter().enumerate().map(|(k, (p, t))| Job::rigid(format!("J{}", k + 1), p, t)).collect(),
+        jobs.into_iter()
+            .enumerate()
+            .map(|(k, (p, t))| Job::rigid(format!("J{}", k + 1), p, t))
+            .collect(),
     )
     .ok()?;
     Some((inst, Scenario::new(f)))
@@ -195,7 +220,15 @@ pub fn search_rigid(spec: &AlgoSpec, budget: &Budget) -> Result<Found> {
     let name = label(spec);
     let run_algo = |i: &Instance, s: &Scenario| run::algo(i, s, spec);
     let sc = |i: &Instance, s: &Scenario| score(i, s, &run_algo, budget);
-    climb(&name, budget.seed, budget.adversarial, 30, &rigid_start, &rigid_mutate, &sc)
+    climb(
+        &name,
+        budget.seed,
+        budget.adversarial,
+        30,
+        &rigid_start,
+        &rigid_mutate,
+        &sc,
+    )
 }
 
 /// The JSON of a golden case in the corpus schema of `tests/cases/` (description, instance,
@@ -250,7 +283,10 @@ fn moldable_mutate(
     let n = models.len();
     let j = rng.random_range(0..n);
     let fresh = |rng: &mut ChaCha8Rng, procs: u32| -> Option<SpeedupModel> {
-        match super::moldable::random_job(rng, kind, procs, "x".into()).ok()?.profile {
+        match super::moldable::random_job(rng, kind, procs, "x".into())
+            .ok()?
+            .profile
+        {
             Profile::Moldable { model, .. } => Some(model),
             Profile::Rigid { .. } => None,
         }
@@ -259,7 +295,11 @@ fn moldable_mutate(
         0 | 1 => models[j] = fresh(rng, procs)?,
         2 => f[j] = rng.random_range(0..=MOLDABLE_MAX_F),
         3 if n < MOLDABLE_MAX_JOBS => {
-            models.push(if rng.random::<bool>() { models[j].clone() } else { fresh(rng, procs)? });
+            models.push(if rng.random::<bool>() {
+                models[j].clone()
+            } else {
+                fresh(rng, procs)?
+            });
             f.push(rng.random_range(0..=MOLDABLE_MAX_F));
         }
         4 if n > 1 => {
@@ -271,7 +311,9 @@ fn moldable_mutate(
             // Keep p̄ within 1..=P.
             for m in &mut models {
                 match m {
-                    SpeedupModel::Roofline { pbar, .. } | SpeedupModel::Mix { pbar, .. } => *pbar = (*pbar).min(procs),
+                    SpeedupModel::Roofline { pbar, .. } | SpeedupModel::Mix { pbar, .. } => {
+                        *pbar = (*pbar).min(procs)
+                    }
                     _ => {}
                 }
             }
@@ -280,7 +322,10 @@ fn moldable_mutate(
     let mut jobs = Vec::with_capacity(models.len());
     for (k, model) in models.into_iter().enumerate() {
         let times = model.table(procs, "m").ok()?;
-        jobs.push(Job { name: format!("J{}", k + 1), profile: Profile::Moldable { model, times } });
+        jobs.push(Job {
+            name: format!("J{}", k + 1),
+            profile: Profile::Moldable { model, times },
+        });
     }
     Some((Instance::new(procs, jobs).ok()?, Scenario::new(f)))
 }
@@ -302,9 +347,24 @@ pub fn search_lpa(kind: ModelKind, budget: &Budget) -> Result<Found> {
         Ok(worst)
     };
     let start = |rng: &mut ChaCha8Rng| {
-        super::moldable::random_model_case(rng, kind, MOLDABLE_MAX_PROCS, MOLDABLE_MAX_JOBS, MOLDABLE_MAX_F)
+        super::moldable::random_model_case(
+            rng,
+            kind,
+            MOLDABLE_MAX_PROCS,
+            MOLDABLE_MAX_JOBS,
+            MOLDABLE_MAX_F,
+        )
     };
-    let mutate = |rng: &mut ChaCha8Rng, i: &Instance, s: &Scenario| moldable_mutate(kind, rng, i, s);
+    let mutate =
+        |rng: &mut ChaCha8Rng, i: &Instance, s: &Scenario| moldable_mutate(kind, rng, i, s);
     let sc = |i: &Instance, s: &Scenario| score(i, s, &run_algo, budget);
-    climb(&name, budget.seed, budget.adversarial, 40, &start, &mutate, &sc)
+    climb(
+        &name,
+        budget.seed,
+        budget.adversarial,
+        40,
+        &start,
+        &mutate,
+        &sc,
+    )
 }

@@ -38,7 +38,12 @@ pub struct RigidScope {
 
 impl RigidScope {
     /// The CI scope: P ≤ 3, n ≤ 3, t_j ∈ {1, 2, 3}, f_j ≤ 2 (27 432 cases).
-    pub const DEFAULT: RigidScope = RigidScope { max_procs: 3, max_jobs: 3, times: Vec::new(), max_failures: 2 };
+    pub const DEFAULT: RigidScope = RigidScope {
+        max_procs: 3,
+        max_jobs: 3,
+        times: Vec::new(),
+        max_failures: 2,
+    };
 
     /// The times of the scope ({1, 2, 3} when the list is left empty, as in the constants).
     pub fn times(&self) -> Vec<i64> {
@@ -51,7 +56,10 @@ impl RigidScope {
 
     /// The larger scope: P ≤ 4, n ≤ 3, t_j ∈ {1, 2, 3}, f_j ≤ 2 (75 420 cases).
     pub fn large() -> RigidScope {
-        RigidScope { max_procs: 4, ..RigidScope::DEFAULT }
+        RigidScope {
+            max_procs: 4,
+            ..RigidScope::DEFAULT
+        }
     }
 
     /// The scope named by `RESCHED_EXHAUSTIVE` (`large`), else the default.
@@ -67,7 +75,11 @@ impl RigidScope {
         let t = self.times().len() as u64;
         let f = u64::from(self.max_failures) + 1;
         (1..=u64::from(self.max_procs))
-            .map(|p| (1..=self.max_jobs as u32).map(|n| (p * t * f).pow(n)).sum::<u64>())
+            .map(|p| {
+                (1..=self.max_jobs as u32)
+                    .map(|n| (p * t * f).pow(n))
+                    .sum::<u64>()
+            })
             .sum()
     }
 }
@@ -126,19 +138,33 @@ impl ExhaustiveReport {
 }
 
 fn row(k: &str, t: &Tally, with_slack: bool) -> String {
-    let (w, case) = t.worst.as_ref().map(|(w, c)| (super::show_ratio(w), c.as_str())).unwrap_or(("–".into(), ""));
+    let (w, case) = t
+        .worst
+        .as_ref()
+        .map(|(w, c)| (super::show_ratio(w), c.as_str()))
+        .unwrap_or(("–".into(), ""));
     if !with_slack {
         return format!("| {k} | {} | {w} | {case} |\n", t.measured);
     }
-    let (slack, at) = t.min_slack.as_ref().map(|(s, c)| (super::show_ratio(s), c.as_str())).unwrap_or(("–".into(), ""));
-    format!("| {k} | {} | {w} | {slack} ({at}) | {} | {case} |\n", t.measured, t.violation_count)
+    let (slack, at) = t
+        .min_slack
+        .as_ref()
+        .map(|(s, c)| (super::show_ratio(s), c.as_str()))
+        .unwrap_or(("–".into(), ""));
+    format!(
+        "| {k} | {} | {w} | {slack} ({at}) | {} | {case} |\n",
+        t.measured, t.violation_count
+    )
 }
 
 /// Every rigid algorithm × every priority rule (RANDOM with seed 0), plus R-LIST(m = 2).
 pub fn rigid_algos() -> Vec<AlgoSpec> {
     let mut names: Vec<&str> = schedulers::rigid_names();
     names.insert(2, "r-list:2");
-    names.iter().flat_map(|n| Priority::ALL.iter().map(move |&p| run::spec(n, p))).collect()
+    names
+        .iter()
+        .flat_map(|n| Priority::ALL.iter().map(move |&p| run::spec(n, p)))
+        .collect()
 }
 
 /// A ratio as a function of P.
@@ -152,7 +178,9 @@ fn entries_of(a: &AlgoSpec) -> Vec<(&'static str, RatioFn)> {
     if a.name == "greedy" {
         v.push(("rigid.prop2", bounds::greedy_ratio));
     }
-    if a.priority == Some(Priority::Ljf) && ["easy", "r-list:2", "conservative"].contains(&a.name.as_str()) {
+    if a.priority == Some(Priority::Ljf)
+        && ["easy", "r-list:2", "conservative"].contains(&a.name.as_str())
+    {
         v.push(("rigid.prop1", bounds::reservation_ratio));
     }
     v
@@ -183,7 +211,10 @@ pub fn rigid(scope: &RigidScope, budget: &Budget) -> Result<ExhaustiveReport> {
         .par_iter()
         .map(|&(procs, n, idx)| one_instance(procs, n, idx, scope, &times, &algos, budget, &memo))
         .collect();
-    let mut rep = ExhaustiveReport { scope: scope.to_string(), ..Default::default() };
+    let mut rep = ExhaustiveReport {
+        scope: scope.to_string(),
+        ..Default::default()
+    };
     for part in parts {
         let part = part?;
         rep.cases += part.cases;
@@ -217,8 +248,11 @@ fn one_instance(
         keys.push(job_choice(rest % choices, procs, times));
         rest /= choices;
     }
-    let jobs: Vec<Job> =
-        keys.iter().enumerate().map(|(j, &(p, t))| Job::rigid(format!("J{}", j + 1), p, Time::from_int(t))).collect();
+    let jobs: Vec<Job> = keys
+        .iter()
+        .enumerate()
+        .map(|(j, &(p, t))| Job::rigid(format!("J{}", j + 1), p, Time::from_int(t)))
+        .collect();
     let inst = Instance::new(procs, jobs).map_err(|e| e.in_file("exhaustive"))?;
     let mut rep = ExhaustiveReport::default();
     let f = scope.max_failures + 1;
@@ -232,16 +266,26 @@ fn one_instance(
             })
             .collect();
         let sc = Scenario::new(failures.clone());
-        let mut key: Vec<(u32, i64, u32)> = keys.iter().zip(&failures).map(|(&(p, t), &f)| (p, t, f)).collect();
+        let mut key: Vec<(u32, i64, u32)> = keys
+            .iter()
+            .zip(&failures)
+            .map(|(&(p, t), &f)| (p, t, f))
+            .collect();
         key.sort_unstable();
         // OPT depends on P and on the multiset of (p_j, t_j, f_j), not on the job order.
         let key = (procs, key);
-        let cached = memo.lock().map_err(|_| Error::Limit("poisoned memo".into()))?.get(&key).cloned();
+        let cached = memo
+            .lock()
+            .map_err(|_| Error::Limit("poisoned memo".into()))?
+            .get(&key)
+            .cloned();
         let opt = match cached {
             Some(o) => o,
             None => {
                 let o = run::opt(&inst, &sc, budget)?;
-                memo.lock().map_err(|_| Error::Limit("poisoned memo".into()))?.insert(key, o.clone());
+                memo.lock()
+                    .map_err(|_| Error::Limit("poisoned memo".into()))?
+                    .insert(key, o.clone());
                 o
             }
         };
@@ -252,7 +296,10 @@ fn one_instance(
             )));
         };
         if *opt_v < run::rigid_lower(&inst, &sc)? {
-            return Err(Error::Solver(format!("OPT {opt_v} below L(f) on {}", describe(&inst, &sc))));
+            return Err(Error::Solver(format!(
+                "OPT {opt_v} below L(f) on {}",
+                describe(&inst, &sc)
+            )));
         }
         rep.cases += 1;
         for a in algos {
@@ -262,8 +309,16 @@ fn one_instance(
             let case = || describe(&inst, &sc);
             // Every heuristic is at least OPT: bound 1 read as a lower bound on makespan/OPT.
             let ge = Measurement::lower(name.clone(), mk.clone(), opt.clone(), Time::one())?;
-            rep.by_entry.entry("heuristic>=opt".into()).or_default().add(&ge, case);
-            let r = Measurement::upper(name.clone(), mk.clone(), opt.clone(), Time::from_int(i64::MAX))?;
+            rep.by_entry
+                .entry("heuristic>=opt".into())
+                .or_default()
+                .add(&ge, case);
+            let r = Measurement::upper(
+                name.clone(),
+                mk.clone(),
+                opt.clone(),
+                Time::from_int(i64::MAX),
+            )?;
             rep.by_algo.entry(name.clone()).or_default().add(&r, case);
             // At P = 1 every bound equals 1 and every algorithm is serial: those cases are
             // checked (heuristic ≥ OPT) but kept out of the bounds' tallies, whose gap would
@@ -283,10 +338,17 @@ pub fn rigid_cached(scope: &RigidScope, budget: &Budget) -> Result<ExhaustiveRep
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let key = (scope.clone(), budget.opt_nodes);
-    if let Some(r) = cache.lock().map_err(|_| Error::Limit("poisoned cache".into()))?.get(&key) {
+    if let Some(r) = cache
+        .lock()
+        .map_err(|_| Error::Limit("poisoned cache".into()))?
+        .get(&key)
+    {
         return Ok(r.clone());
     }
     let r = rigid(scope, budget)?;
-    cache.lock().map_err(|_| Error::Limit("poisoned cache".into()))?.insert(key, r.clone());
+    cache
+        .lock()
+        .map_err(|_| Error::Limit("poisoned cache".into()))?
+        .insert(key, r.clone());
     Ok(r)
 }

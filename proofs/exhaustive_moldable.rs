@@ -35,9 +35,19 @@ pub struct MoldableScope {
 
 impl MoldableScope {
     /// P ≤ 3, n ≤ 2, t(1) ≤ 4, f_j ≤ 1.
-    pub const DEFAULT: MoldableScope = MoldableScope { max_procs: 3, max_jobs: 2, max_t1: 4, max_failures: 1 };
+    pub const DEFAULT: MoldableScope = MoldableScope {
+        max_procs: 3,
+        max_jobs: 2,
+        max_t1: 4,
+        max_failures: 1,
+    };
     /// P ≤ 4, n ≤ 2, t(1) ≤ 4, f_j ≤ 2 (`RESCHED_EXHAUSTIVE=large`).
-    pub const LARGE: MoldableScope = MoldableScope { max_procs: 4, max_jobs: 2, max_t1: 4, max_failures: 2 };
+    pub const LARGE: MoldableScope = MoldableScope {
+        max_procs: 4,
+        max_jobs: 2,
+        max_t1: 4,
+        max_failures: 2,
+    };
 
     /// The scope named by `RESCHED_EXHAUSTIVE` (`large`), else the default.
     pub fn from_env() -> MoldableScope {
@@ -82,7 +92,10 @@ fn job(name: String, times: &[Time]) -> Job {
     Job {
         name,
         profile: Profile::Moldable {
-            model: SpeedupModel::Table { times: times.to_vec(), monotonic: true },
+            model: SpeedupModel::Table {
+                times: times.to_vec(),
+                monotonic: true,
+            },
             times: times.to_vec(),
         },
     }
@@ -110,9 +123,14 @@ pub fn moldable(scope: &MoldableScope, budget: &Budget) -> Result<ExhaustiveRepo
             }
         }
     }
-    let parts: Vec<Result<ExhaustiveReport>> =
-        units.par_iter().map(|&(procs, n, idx)| one(procs, n, idx, scope, budget)).collect();
-    let mut rep = ExhaustiveReport { scope: scope.to_string(), ..Default::default() };
+    let parts: Vec<Result<ExhaustiveReport>> = units
+        .par_iter()
+        .map(|&(procs, n, idx)| one(procs, n, idx, scope, budget))
+        .collect();
+    let mut rep = ExhaustiveReport {
+        scope: scope.to_string(),
+        ..Default::default()
+    };
     for part in parts {
         let part = part?;
         rep.cases += part.cases;
@@ -128,12 +146,21 @@ pub fn moldable(scope: &MoldableScope, budget: &Budget) -> Result<ExhaustiveRepo
     Ok(rep)
 }
 
-fn one(procs: u32, n: u32, idx: u64, scope: &MoldableScope, budget: &Budget) -> Result<ExhaustiveReport> {
+fn one(
+    procs: u32,
+    n: u32,
+    idx: u64,
+    scope: &MoldableScope,
+    budget: &Budget,
+) -> Result<ExhaustiveReport> {
     let tabs = tables(procs, scope.max_t1);
     let mut rest = idx;
     let mut jobs = Vec::new();
     for j in 0..n {
-        jobs.push(job(format!("J{}", j + 1), &tabs[(rest % tabs.len() as u64) as usize]));
+        jobs.push(job(
+            format!("J{}", j + 1),
+            &tabs[(rest % tabs.len() as u64) as usize],
+        ));
         rest /= tabs.len() as u64;
     }
     let inst = Instance::new(procs, jobs).map_err(|e| e.in_file("exhaustive"))?;
@@ -154,7 +181,12 @@ fn one(procs: u32, n: u32, idx: u64, scope: &MoldableScope, budget: &Budget) -> 
         rep.opt_solved += 1;
         rep.cases += 1;
         let star = mb::lower_bound(&inst, &sc, |j, a| {
-            opt_s.attempts.iter().find(|x| x.job == j && x.attempt == a).map(|x| x.procs).unwrap_or(0)
+            opt_s
+                .attempts
+                .iter()
+                .find(|x| x.job == j && x.attempt == a)
+                .map(|x| x.procs)
+                .unwrap_or(0)
         })?;
         let opt = OptRef::Exact(opt_v.clone());
         for (name, prio) in algos() {
@@ -164,8 +196,16 @@ fn one(procs: u32, n: u32, idx: u64, scope: &MoldableScope, budget: &Budget) -> 
             let label = format!("{name}/{prio}");
             let case = || describe(&inst, &sc);
             let ge = Measurement::lower(label.clone(), mk.clone(), opt.clone(), Time::one())?;
-            rep.by_entry.entry("heuristic>=opt".into()).or_default().add(&ge, case);
-            let r = Measurement::upper(label.clone(), mk.clone(), opt.clone(), Time::from_int(i64::MAX))?;
+            rep.by_entry
+                .entry("heuristic>=opt".into())
+                .or_default()
+                .add(&ge, case);
+            let r = Measurement::upper(
+                label.clone(),
+                mk.clone(),
+                opt.clone(),
+                Time::from_int(i64::MAX),
+            )?;
             rep.by_algo.entry(label.clone()).or_default().add(&r, case);
             if procs == 1 {
                 continue;
@@ -173,7 +213,10 @@ fn one(procs: u32, n: u32, idx: u64, scope: &MoldableScope, budget: &Budget) -> 
             if name == "batch-list" {
                 let fmax = sc.failures.iter().copied().max().unwrap_or(0);
                 let m = Measurement::upper(label, mk, opt.clone(), mb::batch_bound(&eps, fmax))?;
-                rep.by_entry.entry("moldable.thm11".into()).or_default().add(&m, case);
+                rep.by_entry
+                    .entry("moldable.thm11".into())
+                    .or_default()
+                    .add(&m, case);
             } else {
                 let alloc = match name {
                     "mintime" => ms::lpa::mintime_alloc(&inst),
@@ -183,8 +226,16 @@ fn one(procs: u32, n: u32, idx: u64, scope: &MoldableScope, budget: &Budget) -> 
                 let mine = mb::lower_bound_fixed(&inst, &sc, &alloc)?;
                 let alpha = super::ratio(&mine.area, &star.area)?;
                 let beta = super::ratio(&mine.tmax, &star.tmax)?;
-                let m = Measurement::upper(label, mk, opt.clone(), mb::r_alpha_beta(&alpha, &beta, procs))?;
-                rep.by_entry.entry("moldable.lemma2".into()).or_default().add(&m, case);
+                let m = Measurement::upper(
+                    label,
+                    mk,
+                    opt.clone(),
+                    mb::r_alpha_beta(&alpha, &beta, procs),
+                )?;
+                rep.by_entry
+                    .entry("moldable.lemma2".into())
+                    .or_default()
+                    .add(&m, case);
             }
         }
     }
@@ -201,7 +252,10 @@ fn exact(inst: &Instance, sc: &Scenario, budget: &Budget) -> Result<(Time, Sched
     let r = crate::opt::solve(inst, sc, &cfg)?;
     let m = crate::check::check(inst, sc, &r.schedule)?;
     if !r.is_optimal() {
-        return Err(Error::Limit(format!("exhaustive: OPT not proven on {}", describe(inst, sc))));
+        return Err(Error::Limit(format!(
+            "exhaustive: OPT not proven on {}",
+            describe(inst, sc)
+        )));
     }
     Ok((m, r.schedule))
 }
@@ -214,10 +268,17 @@ pub fn moldable_cached(scope: &MoldableScope, budget: &Budget) -> Result<Exhaust
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let key = (*scope, budget.opt_nodes);
-    if let Some(r) = cache.lock().map_err(|_| Error::Limit("poisoned cache".into()))?.get(&key) {
+    if let Some(r) = cache
+        .lock()
+        .map_err(|_| Error::Limit("poisoned cache".into()))?
+        .get(&key)
+    {
         return Ok(r.clone());
     }
     let r = moldable(scope, budget)?;
-    cache.lock().map_err(|_| Error::Limit("poisoned cache".into()))?.insert(key, r.clone());
+    cache
+        .lock()
+        .map_err(|_| Error::Limit("poisoned cache".into()))?
+        .insert(key, r.clone());
     Ok(r)
 }

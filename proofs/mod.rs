@@ -93,18 +93,28 @@ impl Params {
     /// The defaults of `entry`, overridden by `given` (`k=v` strings). Unknown names and
     /// malformed pairs are errors naming the option.
     pub fn for_entry(entry: &Entry, given: &[String]) -> Result<Params> {
-        let mut values: BTreeMap<String, String> =
-            entry.params.iter().map(|p| (p.name.to_string(), p.default.to_string())).collect();
+        let mut values: BTreeMap<String, String> = entry
+            .params
+            .iter()
+            .map(|p| (p.name.to_string(), p.default.to_string()))
+            .collect();
         for kv in given {
             let Some((k, v)) = kv.split_once('=') else {
-                return Err(Error::option("--param", format!("`{kv}` is not of the form name=value")));
+                return Err(Error::option(
+                    "--param",
+                    format!("`{kv}` is not of the form name=value"),
+                ));
             };
             let k = k.trim();
             if !values.contains_key(k) {
                 let known: Vec<&str> = entry.params.iter().map(|p| p.name).collect();
                 return Err(Error::option(
                     "--param",
-                    format!("{} has no parameter `{k}` (it has: {})", entry.id, known.join(", ")),
+                    format!(
+                        "{} has no parameter `{k}` (it has: {})",
+                        entry.id,
+                        known.join(", ")
+                    ),
                 ));
             }
             values.insert(k.to_string(), v.trim().to_string());
@@ -114,7 +124,12 @@ impl Params {
 
     /// Parameters from explicit pairs (tests and internal callers).
     pub fn from_pairs(pairs: &[(&str, &str)]) -> Params {
-        Params { values: pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect() }
+        Params {
+            values: pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
     }
 
     fn raw(&self, name: &str) -> Result<&str> {
@@ -127,13 +142,20 @@ impl Params {
     /// An integer parameter in `range`.
     pub fn u32_in(&self, name: &str, range: std::ops::RangeInclusive<u32>) -> Result<u32> {
         let raw = self.raw(name)?;
-        let v: u32 = raw
-            .parse()
-            .map_err(|_| Error::option("--param", format!("{name}={raw}: expected a non-negative integer")))?;
+        let v: u32 = raw.parse().map_err(|_| {
+            Error::option(
+                "--param",
+                format!("{name}={raw}: expected a non-negative integer"),
+            )
+        })?;
         if !range.contains(&v) {
             return Err(Error::option(
                 "--param",
-                format!("{name}={v}: outside {}..={} (the witness's stated range)", range.start(), range.end()),
+                format!(
+                    "{name}={v}: outside {}..={} (the witness's stated range)",
+                    range.start(),
+                    range.end()
+                ),
             ));
         }
         Ok(v)
@@ -142,9 +164,14 @@ impl Params {
     /// An exact rational parameter with `lo < v < hi`.
     pub fn time_open(&self, name: &str, lo: &Time, hi: &Time) -> Result<Time> {
         let raw = self.raw(name)?;
-        let v: Time = raw.parse().map_err(|e| Error::option("--param", format!("{name}={raw}: {e}")))?;
+        let v: Time = raw
+            .parse()
+            .map_err(|e| Error::option("--param", format!("{name}={raw}: {e}")))?;
         if v <= *lo || v >= *hi {
-            return Err(Error::option("--param", format!("{name}={v}: must lie strictly between {lo} and {hi}")));
+            return Err(Error::option(
+                "--param",
+                format!("{name}={v}: must lie strictly between {lo} and {hi}"),
+            ));
         }
         Ok(v)
     }
@@ -196,7 +223,11 @@ impl fmt::Display for OptRef {
         match self {
             OptRef::Exact(t) => write!(f, "OPT = {t} ({})", t.to_decimal_string(6)),
             OptRef::Between { lower, upper } if lower == upper => {
-                write!(f, "OPT = {lower} ({}) [L met by a checked schedule]", lower.to_decimal_string(6))
+                write!(
+                    f,
+                    "OPT = {lower} ({}) [L met by a checked schedule]",
+                    lower.to_decimal_string(6)
+                )
             }
             OptRef::Between { lower, upper } => write!(
                 f,
@@ -204,7 +235,9 @@ impl fmt::Display for OptRef {
                 lower.to_decimal_string(6),
                 upper.to_decimal_string(6)
             ),
-            OptRef::Lower(t) => write!(f, "L = {t} ({}) (OPT out of reach)", t.to_decimal_string(6)),
+            OptRef::Lower(t) => {
+                write!(f, "L = {t} ({}) (OPT out of reach)", t.to_decimal_string(6))
+            }
         }
     }
 }
@@ -233,29 +266,60 @@ pub struct Measurement {
 
 impl Measurement {
     /// Measures an upper-bound statement: holds iff makespan ≤ bound · (lower end of OPT).
-    pub fn upper(algo: impl Into<String>, makespan: Time, opt: OptRef, bound: Time) -> Result<Measurement> {
+    pub fn upper(
+        algo: impl Into<String>,
+        makespan: Time,
+        opt: OptRef,
+        bound: Time,
+    ) -> Result<Measurement> {
         let ratio = ratio(&makespan, opt.lower())?;
         let slack = &bound - &ratio;
         let holds = !slack.is_negative();
-        Ok(Measurement { algo: algo.into(), makespan, opt, ratio, bound, slack, holds, is_lower: false })
+        Ok(Measurement {
+            algo: algo.into(),
+            makespan,
+            opt,
+            ratio,
+            bound,
+            slack,
+            holds,
+            is_lower: false,
+        })
     }
 
     /// Measures a lower-bound statement: holds iff makespan ≥ bound · (upper end of OPT).
-    pub fn lower(algo: impl Into<String>, makespan: Time, opt: OptRef, bound: Time) -> Result<Measurement> {
+    pub fn lower(
+        algo: impl Into<String>,
+        makespan: Time,
+        opt: OptRef,
+        bound: Time,
+    ) -> Result<Measurement> {
         let up = opt
             .upper()
-            .ok_or_else(|| Error::Limit("a lower-bound witness needs an upper bound on OPT".into()))?
+            .ok_or_else(|| {
+                Error::Limit("a lower-bound witness needs an upper bound on OPT".into())
+            })?
             .clone();
         let ratio = ratio(&makespan, &up)?;
         let slack = &ratio - &bound;
         let holds = !slack.is_negative();
-        Ok(Measurement { algo: algo.into(), makespan, opt, ratio, bound, slack, holds, is_lower: true })
+        Ok(Measurement {
+            algo: algo.into(),
+            makespan,
+            opt,
+            ratio,
+            bound,
+            slack,
+            holds,
+            is_lower: true,
+        })
     }
 }
 
 /// `a / b` for a positive `b`.
 pub fn ratio(a: &Time, b: &Time) -> Result<Time> {
-    a.checked_div(b).ok_or_else(|| Error::Limit(format!("ratio {a} / {b}: the reference is zero")))
+    a.checked_div(b)
+        .ok_or_else(|| Error::Limit(format!("ratio {a} / {b}: the reference is zero")))
 }
 
 /// A witness: the case a statement's proof builds, with what the proof says about it.
@@ -301,7 +365,8 @@ impl Tally {
             if !m.holds {
                 self.violation_count += 1;
                 if self.violations.len() < 5 {
-                    self.violations.push(format!("{desc}: ratio {} vs bound {}", m.ratio, m.bound));
+                    self.violations
+                        .push(format!("{desc}: ratio {} vs bound {}", m.ratio, m.bound));
                 }
             }
             if tighter {
@@ -353,13 +418,24 @@ pub struct Budget {
 impl Budget {
     /// The default of `resched prove --all`: a few seconds in release.
     pub fn quick() -> Budget {
-        Budget { random: 100, exhaustive: false, adversarial: 300, seed: 1, opt_nodes: 200_000 }
+        Budget {
+            random: 100,
+            exhaustive: false,
+            adversarial: 300,
+            seed: 1,
+            opt_nodes: 200_000,
+        }
     }
 
     /// `quick` scaled by `k` (the `--budget` flag).
     pub fn scaled(k: u64) -> Budget {
         let q = Budget::quick();
-        Budget { random: q.random * k, adversarial: q.adversarial * k, exhaustive: k >= 4, ..q }
+        Budget {
+            random: q.random * k,
+            adversarial: q.adversarial * k,
+            exhaustive: k >= 4,
+            ..q
+        }
     }
 }
 
@@ -402,7 +478,8 @@ impl Report {
 
     /// True when no measurement broke its bound.
     pub fn holds(&self) -> bool {
-        self.witness.iter().all(|m| m.holds) && self.tallies.values().all(|t| t.violation_count == 0)
+        self.witness.iter().all(|m| m.holds)
+            && self.tallies.values().all(|t| t.violation_count == 0)
     }
 }
 
@@ -447,7 +524,10 @@ pub fn ledger() -> Vec<&'static Entry> {
 pub fn find(id: &str) -> Result<&'static Entry> {
     ledger().into_iter().find(|e| e.id == id).ok_or_else(|| {
         let ids: Vec<&str> = ledger().iter().map(|e| e.id).collect();
-        Error::option("<id>", format!("no ledger entry `{id}`; known: {}", ids.join(", ")))
+        Error::option(
+            "<id>",
+            format!("no ledger entry `{id}`; known: {}", ids.join(", ")),
+        )
     })
 }
 
@@ -465,11 +545,17 @@ pub fn show_ratio(t: &Time) -> String {
 /// from each source and the gap to the bound. `reports[i]` belongs to `entries[i]`.
 pub fn markdown_table(entries: &[&Entry], reports: &[Result<Report>]) -> String {
     let mut s = String::new();
-    s.push_str("| id | statement | bound | witness | random | exhaustive | adversarial | gap | holds |\n");
+    s.push_str(
+        "| id | statement | bound | witness | random | exhaustive | adversarial | gap | holds |\n",
+    );
     s.push_str("|---|---|---|---|---|---|---|---|---|\n");
     for (e, r) in entries.iter().zip(reports) {
         let cell = |t: Option<&Tally>| match t {
-            Some(Tally { worst: Some((w, _)), measured, .. }) => format!("{} (n={measured})", show_ratio(w)),
+            Some(Tally {
+                worst: Some((w, _)),
+                measured,
+                ..
+            }) => format!("{} (n={measured})", show_ratio(w)),
             _ => "–".to_string(),
         };
         let (w, ra, ex, ad, gap, holds) = match r {
@@ -484,7 +570,11 @@ pub fn markdown_table(entries: &[&Entry], reports: &[Result<Report>]) -> String 
                     .iter()
                     .filter(|m| m.is_lower == lower_kind)
                     .map(|m| m.slack.clone())
-                    .chain(rep.tallies.values().filter_map(|t| t.min_slack.as_ref().map(|(s, _)| s.clone())))
+                    .chain(
+                        rep.tallies
+                            .values()
+                            .filter_map(|t| t.min_slack.as_ref().map(|(s, _)| s.clone())),
+                    )
                     .min();
                 let gap = match (e.kind, slack) {
                     (Kind::Claim { gap }, _) => gap.to_string(),
@@ -498,15 +588,30 @@ pub fn markdown_table(entries: &[&Entry], reports: &[Result<Report>]) -> String 
                     cell(rep.get(Source::Exhaustive)),
                     cell(rep.get(Source::Adversarial)),
                     gap,
-                    if rep.holds() { "yes".to_string() } else { format!("**NO** ({})", rep.violations().len()) },
+                    if rep.holds() {
+                        "yes".to_string()
+                    } else {
+                        format!("**NO** ({})", rep.violations().len())
+                    },
                 )
             }
-            Err(err) => ("error".into(), "–".into(), "–".into(), "–".into(), format!("{err}"), "?".into()),
+            Err(err) => (
+                "error".into(),
+                "–".into(),
+                "–".into(),
+                "–".into(),
+                format!("{err}"),
+                "?".into(),
+            ),
         };
         s.push_str(&format!(
             "| `{}` | {} | {} | {w} | {ra} | {ex} | {ad} | {gap} | {holds} |\n",
             e.id,
-            e.statement.split(". ").next().unwrap_or(e.statement).replace('|', "\\|"),
+            e.statement
+                .split(". ")
+                .next()
+                .unwrap_or(e.statement)
+                .replace('|', "\\|"),
             e.bound_text.replace('|', "\\|"),
         ));
     }

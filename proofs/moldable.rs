@@ -17,7 +17,9 @@
 //!   bounds each batch by.
 use super::moldable_witness as mw;
 use super::run::{self, describe};
-use super::{Budget, Entry, Kind, Measurement, OptRef, Paper, Param, Params, Report, Source, Witness};
+use super::{
+    Budget, Entry, Kind, Measurement, OptRef, Paper, Param, Params, Report, Source, Witness,
+};
 use crate::bounds::moldable as mb;
 use crate::engine;
 use crate::error::{Error, Result};
@@ -301,7 +303,10 @@ pub fn run_moldable(
     prio: MPriority,
     eps: Option<&Time>,
 ) -> Result<(Time, Schedule)> {
-    let spec = AlgoSpec { eps: eps.cloned(), ..AlgoSpec::new(name).with_priority(prio) };
+    let spec = AlgoSpec {
+        eps: eps.cloned(),
+        ..AlgoSpec::new(name).with_priority(prio)
+    };
     let mut s = crate::schedulers::build(&spec, inst)?;
     let r = engine::run(inst, sc, s.as_mut())?;
     let m = crate::check::check(inst, sc, &r.schedule)?;
@@ -333,9 +338,20 @@ pub fn random_job(rng: &mut ChaCha8Rng, kind: ModelKind, procs: u32, name: Strin
     let model = match kind {
         ModelKind::Roofline => SpeedupModel::Roofline { w, pbar },
         ModelKind::Communication => SpeedupModel::Communication { w, c },
-        ModelKind::Amdahl => SpeedupModel::Amdahl { w, gamma: frac(rng) },
-        ModelKind::Mix => SpeedupModel::Mix { w, gamma: frac(rng), pbar, c },
-        ModelKind::Power => SpeedupModel::Power { w, delta: Time::new(rng.random_range(0..=4), 4).unwrap_or_default() },
+        ModelKind::Amdahl => SpeedupModel::Amdahl {
+            w,
+            gamma: frac(rng),
+        },
+        ModelKind::Mix => SpeedupModel::Mix {
+            w,
+            gamma: frac(rng),
+            pbar,
+            c,
+        },
+        ModelKind::Power => SpeedupModel::Power {
+            w,
+            delta: Time::new(rng.random_range(0..=4), 4).unwrap_or_default(),
+        },
         ModelKind::Monotonic => {
             // t(1) drawn, then t(p) at k/4 of the way between the limits monotonicity allows.
             let mut times = vec![Time::from_int(rng.random_range(1..=12))];
@@ -345,17 +361,30 @@ pub fn random_job(rng: &mut ChaCha8Rng, kind: ModelKind, procs: u32, name: Strin
                 let k = rng.random_range(0..=4u64);
                 times.push(&lo + &(&prev - &lo).mul_int(k).div_int(4).unwrap_or_default());
             }
-            SpeedupModel::Table { times, monotonic: true }
+            SpeedupModel::Table {
+                times,
+                monotonic: true,
+            }
         }
         ModelKind::Arbitrary => {
             let times = (0..procs)
-                .map(|_| Time::new(rng.random_range(1..=12), rng.random_range(1..=2)).unwrap_or_default())
+                .map(|_| {
+                    Time::new(rng.random_range(1..=12), rng.random_range(1..=2)).unwrap_or_default()
+                })
                 .collect();
-            SpeedupModel::Table { times, monotonic: false }
+            SpeedupModel::Table {
+                times,
+                monotonic: false,
+            }
         }
     };
-    let times = model.table(procs, &format!("jobs[{name}].speedup")).map_err(|e| e.in_file("generated"))?;
-    Ok(Job { name, profile: Profile::Moldable { model, times } })
+    let times = model
+        .table(procs, &format!("jobs[{name}].speedup"))
+        .map_err(|e| e.in_file("generated"))?;
+    Ok(Job {
+        name,
+        profile: Profile::Moldable { model, times },
+    })
 }
 
 /// A random instance of model `kind`: P in 1..=max_procs, n in 1..=max_jobs, f_j ≤ max_f.
@@ -368,13 +397,20 @@ pub fn random_model_case(
 ) -> Result<(Instance, Scenario)> {
     let procs = rng.random_range(2..=max_procs.max(2));
     let n = rng.random_range(1..=max_jobs.max(1));
-    let jobs = (0..n).map(|j| random_job(rng, kind, procs, format!("J{}", j + 1))).collect::<Result<Vec<_>>>()?;
+    let jobs = (0..n)
+        .map(|j| random_job(rng, kind, procs, format!("J{}", j + 1)))
+        .collect::<Result<Vec<_>>>()?;
     let f = (0..n).map(|_| rng.random_range(0..=max_f)).collect();
-    Ok((Instance::new(procs, jobs).map_err(|e| e.in_file("generated"))?, Scenario::new(f)))
+    Ok((
+        Instance::new(procs, jobs).map_err(|e| e.in_file("generated"))?,
+        Scenario::new(f),
+    ))
 }
 
 fn rng_for(budget: &Budget, tag: &str, i: u64) -> ChaCha8Rng {
-    let h = tag.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    let h = tag.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
     ChaCha8Rng::seed_from_u64(
         budget.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ h ^ i.wrapping_mul(0xD1B5_4A32_D192_ED03),
     )
@@ -383,14 +419,24 @@ fn rng_for(budget: &Budget, tag: &str, i: u64) -> ChaCha8Rng {
 /// Lemma 1's value for a schedule: A, t_max and p_min measured on the schedule itself over
 /// [from, to) (p_min = the fewest busy processors on any interval of [from, to)).
 pub fn lemma1_of(procs: u32, schedule: &Schedule, from: &Time, to: &Time) -> Time {
-    let atts: Vec<_> = schedule.attempts.iter().filter(|a| a.start >= *from && a.end() <= *to).collect();
-    let area: Time = atts.iter().map(|a| a.duration.mul_int(u64::from(a.procs))).sum();
+    let atts: Vec<_> = schedule
+        .attempts
+        .iter()
+        .filter(|a| a.start >= *from && a.end() <= *to)
+        .collect();
+    let area: Time = atts
+        .iter()
+        .map(|a| a.duration.mul_int(u64::from(a.procs)))
+        .sum();
     let mut chains: std::collections::BTreeMap<usize, Time> = std::collections::BTreeMap::new();
     for a in &atts {
         *chains.entry(a.job).or_default() += &a.duration;
     }
     let tmax = chains.into_values().max().unwrap_or_default();
-    let mut points: Vec<Time> = atts.iter().flat_map(|a| [a.start.clone(), a.end()]).collect();
+    let mut points: Vec<Time> = atts
+        .iter()
+        .flat_map(|a| [a.start.clone(), a.end()])
+        .collect();
     points.push(from.clone());
     points.sort();
     points.dedup();
@@ -399,7 +445,11 @@ pub fn lemma1_of(procs: u32, schedule: &Schedule, from: &Time, to: &Time) -> Tim
         if w[1] > *to || w[0] < *from {
             continue;
         }
-        let busy: u32 = atts.iter().filter(|a| a.start <= w[0] && a.end() >= w[1]).map(|a| a.procs).sum();
+        let busy: u32 = atts
+            .iter()
+            .filter(|a| a.start <= w[0] && a.end() >= w[1])
+            .map(|a| a.procs)
+            .sum();
         pmin = pmin.min(busy);
     }
     mb::lemma1(&area, &tmax, pmin, procs)
@@ -407,8 +457,13 @@ pub fn lemma1_of(procs: u32, schedule: &Schedule, from: &Time, to: &Time) -> Tim
 
 fn check_lemma1(_: &Params, budget: &Budget) -> Result<Report> {
     let mut rep = Report::default();
-    let kinds =
-        [ModelKind::Monotonic, ModelKind::Arbitrary, ModelKind::Communication, ModelKind::Amdahl, ModelKind::Mix];
+    let kinds = [
+        ModelKind::Monotonic,
+        ModelKind::Arbitrary,
+        ModelKind::Communication,
+        ModelKind::Amdahl,
+        ModelKind::Mix,
+    ];
     for i in 0..budget.random {
         let mut rng = rng_for(budget, "lemma1", i);
         let kind = kinds[(i % kinds.len() as u64) as usize];
@@ -417,8 +472,14 @@ fn check_lemma1(_: &Params, budget: &Budget) -> Result<Report> {
             for prio in PRIOS {
                 let (mk, sch) = run_moldable(&inst, &sc, name, prio, None)?;
                 let v = lemma1_of(inst.procs, &sch, &Time::zero(), &mk);
-                let m = Measurement::upper(format!("{name}/{}", prio), mk, OptRef::Lower(v), Time::one())?;
-                rep.tally(Source::Random).add(&m, || format!("case {i}: {}", describe(&inst, &sc)));
+                let m = Measurement::upper(
+                    format!("{name}/{}", prio),
+                    mk,
+                    OptRef::Lower(v),
+                    Time::one(),
+                )?;
+                rep.tally(Source::Random)
+                    .add(&m, || format!("case {i}: {}", describe(&inst, &sc)));
             }
         }
         // BATCH-LIST: Lemma 1 on each batch (the step Theorem 11's proof takes).
@@ -432,8 +493,14 @@ fn check_lemma1(_: &Params, budget: &Budget) -> Result<Report> {
                 continue;
             }
             let v = lemma1_of(inst.procs, &r.schedule, &rec.start, &end);
-            let m = Measurement::upper(format!("batch-list batch {}", rec.index), len, OptRef::Lower(v), Time::one())?;
-            rep.tally(Source::Random).add(&m, || format!("case {i}: {}", describe(&inst, &sc)));
+            let m = Measurement::upper(
+                format!("batch-list batch {}", rec.index),
+                len,
+                OptRef::Lower(v),
+                Time::one(),
+            )?;
+            rep.tally(Source::Random)
+                .add(&m, || format!("case {i}: {}", describe(&inst, &sc)));
         }
     }
     Ok(rep)
@@ -441,10 +508,16 @@ fn check_lemma1(_: &Params, budget: &Budget) -> Result<Report> {
 
 /// α_j, β_j of allocation `p` for job `j` (local ratios to its minimum area and time).
 fn local(inst: &Instance, j: usize, p: u32) -> Result<(Time, Time)> {
-    let (tmin, amin) = mb::min_time_area(inst, j).ok_or_else(|| Error::Limit("job without a time".into()))?;
+    let (tmin, amin) =
+        mb::min_time_area(inst, j).ok_or_else(|| Error::Limit("job without a time".into()))?;
     let job = &inst.jobs[j];
-    let t = job.time(p).ok_or_else(|| Error::Limit(format!("job {j} cannot use {p}")))?;
-    Ok((run_ratio(&t.mul_int(u64::from(p)), &amin)?, run_ratio(t, &tmin)?))
+    let t = job
+        .time(p)
+        .ok_or_else(|| Error::Limit(format!("job {j} cannot use {p}")))?;
+    Ok((
+        run_ratio(&t.mul_int(u64::from(p)), &amin)?,
+        run_ratio(t, &tmin)?,
+    ))
 }
 
 fn run_ratio(a: &Time, b: &Time) -> Result<Time> {
@@ -474,8 +547,10 @@ fn alloc_of(inst: &Instance, name: &str) -> Vec<u32> {
 /// Merges the moldable exhaustive scope's tally of `id` into `rep` when the budget asks for it.
 fn exhaustive_into(rep: &mut Report, id: &str, budget: &Budget) -> Result<()> {
     if budget.exhaustive {
-        let ex =
-            super::exhaustive_moldable::moldable_cached(&super::exhaustive_moldable::MoldableScope::DEFAULT, budget)?;
+        let ex = super::exhaustive_moldable::moldable_cached(
+            &super::exhaustive_moldable::MoldableScope::DEFAULT,
+            budget,
+        )?;
         if let Some(t) = ex.by_entry.get(id) {
             rep.tally(Source::Exhaustive).merge(t.clone());
         }
@@ -486,8 +561,13 @@ fn exhaustive_into(rep: &mut Report, id: &str, budget: &Budget) -> Result<()> {
 fn check_lemma2(_: &Params, budget: &Budget) -> Result<Report> {
     let mut rep = Report::default();
     exhaustive_into(&mut rep, "moldable.lemma2", budget)?;
-    let kinds =
-        [ModelKind::Monotonic, ModelKind::Arbitrary, ModelKind::Communication, ModelKind::Amdahl, ModelKind::Roofline];
+    let kinds = [
+        ModelKind::Monotonic,
+        ModelKind::Arbitrary,
+        ModelKind::Communication,
+        ModelKind::Amdahl,
+        ModelKind::Roofline,
+    ];
     for i in 0..budget.random {
         let mut rng = rng_for(budget, "lemma2", i);
         let kind = kinds[(i % kinds.len() as u64) as usize];
@@ -496,7 +576,12 @@ fn check_lemma2(_: &Params, budget: &Budget) -> Result<Report> {
         let opt = opt_with_schedule(&inst, &sc, budget)?;
         if let Some((opt_v, opt_s)) = &opt {
             let star = mb::lower_bound(&inst, &sc, |j, a| {
-                opt_s.attempts.iter().find(|x| x.job == j && x.attempt == a).map(|x| x.procs).unwrap_or(0)
+                opt_s
+                    .attempts
+                    .iter()
+                    .find(|x| x.job == j && x.attempt == a)
+                    .map(|x| x.procs)
+                    .unwrap_or(0)
             })?;
             for name in FIXED_ALLOC {
                 let alloc = alloc_of(&inst, name);
@@ -512,7 +597,8 @@ fn check_lemma2(_: &Params, budget: &Budget) -> Result<Report> {
                         OptRef::Exact(opt_v.clone()),
                         r.clone(),
                     )?;
-                    rep.tally(Source::Random).add(&m, || format!("tiny case {i}: {}", describe(&inst, &sc)));
+                    rep.tally(Source::Random)
+                        .add(&m, || format!("tiny case {i}: {}", describe(&inst, &sc)));
                 }
             }
         }
@@ -522,15 +608,25 @@ fn check_lemma2(_: &Params, budget: &Budget) -> Result<Report> {
         let l = OptRef::Lower(lprime(&inst, &sc)?);
         for prio in PRIOS {
             let (mk, _) = run_moldable(&inst, &sc, "lpa-list", prio, None)?;
-            let m = Measurement::upper(format!("lpa-list/{} (local α,β vs L')", prio), mk, l.clone(), r.clone())?;
-            rep.tally(Source::Random).add(&m, || format!("case {i}: {}", describe(&inst, &sc)));
+            let m = Measurement::upper(
+                format!("lpa-list/{} (local α,β vs L')", prio),
+                mk,
+                l.clone(),
+                r.clone(),
+            )?;
+            rep.tally(Source::Random)
+                .add(&m, || format!("case {i}: {}", describe(&inst, &sc)));
         }
     }
     Ok(rep)
 }
 
 /// The exact optimum and its schedule, or `None` when the node budget does not prove it.
-fn opt_with_schedule(inst: &Instance, sc: &Scenario, budget: &Budget) -> Result<Option<(Time, Schedule)>> {
+fn opt_with_schedule(
+    inst: &Instance,
+    sc: &Scenario,
+    budget: &Budget,
+) -> Result<Option<(Time, Schedule)>> {
     let cfg = crate::opt::OptConfig {
         method: crate::opt::Method::Search,
         time_limit: std::time::Duration::from_secs(20),
@@ -548,14 +644,30 @@ fn check_lemma3(p: &Params, budget: &Budget) -> Result<Report> {
     let bound = &Time::one() + &eps;
     for i in 0..budget.random {
         let mut rng = rng_for(budget, "lemma3", i);
-        let kinds = [ModelKind::Monotonic, ModelKind::Arbitrary, ModelKind::Mix, ModelKind::Communication];
+        let kinds = [
+            ModelKind::Monotonic,
+            ModelKind::Arbitrary,
+            ModelKind::Mix,
+            ModelKind::Communication,
+        ];
         let (inst, _) = random_model_case(&mut rng, kinds[(i % 4) as usize], 8, 4, 0)?;
-        let chains: Vec<(usize, u32)> = (0..inst.len()).map(|j| (j, 1u32 << rng.random_range(0..=2u32))).collect();
+        let chains: Vec<(usize, u32)> = (0..inst.len())
+            .map(|j| (j, 1u32 << rng.random_range(0..=2u32)))
+            .collect();
         let sc = Scenario::new(chains.iter().map(|c| c.1 - 1).collect());
-        let Some((best, _)) = mb::lstar_exact(&inst, &sc, 20_000) else { continue };
+        let Some((best, _)) = mb::lstar_exact(&inst, &sc, 20_000) else {
+            continue;
+        };
         let got = ms::mt_allotment::MtAllotment::new().allot(&inst, &chains, &eps)?;
-        let m = Measurement::upper("mt-allotment", got.bound.lower.clone(), OptRef::Exact(best), bound.clone())?;
-        rep.tally(Source::Random).add(&m, || format!("batch {i}: chains {chains:?} on {}", describe(&inst, &sc)));
+        let m = Measurement::upper(
+            "mt-allotment",
+            got.bound.lower.clone(),
+            OptRef::Exact(best),
+            bound.clone(),
+        )?;
+        rep.tally(Source::Random).add(&m, || {
+            format!("batch {i}: chains {chains:?} on {}", describe(&inst, &sc))
+        });
     }
     Ok(rep)
 }
@@ -569,19 +681,34 @@ fn check_lemma5(_: &Params, budget: &Budget) -> Result<Report> {
         let r = engine::run(&inst, &sc, &mut b)?;
         crate::check::check(&inst, &sc, &r.schedule)?;
         for (j, &f) in sc.failures.iter().enumerate() {
-            let last = b.batches().iter().filter(|rec| rec.jobs.contains(&j)).map(|rec| rec.index).max().unwrap_or(0);
+            let last = b
+                .batches()
+                .iter()
+                .filter(|rec| rec.jobs.contains(&j))
+                .map(|rec| rec.index)
+                .max()
+                .unwrap_or(0);
             let want = mb::batches_needed(f);
             // f_{k,j} = g_k − 1 ≤ f_j in every batch the job runs in.
-            let allowed_ok = b.batches().iter().filter(|rec| rec.jobs.contains(&j)).all(|rec| rec.attempts - 1 <= f);
+            let allowed_ok = b
+                .batches()
+                .iter()
+                .filter(|rec| rec.jobs.contains(&j))
+                .all(|rec| rec.attempts - 1 <= f);
             // Ratio 1 when both parts of Lemma 5 hold, else the batch count + 1 (> 1, a violation).
-            let v = if last == want && allowed_ok { Time::one() } else { Time::from_int(i64::from(last) + 1) };
+            let v = if last == want && allowed_ok {
+                Time::one()
+            } else {
+                Time::from_int(i64::from(last) + 1)
+            };
             let m = Measurement::upper(
                 format!("batch-list job {j} (f={f}, {last} batches, Lemma 5: {want})"),
                 v,
                 OptRef::Exact(Time::one()),
                 Time::one(),
             )?;
-            rep.tally(Source::Random).add(&m, || format!("case {i}: {}", describe(&inst, &sc)));
+            rep.tally(Source::Random)
+                .add(&m, || format!("case {i}: {}", describe(&inst, &sc)));
         }
     }
     Ok(rep)
@@ -598,8 +725,10 @@ fn check_model(kind: ModelKind, budget: &Budget) -> Result<Report> {
         let l = OptRef::Lower(lprime(&inst, &sc)?);
         for prio in PRIOS {
             let (mk, _) = run_moldable(&inst, &sc, "lpa-list", prio, None)?;
-            let m = Measurement::upper(format!("lpa-list/{}", prio), mk, l.clone(), bound_of(&inst))?;
-            rep.tally(Source::Random).add(&m, || format!("case {i} (vs L'): {}", describe(&inst, &sc)));
+            let m =
+                Measurement::upper(format!("lpa-list/{}", prio), mk, l.clone(), bound_of(&inst))?;
+            rep.tally(Source::Random)
+                .add(&m, || format!("case {i} (vs L'): {}", describe(&inst, &sc)));
         }
         let (inst, sc) = random_model_case(&mut rng, kind, 4, 3, 1)?;
         // The power model's rational p^δ has large denominators: beyond the exact optimum's
@@ -611,9 +740,15 @@ fn check_model(kind: ModelKind, budget: &Budget) -> Result<Report> {
         if let Some((o, _)) = opt {
             for prio in PRIOS {
                 let (mk, _) = run_moldable(&inst, &sc, "lpa-list", prio, None)?;
-                let m =
-                    Measurement::upper(format!("lpa-list/{}", prio), mk, OptRef::Exact(o.clone()), bound_of(&inst))?;
-                rep.tally(Source::Random).add(&m, || format!("tiny case {i} (vs OPT): {}", describe(&inst, &sc)));
+                let m = Measurement::upper(
+                    format!("lpa-list/{}", prio),
+                    mk,
+                    OptRef::Exact(o.clone()),
+                    bound_of(&inst),
+                )?;
+                rep.tally(Source::Random).add(&m, || {
+                    format!("tiny case {i} (vs OPT): {}", describe(&inst, &sc))
+                });
             }
         }
     }
@@ -635,7 +770,10 @@ fn check_model(kind: ModelKind, budget: &Budget) -> Result<Report> {
 pub fn golden_path(kind: ModelKind) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/cases/adversarial")
-        .join(format!("lpa-list-{}.json", format!("{kind:?}").to_lowercase()))
+        .join(format!(
+            "lpa-list-{}.json",
+            format!("{kind:?}").to_lowercase()
+        ))
 }
 
 /// Loads a golden case file: (instance, scenario).
@@ -655,7 +793,10 @@ fn check_claim(kind: ModelKind, upper: Time, budget: &Budget) -> Result<Report> 
     let path = golden_path(kind);
     if path.exists() {
         let (inst, sc) = load_golden(&path)?;
-        let budget_g = Budget { opt_nodes: budget.opt_nodes.max(2_000_000), ..budget.clone() };
+        let budget_g = Budget {
+            opt_nodes: budget.opt_nodes.max(2_000_000),
+            ..budget.clone()
+        };
         let opt = run::opt(&inst, &sc, &budget_g)?;
         let mut best: Option<Measurement> = None;
         for prio in PRIOS {
@@ -664,7 +805,9 @@ fn check_claim(kind: ModelKind, upper: Time, budget: &Budget) -> Result<Report> 
                 format!(
                     "lpa-list/{} on {}",
                     prio,
-                    path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()
+                    path.file_name()
+                        .map(|f| f.to_string_lossy().into_owned())
+                        .unwrap_or_default()
                 ),
                 mk,
                 opt.clone(),
@@ -675,11 +818,20 @@ fn check_claim(kind: ModelKind, upper: Time, budget: &Budget) -> Result<Report> 
             }
         }
         rep.witness.extend(best);
-        rep.notes.push(format!("best case saved: {} ({})", path.display(), describe(&inst, &sc)));
+        rep.notes.push(format!(
+            "best case saved: {} ({})",
+            path.display(),
+            describe(&inst, &sc)
+        ));
     }
     if budget.adversarial > 0 {
         let found = super::adversary::search_lpa(kind, budget)?;
-        let m = Measurement::upper(found.algo.clone(), found.makespan.clone(), found.opt.clone(), upper)?;
+        let m = Measurement::upper(
+            found.algo.clone(),
+            found.makespan.clone(),
+            found.opt.clone(),
+            upper,
+        )?;
         let d = describe(&found.instance, &found.scenario);
         rep.tally(Source::Adversarial).add(&m, || d);
     }
@@ -692,13 +844,28 @@ fn check_thm1(p: &Params, budget: &Budget) -> Result<Report> {
     let (w, s) = mw::thm1(k)?;
     let up = run::explicit(&w.instance, &w.scenario, &s)?;
     let opt = if k <= 3 {
-        run::opt(&w.instance, &w.scenario, &Budget { opt_nodes: 2_000_000, ..budget.clone() })?
+        run::opt(
+            &w.instance,
+            &w.scenario,
+            &Budget {
+                opt_nodes: 2_000_000,
+                ..budget.clone()
+            },
+        )?
     } else {
-        OptRef::Between { lower: lprime(&w.instance, &w.scenario)?, upper: up.clone() }
+        OptRef::Between {
+            lower: lprime(&w.instance, &w.scenario)?,
+            upper: up.clone(),
+        }
     };
     for prio in PRIOS {
         let (mk, _) = run_moldable(&w.instance, &w.scenario, "lpa-list", prio, None)?;
-        let mut m = Measurement::upper(format!("lpa-list/{} K={k}", prio), mk.clone(), opt.clone(), Time::from_int(2))?;
+        let mut m = Measurement::upper(
+            format!("lpa-list/{} K={k}", prio),
+            mk.clone(),
+            opt.clone(),
+            Time::from_int(2),
+        )?;
         // The proof: makespan exactly 2, and 2/(1 + 1/K) against the proof's OPT schedule.
         m.holds &= mk == Time::from_int(2);
         rep.witness.push(m);
@@ -714,13 +881,27 @@ fn check_thm1(p: &Params, budget: &Budget) -> Result<Report> {
 fn thm8_witness(p: &Params) -> Result<Witness> {
     let procs = p.u32_in("P", 2..=10_000)?;
     if ![16u32, 81, 256, 625, 1296, 2401, 4096, 6561, 10000].contains(&procs) {
-        return Err(Error::option("--param", format!("P={procs}: Theorem 8's witness needs a fourth power")));
+        return Err(Error::option(
+            "--param",
+            format!("P={procs}: Theorem 8's witness needs a fourth power"),
+        ));
     }
-    let model = SpeedupModel::Power { w: Time::one(), delta: Time::new(1, 2).unwrap_or_default() };
-    let times = model.table(procs, "jobs[0].speedup").map_err(|e| e.in_file("witness"))?;
+    let model = SpeedupModel::Power {
+        w: Time::one(),
+        delta: Time::new(1, 2).unwrap_or_default(),
+    };
+    let times = model
+        .table(procs, "jobs[0].speedup")
+        .map_err(|e| e.in_file("witness"))?;
     Ok(Witness {
-        instance: Instance::new(procs, vec![Job { name: "J1".into(), profile: Profile::Moldable { model, times } }])
-            .map_err(|e| e.in_file("witness"))?,
+        instance: Instance::new(
+            procs,
+            vec![Job {
+                name: "J1".into(),
+                profile: Profile::Moldable { model, times },
+            }],
+        )
+        .map_err(|e| e.in_file("witness"))?,
         scenario: Scenario::none(1),
         claim: "one job, δ = 1/2: LPA allocates ≤ √P, so T ≥ w/P^(1/4) while OPT = w/√P".into(),
     })
@@ -729,16 +910,22 @@ fn thm8_witness(p: &Params) -> Result<Witness> {
 fn check_thm8(p: &Params, budget: &Budget) -> Result<Report> {
     let mut rep = check_model(ModelKind::Power, budget)?;
     let w = thm8_witness(p)?;
-    let fourth = (1..=10u32).find(|r| r.pow(4) == w.instance.procs).unwrap_or(1);
+    let fourth = (1..=10u32)
+        .find(|r| r.pow(4) == w.instance.procs)
+        .unwrap_or(1);
     // One job, no failure: OPT = min_p t(p) exactly.
     let job = &w.instance.jobs[0];
-    let opt_v = job.allowed_procs().filter_map(|q| job.time(q).cloned()).min().unwrap_or_default();
+    let opt_v = job
+        .allowed_procs()
+        .filter_map(|q| job.time(q).cloned())
+        .min()
+        .unwrap_or_default();
     for prio in PRIOS {
         let (mk, _) = run_moldable(&w.instance, &w.scenario, "lpa-list", prio, None)?;
         // The tightness claim: ratio ≥ P^(1/4), up to the model's rational rounding of p^δ
         // (relative error below 2^-20 here).
-        let claim =
-            &Time::from_int(i64::from(fourth)) * &(&Time::one() - &Time::ratio_u64(1, 1 << 20).unwrap_or_default());
+        let claim = &Time::from_int(i64::from(fourth))
+            * &(&Time::one() - &Time::ratio_u64(1, 1 << 20).unwrap_or_default());
         let m = Measurement::lower(
             format!("lpa-list/{} P={}", prio, w.instance.procs),
             mk,
@@ -761,7 +948,8 @@ fn check_thm9(_: &Params, budget: &Budget) -> Result<Report> {
         for prio in PRIOS {
             let (mk, _) = run_moldable(&inst, &sc, "lpa-list", prio, None)?;
             let m = Measurement::upper(format!("lpa-list/{}", prio), mk, l.clone(), r.clone())?;
-            rep.tally(Source::Random).add(&m, || format!("case {i} (vs L'): {}", describe(&inst, &sc)));
+            rep.tally(Source::Random)
+                .add(&m, || format!("case {i} (vs L'): {}", describe(&inst, &sc)));
         }
     }
     Ok(rep)
@@ -775,7 +963,10 @@ fn check_thm10(p: &Params, _budget: &Budget) -> Result<Report> {
         let job = Job {
             name: "J".into(),
             profile: Profile::Moldable {
-                model: SpeedupModel::Table { times: table.clone(), monotonic: true },
+                model: SpeedupModel::Table {
+                    times: table.clone(),
+                    monotonic: true,
+                },
                 times: table,
             },
         };
@@ -785,7 +976,14 @@ fn check_thm10(p: &Params, _budget: &Budget) -> Result<Report> {
             let (w, opt_s) = mw::thm10(s, alloc)?;
             let opt_v = run::explicit(&w.instance, &w.scenario, &opt_s)?;
             let lp = lprime(&w.instance, &w.scenario)?;
-            let opt = if lp == opt_v { OptRef::Exact(opt_v) } else { OptRef::Between { lower: lp, upper: opt_v } };
+            let opt = if lp == opt_v {
+                OptRef::Exact(opt_v)
+            } else {
+                OptRef::Between {
+                    lower: lp,
+                    upper: opt_v,
+                }
+            };
             let bound = Time::ratio_u64(u64::from(s), 2).unwrap_or_default();
             for prio in PRIOS {
                 let (mk, _) = run_moldable(&w.instance, &w.scenario, name, prio, None)?;
@@ -798,7 +996,8 @@ fn check_thm10(p: &Params, _budget: &Budget) -> Result<Report> {
                 if s == chosen {
                     rep.witness.push(m);
                 } else {
-                    rep.tally(Source::Witness).add(&m, || format!("Theorem 10 witness, √P = {s}"));
+                    rep.tally(Source::Witness)
+                        .add(&m, || format!("Theorem 10 witness, √P = {s}"));
                 }
             }
         }
@@ -810,7 +1009,12 @@ fn check_thm11(p: &Params, budget: &Budget) -> Result<Report> {
     let mut rep = Report::default();
     exhaustive_into(&mut rep, "moldable.thm11", budget)?;
     let eps = eps_of(p)?;
-    let kinds = [ModelKind::Monotonic, ModelKind::Arbitrary, ModelKind::Mix, ModelKind::Amdahl];
+    let kinds = [
+        ModelKind::Monotonic,
+        ModelKind::Arbitrary,
+        ModelKind::Mix,
+        ModelKind::Amdahl,
+    ];
     for i in 0..budget.random {
         let mut rng = rng_for(budget, "thm11", i);
         let (inst, sc) = random_model_case(&mut rng, kinds[(i % 4) as usize], 8, 4, 6)?;
@@ -828,13 +1032,20 @@ fn check_thm11(p: &Params, budget: &Budget) -> Result<Report> {
                 OptRef::Lower(reference.clone()),
                 bound.clone(),
             )?;
-            rep.tally(Source::Random).add(&m, || format!("case {i} (vs L*): {}", describe(&inst, &sc)));
+            rep.tally(Source::Random)
+                .add(&m, || format!("case {i} (vs L*): {}", describe(&inst, &sc)));
         }
     }
     let (w, s) = mw::thm12(6)?;
     let o = run::explicit(&w.instance, &w.scenario, &s)?;
     let fmax = w.scenario.failures.iter().copied().max().unwrap_or(0);
-    let (mk, _) = run_moldable(&w.instance, &w.scenario, "batch-list", MPriority::Lpt, Some(&eps))?;
+    let (mk, _) = run_moldable(
+        &w.instance,
+        &w.scenario,
+        "batch-list",
+        MPriority::Lpt,
+        Some(&eps),
+    )?;
     rep.witness.push(Measurement::upper(
         "batch-list/LPT on Theorem 12's K = 6",
         mk,
@@ -851,19 +1062,29 @@ fn check_thm12(p: &Params, _budget: &Budget) -> Result<Report> {
         let (w, s) = mw::thm12(k)?;
         let o = run::explicit(&w.instance, &w.scenario, &s)?;
         let l = lprime(&w.instance, &w.scenario)?;
-        let opt = if o == l { OptRef::Exact(o) } else { OptRef::Between { lower: l, upper: o } };
+        let opt = if o == l {
+            OptRef::Exact(o)
+        } else {
+            OptRef::Between { lower: l, upper: o }
+        };
         let bound = Time::ratio_u64(u64::from(k), 2).unwrap_or_default();
         for prio in PRIOS {
             let mut b = ms::batch::BatchList::new(&w.instance, prio, ms::default_eps())?;
             let r = engine::run(&w.instance, &w.scenario, &mut b)?;
             let mk = crate::check::check(&w.instance, &w.scenario, &r.schedule)?;
-            let mut m = Measurement::lower(format!("batch-list/{} K={k}", prio), mk, opt.clone(), bound.clone())?;
+            let mut m = Measurement::lower(
+                format!("batch-list/{} K={k}", prio),
+                mk,
+                opt.clone(),
+                bound.clone(),
+            )?;
             // The proof: exactly K batches.
             m.holds &= b.batches().len() == k as usize;
             if k == chosen {
                 rep.witness.push(m);
             } else {
-                rep.tally(Source::Witness).add(&m, || format!("Theorem 12 witness, K = {k}"));
+                rep.tally(Source::Witness)
+                    .add(&m, || format!("Theorem 12 witness, K = {k}"));
             }
         }
     }

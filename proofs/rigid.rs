@@ -8,7 +8,9 @@
 //! proof's instance ([`super::rigid_witness`]) and certify OPT with an explicit checked schedule.
 use super::rigid_witness;
 use super::run::{self, describe, label, spec};
-use super::{Budget, Entry, Kind, Measurement, OptRef, Paper, Param, Params, Report, Source, Witness};
+use super::{
+    Budget, Entry, Kind, Measurement, OptRef, Paper, Param, Params, Report, Source, Witness,
+};
 use crate::bounds;
 use crate::error::Result;
 use crate::model::arbitrary::Scope;
@@ -89,7 +91,10 @@ fn prop4_from(p: &Params) -> Result<(Witness, crate::model::Schedule)> {
 
 /// The algorithms Proposition 1 is about: R-LIST with m ∈ {1, 2, |Q|} and LJF.
 pub fn prop1_algos() -> Vec<AlgoSpec> {
-    ["easy", "r-list:2", "conservative"].iter().map(|n| spec(n, Priority::Ljf)).collect()
+    ["easy", "r-list:2", "conservative"]
+        .iter()
+        .map(|n| spec(n, Priority::Ljf))
+        .collect()
 }
 
 /// The algorithms Proposition 2 is about: GREEDY with every priority rule (RANDOM seeded).
@@ -111,10 +116,19 @@ fn check_upper(
     if let Some((w, opt_schedule)) = witness {
         let lower = run::rigid_lower(&w.instance, &w.scenario)?;
         let upper = run::explicit(&w.instance, &w.scenario, &opt_schedule)?;
-        let opt = if lower == upper { OptRef::Exact(lower) } else { OptRef::Between { lower, upper } };
+        let opt = if lower == upper {
+            OptRef::Exact(lower)
+        } else {
+            OptRef::Between { lower, upper }
+        };
         for a in algos {
             let m = run::algo(&w.instance, &w.scenario, a)?;
-            rep.witness.push(Measurement::upper(label(a), m, opt.clone(), bound(w.instance.procs))?);
+            rep.witness.push(Measurement::upper(
+                label(a),
+                m,
+                opt.clone(),
+                bound(w.instance.procs),
+            )?);
         }
         rep.notes.push(format!("witness: {}", w.claim));
     }
@@ -123,20 +137,40 @@ fn check_upper(
         let (inst, sc) = (&large.instance, &large.scenario);
         let l = OptRef::Lower(run::rigid_lower(inst, sc)?);
         for a in algos {
-            let m = Measurement::upper(label(a), run::algo(inst, sc, a)?, l.clone(), bound(inst.procs))?;
+            let m = Measurement::upper(
+                label(a),
+                run::algo(inst, sc, a)?,
+                l.clone(),
+                bound(inst.procs),
+            )?;
             if nontrivial(inst, &m) {
-                rep.tally(Source::Random)
-                    .add(&m, || format!("seed {} case {i} (vs L): {}", budget.seed, describe(inst, sc)));
+                rep.tally(Source::Random).add(&m, || {
+                    format!(
+                        "seed {} case {i} (vs L): {}",
+                        budget.seed,
+                        describe(inst, sc)
+                    )
+                });
             }
         }
         let tiny = run::random_case(budget.seed, i, Scope::TINY)?;
         let (inst, sc) = (&tiny.instance, &tiny.scenario);
         let opt = run::opt(inst, sc, budget)?;
         for a in algos {
-            let m = Measurement::upper(label(a), run::algo(inst, sc, a)?, opt.clone(), bound(inst.procs))?;
+            let m = Measurement::upper(
+                label(a),
+                run::algo(inst, sc, a)?,
+                opt.clone(),
+                bound(inst.procs),
+            )?;
             if nontrivial(inst, &m) {
-                rep.tally(Source::Random)
-                    .add(&m, || format!("seed {} tiny case {i} (vs OPT): {}", budget.seed, describe(inst, sc)));
+                rep.tally(Source::Random).add(&m, || {
+                    format!(
+                        "seed {} tiny case {i} (vs OPT): {}",
+                        budget.seed,
+                        describe(inst, sc)
+                    )
+                });
             }
         }
     }
@@ -149,8 +183,12 @@ fn check_upper(
     if budget.adversarial > 0 {
         for a in algos.iter().take(3) {
             let found = super::adversary::search_rigid(a, budget)?;
-            let m =
-                Measurement::upper(label(a), found.makespan.clone(), found.opt.clone(), bound(found.instance.procs))?;
+            let m = Measurement::upper(
+                label(a),
+                found.makespan.clone(),
+                found.opt.clone(),
+                bound(found.instance.procs),
+            )?;
             let d = describe(&found.instance, &found.scenario);
             rep.tally(Source::Adversarial).add(&m, || d);
         }
@@ -166,7 +204,13 @@ fn nontrivial(inst: &crate::model::Instance, m: &Measurement) -> bool {
 
 fn check_prop1(p: &Params, budget: &Budget) -> Result<Report> {
     let w = rigid_witness::graham(p.u32_in("P", 2..=12)?)?;
-    check_upper("rigid.prop1", &prop1_algos(), bounds::reservation_ratio, Some(w), budget)
+    check_upper(
+        "rigid.prop1",
+        &prop1_algos(),
+        bounds::reservation_ratio,
+        Some(w),
+        budget,
+    )
 }
 
 fn check_prop2(p: &Params, budget: &Budget) -> Result<Report> {
@@ -174,7 +218,11 @@ fn check_prop2(p: &Params, budget: &Budget) -> Result<Report> {
     let algos: Vec<AlgoSpec> = prop2_algos();
     let mut rep = check_upper("rigid.prop2", &algos, bounds::greedy_ratio, Some(w), budget)?;
     // The witness's claim: every non-random rule gives exactly 2P − 1 (ratio = the bound).
-    for m in rep.witness.iter_mut().filter(|m| !m.algo.ends_with("/RANDOM")) {
+    for m in rep
+        .witness
+        .iter_mut()
+        .filter(|m| !m.algo.ends_with("/RANDOM"))
+    {
         if !m.slack.is_zero() {
             m.holds = false;
         }
@@ -199,20 +247,33 @@ fn check_prop3(p: &Params, budget: &Budget) -> Result<Report> {
         let h = bounds::harmonic(procs);
         for name in ["r-shelf-b", "r-shelf-nb"] {
             for pr in Priority::ALL {
-                let a = AlgoSpec { seed: budget.seed, ..spec(name, pr) };
+                let a = AlgoSpec {
+                    seed: budget.seed,
+                    ..spec(name, pr)
+                };
                 let mk = run::algo(&w.instance, &w.scenario, &a)?;
-                let mut m = Measurement::lower(format!("{} P={procs}", label(&a)), mk.clone(), opt.clone(), h.clone())?;
+                let mut m = Measurement::lower(
+                    format!("{} P={procs}", label(&a)),
+                    mk.clone(),
+                    opt.clone(),
+                    h.clone(),
+                )?;
                 // The proof: R-SHELF has no freedom here, its makespan is exactly H_P.
                 m.holds &= mk == h;
                 if procs == chosen {
                     rep.witness.push(m);
                 } else {
-                    rep.tally(Source::Witness).add(&m, || format!("Proposition 3 witness, P = {procs}"));
+                    rep.tally(Source::Witness)
+                        .add(&m, || format!("Proposition 3 witness, P = {procs}"));
                 }
             }
         }
         if procs == chosen {
-            let mk = run::algo(&w.instance, &w.scenario, &spec("r-shelffill-b", Priority::Lpt))?;
+            let mk = run::algo(
+                &w.instance,
+                &w.scenario,
+                &spec("r-shelffill-b", Priority::Lpt),
+            )?;
             rep.notes.push(format!(
                 "R-SHELFFILL-B/LPT on the same witness: makespan {mk} (re-executions fit in the first shelf)"
             ));
@@ -245,12 +306,18 @@ fn check_prop4(p: &Params, _budget: &Budget) -> Result<Report> {
         for name in ["r-shelffill-b", "r-shelffill-nb"] {
             let a = spec(name, Priority::Lpt);
             let mk = run::algo(&w.instance, &w.scenario, &a)?;
-            let mut m = Measurement::lower(format!("{} P={procs}", label(&a)), mk.clone(), opt.clone(), bound.clone())?;
+            let mut m = Measurement::lower(
+                format!("{} P={procs}", label(&a)),
+                mk.clone(),
+                opt.clone(),
+                bound.clone(),
+            )?;
             m.holds &= mk == Time::from_int(i64::from(procs));
             if main {
                 rep.witness.push(m);
             } else {
-                rep.tally(Source::Witness).add(&m, || format!("Proposition 4 witness, P = {procs}"));
+                rep.tally(Source::Witness)
+                    .add(&m, || format!("Proposition 4 witness, P = {procs}"));
             }
         }
     }

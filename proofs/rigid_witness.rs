@@ -14,7 +14,14 @@ fn inst(procs: u32, jobs: Vec<Job>) -> Result<Instance> {
 }
 
 fn att(job: usize, attempt: u32, start: Time, procs: u32, duration: Time) -> Attempt {
-    Attempt { job, attempt, start, procs, duration, nodes: None }
+    Attempt {
+        job,
+        attempt,
+        start,
+        procs,
+        duration,
+        nodes: None,
+    }
 }
 
 /// Proposition 3 (Section 4.4): P unit-processor jobs, t_j = 1/j, f_j = j − 1.
@@ -39,11 +46,31 @@ pub fn prop3(procs: u32) -> Result<(Witness, Schedule)> {
     for j in 1..=procs {
         let t = Time::ratio_u64(1, u64::from(j)).unwrap_or_default();
         for i in 1..=j {
-            attempts.push(att(j as usize - 1, i, t.mul_int(u64::from(i) - 1), 1, t.clone()));
+            attempts.push(att(
+                j as usize - 1,
+                i,
+                t.mul_int(u64::from(i) - 1),
+                1,
+                t.clone(),
+            ));
         }
     }
-    let claim = format!("every shelf-based schedule ≥ H_P = {}; OPT = 1", crate::bounds::harmonic(procs));
-    Ok((Witness { instance, scenario, claim }, Schedule { attempts, ..Default::default() }.with_makespan()))
+    let claim = format!(
+        "every shelf-based schedule ≥ H_P = {}; OPT = 1",
+        crate::bounds::harmonic(procs)
+    );
+    Ok((
+        Witness {
+            instance,
+            scenario,
+            claim,
+        },
+        Schedule {
+            attempts,
+            ..Default::default()
+        }
+        .with_makespan(),
+    ))
 }
 
 /// Proposition 4 (Section 4.4): P sets of unit-processor jobs. Set i (1 ≤ i ≤ P) has one
@@ -57,10 +84,16 @@ pub fn prop3(procs: u32) -> Result<(Witness, Schedule)> {
 /// The instance has P^P + P − 1 jobs; `procs` is limited to 2..=6 (46 661 jobs at P = 6).
 pub fn prop4(procs: u32, eps: &Time) -> Result<(Witness, Schedule)> {
     if !(2..=6).contains(&procs) {
-        return Err(Error::option("--param", format!("P={procs}: Proposition 4's witness is built for P in 2..=6")));
+        return Err(Error::option(
+            "--param",
+            format!("P={procs}: Proposition 4's witness is built for P in 2..=6"),
+        ));
     }
     if !eps.is_positive() || *eps >= Time::one() {
-        return Err(Error::option("--param", format!("eps={eps}: must lie in (0, 1)")));
+        return Err(Error::option(
+            "--param",
+            format!("eps={eps}: must lie in (0, 1)"),
+        ));
     }
     let p = u64::from(procs);
     let one_eps = &Time::one() + eps;
@@ -75,20 +108,45 @@ pub fn prop4(procs: u32, eps: &Time) -> Result<(Witness, Schedule)> {
         jobs.push(Job::rigid(format!("S{i}L"), 1, large_t.clone()));
         failures.push(u32::try_from(pi1 - 1).map_err(|_| Error::Limit("P^(P-1) failures".into()))?);
         for k in 1..=pi1 {
-            attempts.push(att(large, k as u32, large_t.mul_int(k - 1), 1, large_t.clone()));
+            attempts.push(att(
+                large,
+                k as u32,
+                large_t.mul_int(k - 1),
+                1,
+                large_t.clone(),
+            ));
         }
         for s in 0..(p - 1) * pi1 {
             let idx = jobs.len();
             jobs.push(Job::rigid(format!("S{i}s{}", s + 1), 1, small_t.clone()));
             failures.push(0);
-            attempts.push(att(idx, 1, &Time::one() + &small_t.mul_int(s), 1, small_t.clone()));
+            attempts.push(att(
+                idx,
+                1,
+                &Time::one() + &small_t.mul_int(s),
+                1,
+                small_t.clone(),
+            ));
         }
     }
     let instance = inst(procs, jobs)?;
     let scenario = Scenario::new(failures);
     let opt_upper = &Time::one() + &one_eps.mul_int(p - 1).div_int(p).unwrap_or_default();
-    let claim = format!("R-SHELFFILL with LPT has makespan P = {procs}; OPT ≤ 1 + (P−1)(1+ε)/P = {opt_upper} < 2");
-    Ok((Witness { instance, scenario, claim }, Schedule { attempts, ..Default::default() }.with_makespan()))
+    let claim = format!(
+        "R-SHELFFILL with LPT has makespan P = {procs}; OPT ≤ 1 + (P−1)(1+ε)/P = {opt_upper} < 2"
+    );
+    Ok((
+        Witness {
+            instance,
+            scenario,
+            claim,
+        },
+        Schedule {
+            attempts,
+            ..Default::default()
+        }
+        .with_makespan(),
+    ))
 }
 
 /// The classical tight instance of list scheduling (Graham; the rigid paper's references
@@ -107,23 +165,48 @@ pub fn graham(procs: u32) -> Result<(Witness, Schedule)> {
     }
     let p = procs;
     let units = (p * (p - 1)) as usize;
-    let mut jobs: Vec<Job> = (0..units).map(|k| Job::rigid(format!("U{}", k + 1), 1, Time::one())).collect();
+    let mut jobs: Vec<Job> = (0..units)
+        .map(|k| Job::rigid(format!("U{}", k + 1), 1, Time::one()))
+        .collect();
     jobs.push(Job::rigid("C", 1, Time::one()));
     let mut failures = vec![0u32; units];
     failures.push(p - 1);
     let mut attempts = Vec::new();
     for k in 0..units {
         // Processors 2..=P, P time units each.
-        attempts.push(att(k, 1, Time::from_int((k as i64) / i64::from(p - 1)), 1, Time::one()));
+        attempts.push(att(
+            k,
+            1,
+            Time::from_int((k as i64) / i64::from(p - 1)),
+            1,
+            Time::one(),
+        ));
     }
     for i in 0..p {
-        attempts.push(att(units, i + 1, Time::from_int(i64::from(i)), 1, Time::one()));
+        attempts.push(att(
+            units,
+            i + 1,
+            Time::from_int(i64::from(i)),
+            1,
+            Time::one(),
+        ));
     }
     let instance = inst(procs, jobs)?;
-    let claim = format!("GREEDY (any non-random priority) = 2P − 1 = {}; OPT = P = {p}", 2 * p - 1);
+    let claim = format!(
+        "GREEDY (any non-random priority) = 2P − 1 = {}; OPT = P = {p}",
+        2 * p - 1
+    );
     Ok((
-        Witness { instance, scenario: Scenario::new(failures), claim },
-        Schedule { attempts, ..Default::default() }.with_makespan(),
+        Witness {
+            instance,
+            scenario: Scenario::new(failures),
+            claim,
+        },
+        Schedule {
+            attempts,
+            ..Default::default()
+        }
+        .with_makespan(),
     ))
 }
 
@@ -136,22 +219,46 @@ mod tests {
     fn optimal_schedules_are_feasible_and_meet_the_proofs() {
         for p in 1..=8 {
             let (w, s) = prop3(p).unwrap();
-            assert_eq!(check(&w.instance, &w.scenario, &s), Ok(Time::one()), "P = {p}");
-            assert_eq!(crate::bounds::rigid(&w.instance, &w.scenario).unwrap().lower, Time::one());
+            assert_eq!(
+                check(&w.instance, &w.scenario, &s),
+                Ok(Time::one()),
+                "P = {p}"
+            );
+            assert_eq!(
+                crate::bounds::rigid(&w.instance, &w.scenario)
+                    .unwrap()
+                    .lower,
+                Time::one()
+            );
         }
         for p in 2..=4 {
             let eps = Time::new(1, 10).unwrap();
             let (w, s) = prop4(p, &eps).unwrap();
             let m = check(&w.instance, &w.scenario, &s).unwrap();
-            let expect = &Time::one() + &(&Time::one() + &eps).mul_int(u64::from(p) - 1).div_int(u64::from(p)).unwrap();
+            let expect = &Time::one()
+                + &(&Time::one() + &eps)
+                    .mul_int(u64::from(p) - 1)
+                    .div_int(u64::from(p))
+                    .unwrap();
             assert_eq!(m, expect, "P = {p}");
             assert!(m < Time::from_int(2));
-            assert_eq!(w.instance.len() as u64, u64::from(p).pow(p) + u64::from(p) - 1);
+            assert_eq!(
+                w.instance.len() as u64,
+                u64::from(p).pow(p) + u64::from(p) - 1
+            );
         }
         for p in 2..=6 {
             let (w, s) = graham(p).unwrap();
-            assert_eq!(check(&w.instance, &w.scenario, &s), Ok(Time::from_int(i64::from(p))));
-            assert_eq!(crate::bounds::rigid(&w.instance, &w.scenario).unwrap().lower, Time::from_int(i64::from(p)));
+            assert_eq!(
+                check(&w.instance, &w.scenario, &s),
+                Ok(Time::from_int(i64::from(p)))
+            );
+            assert_eq!(
+                crate::bounds::rigid(&w.instance, &w.scenario)
+                    .unwrap()
+                    .lower,
+                Time::from_int(i64::from(p))
+            );
         }
         assert!(prop4(7, &Time::new(1, 10).unwrap()).is_err());
         assert!(prop4(3, &Time::one()).is_err());

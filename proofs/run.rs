@@ -26,7 +26,10 @@ pub fn run_checked(inst: &Instance, sc: &Scenario, sched: &mut dyn Scheduler) ->
         return Err(Error::Scheduler {
             algo: sched.name(),
             time: m.to_string(),
-            msg: format!("engine makespan {} differs from the checked makespan {m}", run.makespan),
+            msg: format!(
+                "engine makespan {} differs from the checked makespan {m}",
+                run.makespan
+            ),
         });
     }
     Ok(m)
@@ -76,9 +79,19 @@ pub fn opt(inst: &Instance, sc: &Scenario, budget: &Budget) -> Result<OptRef> {
     let r = opt::solve(inst, sc, &cfg)?;
     let m = check::check(inst, sc, &r.schedule)?;
     if m != r.makespan {
-        return Err(Error::Solver(format!("opt reported {} for a schedule of makespan {m}", r.makespan)));
+        return Err(Error::Solver(format!(
+            "opt reported {} for a schedule of makespan {m}",
+            r.makespan
+        )));
     }
-    Ok(if r.is_optimal() { OptRef::Exact(m) } else { OptRef::Between { lower: r.lower_bound().clone(), upper: m } })
+    Ok(if r.is_optimal() {
+        OptRef::Exact(m)
+    } else {
+        OptRef::Between {
+            lower: r.lower_bound().clone(),
+            upper: m,
+        }
+    })
 }
 
 /// The `index`-th random case of `seed` within `scope`: 512 bytes of ChaCha8 seeded by
@@ -98,7 +111,11 @@ pub fn describe(inst: &Instance, sc: &Scenario) -> String {
         .map(|(j, f)| match j.as_rigid() {
             Some((p, t)) => format!("({p},{t},f={f})"),
             None => {
-                let ts: Vec<String> = j.allowed_procs().filter_map(|p| j.time(p)).map(|t| t.to_string()).collect();
+                let ts: Vec<String> = j
+                    .allowed_procs()
+                    .filter_map(|p| j.time(p))
+                    .map(|t| t.to_string())
+                    .collect();
                 format!("([{}],f={f})", ts.join(" "))
             }
         })

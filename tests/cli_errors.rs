@@ -225,3 +225,110 @@ fn demo_runs_and_writes_nothing() {
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+#[test]
+fn gantt_files_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("g.svg");
+    let (code, _, err) = simulate(
+        GOOD_INSTANCE,
+        GOOD_SCENARIO,
+        &["--algo", "easy", "--gantt", svg.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("<svg") && text.trim_end().ends_with("</svg>"));
+    let out = dir.path().join("demo");
+    let o = resched(&["demo", "--gantt", out.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // Two examples × seven algorithms.
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 14);
+}
+
+/// `simulate --json` prints a schedule that `resched verify` (the independent checker) accepts.
+#[test]
+fn json_schedule_round_trips_through_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let i = write(dir.path(), "inst.json", GOOD_INSTANCE);
+    let s = write(dir.path(), "sc.json", GOOD_SCENARIO);
+    for algo in ["greedy", "conservative", "r-shelffill-nb"] {
+        let o = resched(&[
+            "simulate",
+            "--instance",
+            i.to_str().unwrap(),
+            "--scenario",
+            s.to_str().unwrap(),
+            "--algo",
+            algo,
+            "--json",
+        ]);
+        assert_eq!(o.status.code(), Some(0));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let sch = write(dir.path(), "sch.json", &v["schedule"].to_string());
+        let o = resched(&[
+            "verify",
+            "--instance",
+            i.to_str().unwrap(),
+            "--scenario",
+            s.to_str().unwrap(),
+            "--schedule",
+            sch.to_str().unwrap(),
+        ]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{out}");
+        assert!(
+            out.contains(&format!(
+                "makespan {}",
+                v["makespan"]
+                    .as_i64()
+                    .map(|m| m.to_string())
+                    .unwrap_or_else(|| v["makespan"].as_str().unwrap().to_string())
+            )),
+            "{out}"
+        );
+    }
+}
+
+/// Peer mode prints the same bytes whatever the number of threads.
+#[test]
+fn peer_output_does_not_depend_on_threads() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = [root.join("../shared/peer"), root.join("../../shared/peer")]
+        .into_iter()
+        .find(|d| d.exists())
+        .expect("the shared directory with the peer files beside the repository");
+    let (inst, fail) = (
+        dir.join("sample_1_0.3_arear"),
+        dir.join("failures_sample_1_0.3"),
+    );
+    let run = |threads: &str| {
+        let o = resched(&[
+            "simulate",
+            "--peer-instance",
+            inst.to_str().unwrap(),
+            "--peer-failures",
+            fail.to_str().unwrap(),
+            "--scenarios",
+            "300",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        o.stdout
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    let text = String::from_utf8_lossy(&one);
+    assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 300);
+    assert!(text.contains("priority rarea (SA)"), "{text}");
+}

@@ -13,14 +13,27 @@ use resched::proofs::Budget;
 fn rigid_exhaustive_small_scope() {
     let scope = RigidScope::from_env();
     let started = std::time::Instant::now();
-    let rep = rigid(&scope, &Budget::quick()).unwrap_or_else(|e| panic!("exhaustive check failed to run: {e}"));
+    let rep = rigid(&scope, &Budget::quick())
+        .unwrap_or_else(|e| panic!("exhaustive check failed to run: {e}"));
     println!("{}", rep.markdown());
     println!("elapsed {:.1} s", started.elapsed().as_secs_f64());
-    assert_eq!(rep.cases, scope.cases(), "every case of the scope was enumerated");
+    assert_eq!(
+        rep.cases,
+        scope.cases(),
+        "every case of the scope was enumerated"
+    );
     for id in ["rigid.prop1", "rigid.prop2", "heuristic>=opt"] {
-        let t = rep.by_entry.get(id).unwrap_or_else(|| panic!("no measurement for {id}"));
+        let t = rep
+            .by_entry
+            .get(id)
+            .unwrap_or_else(|| panic!("no measurement for {id}"));
         assert!(t.measured > 0, "{id}");
-        assert!(t.violation_count == 0, "{id} broken {} times: {:#?}", t.violation_count, t.violations);
+        assert!(
+            t.violation_count == 0,
+            "{id} broken {} times: {:#?}",
+            t.violation_count,
+            t.violations
+        );
     }
 }
 
@@ -32,14 +45,22 @@ fn moldable_exhaustive_small_scope() {
     use resched::proofs::exhaustive_moldable::{moldable, MoldableScope};
     let scope = MoldableScope::from_env();
     let started = std::time::Instant::now();
-    let rep =
-        moldable(&scope, &Budget::quick()).unwrap_or_else(|e| panic!("moldable exhaustive check failed to run: {e}"));
+    let rep = moldable(&scope, &Budget::quick())
+        .unwrap_or_else(|e| panic!("moldable exhaustive check failed to run: {e}"));
     println!("{}", rep.markdown());
     println!("elapsed {:.1} s", started.elapsed().as_secs_f64());
     assert!(rep.cases > 0);
     for id in ["heuristic>=opt", "moldable.lemma2", "moldable.thm11"] {
-        let t = rep.by_entry.get(id).unwrap_or_else(|| panic!("no measurement for {id}"));
+        let t = rep
+            .by_entry
+            .get(id)
+            .unwrap_or_else(|| panic!("no measurement for {id}"));
         assert!(t.measured > 0, "{id}");
-        assert!(t.violation_count == 0, "{id} broken {} times: {:#?}", t.violation_count, t.violations);
+        assert!(
+            t.violation_count == 0,
+            "{id} broken {} times: {:#?}",
+            t.violation_count,
+            t.violations
+        );
     }
 }

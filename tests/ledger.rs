@@ -7,7 +7,13 @@ use resched::Time;
 use std::process::Command;
 
 fn small_budget() -> Budget {
-    Budget { random: 6, adversarial: 12, exhaustive: false, seed: 7, opt_nodes: 200_000 }
+    Budget {
+        random: 6,
+        adversarial: 12,
+        exhaustive: false,
+        seed: 7,
+        opt_nodes: 200_000,
+    }
 }
 
 #[test]
@@ -19,11 +25,19 @@ fn every_entry_holds_on_a_small_budget() {
         let rep = (e.check)(&params, &budget).unwrap_or_else(|err| panic!("{}: {err}", e.id));
         assert!(rep.holds(), "{}: {:#?}", e.id, rep.violations());
         if e.witness.is_some() {
-            assert!(!rep.witness.is_empty(), "{} has a witness but measured nothing on it", e.id);
+            assert!(
+                !rep.witness.is_empty(),
+                "{} has a witness but measured nothing on it",
+                e.id
+            );
         }
         if matches!(e.kind, Kind::Upper) {
             let measured: u64 = rep.tallies.values().map(|t| t.measured).sum();
-            assert!(measured > 0, "{}: no random or adversarial case measured", e.id);
+            assert!(
+                measured > 0,
+                "{}: no random or adversarial case measured",
+                e.id
+            );
         }
     }
 }
@@ -42,7 +56,11 @@ fn ids_are_unique_and_cover_the_papers() {
 
 #[test]
 fn rigid_witnesses_give_the_proofs_exact_values() {
-    let budget = Budget { random: 0, adversarial: 0, ..small_budget() };
+    let budget = Budget {
+        random: 0,
+        adversarial: 0,
+        ..small_budget()
+    };
     // Proposition 3: R-SHELF = H_P exactly, OPT = 1.
     let e = proofs::find("rigid.prop3").unwrap();
     let rep = (e.check)(&Params::for_entry(e, &["P=10".into()]).unwrap(), &budget).unwrap();
@@ -50,7 +68,9 @@ fn rigid_witnesses_give_the_proofs_exact_values() {
         assert_eq!(m.makespan, Time::new(7381, 2520).unwrap(), "{}", m.algo);
         assert_eq!(m.ratio, bounds::harmonic(10));
     }
-    assert!(rep.get(Source::Witness).is_some_and(|t| t.measured >= 2 * 8 * 9));
+    assert!(rep
+        .get(Source::Witness)
+        .is_some_and(|t| t.measured >= 2 * 8 * 9));
     // Proposition 4: R-SHELFFILL/LPT = P exactly, OPT < 2.
     let e = proofs::find("rigid.prop4").unwrap();
     let rep = (e.check)(&Params::for_entry(e, &["P=3".into()]).unwrap(), &budget).unwrap();
@@ -71,16 +91,31 @@ fn rigid_witnesses_give_the_proofs_exact_values() {
 fn params_are_validated() {
     let e = proofs::find("rigid.prop4").unwrap();
     for bad in ["P=9", "eps=2", "Q=1", "P", "eps=abc"] {
-        let r = Params::for_entry(e, &[bad.into()])
-            .and_then(|p| (e.check)(&p, &Budget { random: 0, adversarial: 0, ..small_budget() }));
+        let r = Params::for_entry(e, &[bad.into()]).and_then(|p| {
+            (e.check)(
+                &p,
+                &Budget {
+                    random: 0,
+                    adversarial: 0,
+                    ..small_budget()
+                },
+            )
+        });
         assert!(r.is_err(), "{bad} accepted");
     }
     assert!(proofs::find("rigid.prop9").is_err());
 }
 
 fn resched(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_resched")).args(args).output().expect("run resched");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(env!("CARGO_BIN_EXE_resched"))
+        .args(args)
+        .output()
+        .expect("run resched");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     (out.status.code().unwrap_or(-1), text)
 }
 
@@ -88,10 +123,16 @@ fn resched(args: &[&str]) -> (i32, String) {
 fn cli_prove() {
     let (code, out) = resched(&["prove", "rigid.prop3", "--param", "P=4"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("makespan 25/12") && out.contains("OPT = 1"), "{out}");
+    assert!(
+        out.contains("makespan 25/12") && out.contains("OPT = 1"),
+        "{out}"
+    );
     let (code, out) = resched(&["prove", "--list"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("rigid.prop1") && out.contains("--param P="), "{out}");
+    assert!(
+        out.contains("rigid.prop1") && out.contains("--param P="),
+        "{out}"
+    );
     let (code, out) = resched(&["prove", "rigid.prop4", "--param", "P=40"]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("P=40"), "{out}");

@@ -21,7 +21,12 @@ fn the_engine_never_depends_on_the_ledger() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
-    assert!(files.len() > 5, "found only {} files under {}", files.len(), src.display());
+    assert!(
+        files.len() > 5,
+        "found only {} files under {}",
+        files.len(),
+        src.display()
+    );
     let mut offenders = Vec::new();
     for f in &files {
         let rel = f.strip_prefix(&src).expect("under src");
@@ -35,5 +40,9 @@ fn the_engine_never_depends_on_the_ledger() {
             }
         }
     }
-    assert!(offenders.is_empty(), "the engine must not depend on the ledger (proofs/):\n{}", offenders.join("\n"));
+    assert!(
+        offenders.is_empty(),
+        "the engine must not depend on the ledger (proofs/):\n{}",
+        offenders.join("\n")
+    );
 }

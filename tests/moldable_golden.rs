@@ -371,3 +371,33 @@ fn two_l_fails_for_changing_allocations() {
     assert_eq!(b.lower.mul_int(2), t("4519/45"));
     assert!(m > b.lower.mul_int(2));
 }
+
+/// The registry builds every moldable name; BATCH-LIST rejects ε ≤ 0 naming `--eps`; rigid
+/// algorithms refuse moldable instances.
+#[test]
+fn registry_builds_moldable_algorithms() {
+    use resched::schedulers::{self, AlgoSpec};
+    let (inst, sc) = section_4_7();
+    for (name, want) in [
+        ("lpa-list", "13"),
+        ("list", "13"),
+        ("mintime", "21.3"),
+        ("minarea", "11"),
+        ("batch-list", "13"),
+    ] {
+        let mut spec = AlgoSpec::new(name).with_priority(Priority::Lpt);
+        spec.eps = Some(t("1/100"));
+        let mut s = schedulers::build(&spec, &inst).unwrap();
+        assert_eq!(run(&inst, &sc, s.as_mut()), t(want), "{name}");
+        // The same value runs a second scenario from scratch (reset at time 0).
+        assert!(
+            run(&inst, &Scenario::none(4), s.as_mut()) <= t(want),
+            "{name}"
+        );
+    }
+    let mut spec = AlgoSpec::new("batch-list");
+    spec.eps = Some(Time::zero());
+    let e = schedulers::build(&spec, &inst).err().unwrap().to_string();
+    assert!(e.contains("--eps"), "{e}");
+    assert!(schedulers::build(&AlgoSpec::new("greedy"), &inst).is_err());
+}

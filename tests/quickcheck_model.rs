@@ -14,7 +14,10 @@ const SEED: u64 = 0x5EED_0005;
 
 fn qc(tests: u64) -> QuickCheck {
     eprintln!("quickcheck seed {SEED:#x}");
-    QuickCheck::new().rng(Gen::from_size_and_seed(400, SEED)).tests(tests).max_tests(tests * 4)
+    QuickCheck::new()
+        .rng(Gen::from_size_and_seed(400, SEED))
+        .tests(tests)
+        .max_tests(tests * 4)
 }
 
 fn case(bytes: &[u8], scope: Scope) -> Case {
@@ -22,7 +25,11 @@ fn case(bytes: &[u8], scope: Scope) -> Case {
 }
 
 fn show(c: &Case) -> String {
-    format!("instance {}\nscenario {:?}", c.instance.to_json(), c.scenario.failures)
+    format!(
+        "instance {}\nscenario {:?}",
+        c.instance.to_json(),
+        c.scenario.failures
+    )
 }
 
 /// Every generated instance and scenario round-trip through their JSON formats exactly.
@@ -67,13 +74,18 @@ fn checker_accepts_serial_and_rejects_overlap() {
                 now += &t;
             }
         }
-        let sched = Schedule { attempts, ..Default::default() };
+        let sched = Schedule {
+            attempts,
+            ..Default::default()
+        };
         match check(&c.instance, &c.scenario, &sched) {
             Ok(m) if m == now => {}
             other => return TestResult::error(format!("serial schedule: {other:?}\n{}", show(&c))),
         }
         // Pull the second attempt of the first failing job back by half its duration.
-        let Some(i) = sched.attempts.iter().position(|a| a.attempt == 2) else { return TestResult::passed() };
+        let Some(i) = sched.attempts.iter().position(|a| a.attempt == 2) else {
+            return TestResult::passed();
+        };
         let mut bad = sched.clone();
         let half = bad.attempts[i].duration.div_int(2).expect("nonzero");
         bad.attempts[i].start = &bad.attempts[i].start - &half;
@@ -99,17 +111,38 @@ fn checker_capacity_is_exact() {
             .enumerate()
             .map(|(j, job)| {
                 let (p, t) = job.as_rigid().expect("rigid scope");
-                Attempt { job: j, attempt: 1, start: Time::zero(), procs: p, duration: t.clone(), nodes: None }
+                Attempt {
+                    job: j,
+                    attempt: 1,
+                    start: Time::zero(),
+                    procs: p,
+                    duration: t.clone(),
+                    nodes: None,
+                }
             })
             .collect();
         let total: u64 = attempts.iter().map(|a| u64::from(a.procs)).sum();
-        let r = check(&c.instance, &sc, &Schedule { attempts, ..Default::default() });
-        let ok =
-            if total <= u64::from(c.instance.procs) { r.is_ok() } else { matches!(r, Err(Violation::Capacity { .. })) };
+        let r = check(
+            &c.instance,
+            &sc,
+            &Schedule {
+                attempts,
+                ..Default::default()
+            },
+        );
+        let ok = if total <= u64::from(c.instance.procs) {
+            r.is_ok()
+        } else {
+            matches!(r, Err(Violation::Capacity { .. }))
+        };
         if ok {
             TestResult::passed()
         } else {
-            TestResult::error(format!("total {total}, P {}: {r:?}\n{}", c.instance.procs, show(&c)))
+            TestResult::error(format!(
+                "total {total}, P {}: {r:?}\n{}",
+                c.instance.procs,
+                show(&c)
+            ))
         }
     }
     qc(300).quickcheck(prop as fn(Vec<u8>) -> TestResult);

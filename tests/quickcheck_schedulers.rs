@@ -19,11 +19,18 @@ const SEED: u64 = 0x5EED_0006;
 
 fn qc(tests: u64) -> QuickCheck {
     eprintln!("quickcheck seed {SEED:#x}");
-    QuickCheck::new().rng(Gen::from_size_and_seed(600, SEED)).tests(tests).max_tests(tests * 4)
+    QuickCheck::new()
+        .rng(Gen::from_size_and_seed(600, SEED))
+        .tests(tests)
+        .max_tests(tests * 4)
 }
 
 fn show(c: &Case) -> String {
-    format!("instance {}\nscenario {:?}", c.instance.to_json(), c.scenario.failures)
+    format!(
+        "instance {}\nscenario {:?}",
+        c.instance.to_json(),
+        c.scenario.failures
+    )
 }
 
 #[test]
@@ -34,10 +41,16 @@ fn every_rigid_algorithm_is_feasible_and_above_l() {
         for spec in rigid_algos() {
             let m = match run::algo(&c.instance, &c.scenario, &spec) {
                 Ok(m) => m,
-                Err(e) => return TestResult::error(format!("{}: {e}\n{}", run::label(&spec), show(&c))),
+                Err(e) => {
+                    return TestResult::error(format!("{}: {e}\n{}", run::label(&spec), show(&c)))
+                }
             };
             if m < l {
-                return TestResult::error(format!("{}: makespan {m} < L = {l}\n{}", run::label(&spec), show(&c)));
+                return TestResult::error(format!(
+                    "{}: makespan {m} < L = {l}\n{}",
+                    run::label(&spec),
+                    show(&c)
+                ));
             }
             let mut s = schedulers::build(&spec, &c.instance).expect("build");
             let fast = engine::run_makespan(&c.instance, &c.scenario, s.as_mut()).expect("run");
@@ -98,7 +111,11 @@ fn no_algorithm_beats_opt_on_tiny_cases() {
         for spec in rigid_algos() {
             let m = run::algo(inst, sc, &spec).expect("run");
             if m < opt {
-                return TestResult::error(format!("{} = {m} beats OPT = {opt}\n{}", run::label(&spec), show(&c)));
+                return TestResult::error(format!(
+                    "{} = {m} beats OPT = {opt}\n{}",
+                    run::label(&spec),
+                    show(&c)
+                ));
             }
         }
         TestResult::passed()

@@ -15,7 +15,9 @@ fuzz_target!(|data: &[u8]| {
         None => return,
     };
     let scope = if mixed { Scope::MIXED } else { Scope::MOLDABLE };
-    let Ok(case) = Case::from_bytes(rest, scope) else { return };
+    let Ok(case) = Case::from_bytes(rest, scope) else {
+        return;
+    };
     let (inst, sc) = (&case.instance, &case.scenario);
     let show = || format!("{}\nfailures {:?}", inst.to_json(), sc.failures);
     let lp = mb::lprime(inst, sc).expect("L'").lower;
@@ -23,11 +25,22 @@ fuzz_target!(|data: &[u8]| {
     for name in ["lpa-list", "mintime", "minarea", "batch-list"] {
         for p in [Priority::Lpt, Priority::Hpa, Priority::La] {
             let spec = AlgoSpec::new(name).with_priority(p);
-            let m = run::algo(inst, sc, &spec).unwrap_or_else(|e| panic!("{}: {e}\n{}", run::label(&spec), show()));
-            assert!(m >= lp, "{}: {m} < L' = {lp}\n{}", run::label(&spec), show());
+            let m = run::algo(inst, sc, &spec)
+                .unwrap_or_else(|e| panic!("{}: {e}\n{}", run::label(&spec), show()));
+            assert!(
+                m >= lp,
+                "{}: {m} < L' = {lp}\n{}",
+                run::label(&spec),
+                show()
+            );
             if name == "lpa-list" && all_moldable {
                 let r = moldable::lpa_lemma2_bound(inst).expect("bound");
-                assert!(m <= &r * &lp, "Lemma 2: {} = {m} > {r}·L'\n{}", run::label(&spec), show());
+                assert!(
+                    m <= &r * &lp,
+                    "Lemma 2: {} = {m} > {r}·L'\n{}",
+                    run::label(&spec),
+                    show()
+                );
             }
         }
     }

@@ -4,10 +4,11 @@
 use clap::{Parser, Subcommand};
 
 pub mod demo;
-pub mod simulate;
 pub mod experiment;
 pub mod opt;
 pub mod prove;
+pub mod simulate;
+pub mod steal;
 pub mod verify;
 
 /// Exact resilient scheduling of parallel jobs.
@@ -32,6 +33,8 @@ pub enum Command {
     Experiment(experiment::Args),
     /// The exact optimum T_OPT(f) of a small instance under a known failure scenario.
     Opt(opt::Args),
+    /// Node stealing in a batch scheduler with node failures (Baseline, SFSJ, Hxyz).
+    Steal(steal::Args),
     /// The theorem ledger: rebuild a statement's witness and measure it, or print the whole ledger.
     Prove(prove::Args),
 }
@@ -59,6 +62,7 @@ pub fn main() -> i32 {
         Command::Demo(a) => demo::run(a),
         Command::Experiment(a) => experiment::run(a),
         Command::Opt(a) => opt::run(a),
+        Command::Steal(a) => steal::run(a),
         Command::Prove(a) => prove::run(a),
     };
     match result {

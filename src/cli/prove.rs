@@ -69,9 +69,16 @@ pub fn run(a: Args) -> Result<Exit> {
         return Ok(Exit::Ok);
     }
     if a.exhaustive {
-        let scope = if a.large { exhaustive::RigidScope::large() } else { exhaustive::RigidScope::from_env() };
+        let scope = if a.large {
+            exhaustive::RigidScope::large()
+        } else {
+            exhaustive::RigidScope::from_env()
+        };
         let started = std::time::Instant::now();
-        let budget = Budget { seed: a.seed, ..Budget::quick() };
+        let budget = Budget {
+            seed: a.seed,
+            ..Budget::quick()
+        };
         let rep = exhaustive::rigid(&scope, &budget)?;
         println!("{}", rep.markdown());
         println!("({:.1} s)\n", started.elapsed().as_secs_f64());
@@ -84,16 +91,25 @@ pub fn run(a: Args) -> Result<Exit> {
         let mrep = crate::proofs::exhaustive_moldable::moldable(&mscope, &budget)?;
         println!("{}", mrep.markdown());
         println!("({:.1} s)", started.elapsed().as_secs_f64());
-        return Ok(if rep.holds() && mrep.holds() { Exit::Ok } else { Exit::CheckFailed });
+        return Ok(if rep.holds() && mrep.holds() {
+            Exit::Ok
+        } else {
+            Exit::CheckFailed
+        });
     }
     if let Some(name) = &a.search {
         return search(name, &a);
     }
     if a.all {
-        let budget = Budget { seed: a.seed, ..Budget::scaled(a.budget.unwrap_or(1)) };
+        let budget = Budget {
+            seed: a.seed,
+            ..Budget::scaled(a.budget.unwrap_or(1))
+        };
         let entries = proofs::ledger();
-        let reports: Vec<Result<proofs::Report>> =
-            entries.iter().map(|e| Params::for_entry(e, &[]).and_then(|p| (e.check)(&p, &budget))).collect();
+        let reports: Vec<Result<proofs::Report>> = entries
+            .iter()
+            .map(|e| Params::for_entry(e, &[]).and_then(|p| (e.check)(&p, &budget)))
+            .collect();
         println!("{}", proofs::markdown_table(&entries, &reports));
         let mut bad = false;
         for (e, r) in entries.iter().zip(&reports) {
@@ -116,11 +132,17 @@ pub fn run(a: Args) -> Result<Exit> {
         return Ok(if bad { Exit::CheckFailed } else { Exit::Ok });
     }
     let Some(id) = &a.id else {
-        return Err(Error::option("<id>", "give a ledger id, or --all, --list, --exhaustive, --search"));
+        return Err(Error::option(
+            "<id>",
+            "give a ledger id, or --all, --list, --exhaustive, --search",
+        ));
     };
     let entry = proofs::find(id)?;
     let params = Params::for_entry(entry, &a.params)?;
-    println!("{} ({} paper, {}) — {}", entry.id, entry.paper, entry.section, entry.kind);
+    println!(
+        "{} ({} paper, {}) — {}",
+        entry.id, entry.paper, entry.section, entry.kind
+    );
     println!("{}", entry.statement);
     println!("bound: {}", entry.bound_text);
     let shown: Vec<String> = params.pairs().map(|(k, v)| format!("{k}={v}")).collect();
@@ -142,7 +164,15 @@ pub fn run(a: Args) -> Result<Exit> {
     let k = a.budget.unwrap_or(0);
     let budget = Budget {
         seed: a.seed,
-        ..if k == 0 { Budget { random: 0, adversarial: 0, ..Budget::quick() } } else { Budget::scaled(k) }
+        ..if k == 0 {
+            Budget {
+                random: 0,
+                adversarial: 0,
+                ..Budget::quick()
+            }
+        } else {
+            Budget::scaled(k)
+        }
     };
     let rep = (entry.check)(&params, &budget)?;
     for m in &rep.witness {
@@ -157,10 +187,19 @@ pub fn run(a: Args) -> Result<Exit> {
             if m.holds { "holds" } else { "BROKEN" }
         );
     }
-    for s in [Source::Witness, Source::Random, Source::Exhaustive, Source::Adversarial] {
+    for s in [
+        Source::Witness,
+        Source::Random,
+        Source::Exhaustive,
+        Source::Adversarial,
+    ] {
         if let Some(t) = rep.get(s) {
             if let Some((w, case)) = &t.worst {
-                println!("{s:?}: {} measurements, worst ratio {} — {case}", t.measured, proofs::show_ratio(w));
+                println!(
+                    "{s:?}: {} measurements, worst ratio {} — {case}",
+                    t.measured,
+                    proofs::show_ratio(w)
+                );
             }
         }
     }
@@ -171,7 +210,11 @@ pub fn run(a: Args) -> Result<Exit> {
     for x in &v {
         println!("VIOLATION: {x}");
     }
-    Ok(if v.is_empty() { Exit::Ok } else { Exit::CheckFailed })
+    Ok(if v.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::CheckFailed
+    })
 }
 
 /// `--search name[/priority]`.
@@ -183,8 +226,16 @@ fn search(name: &str, a: &Args) -> Result<Exit> {
         Some((n, p)) => (n, Some(p.parse::<Priority>()?)),
         None => (name, None),
     };
-    let spec = AlgoSpec { priority: prio, seed: a.seed, ..AlgoSpec::new(algo) };
-    let budget = Budget { seed: a.seed, adversarial: a.steps, ..Budget::quick() };
+    let spec = AlgoSpec {
+        priority: prio,
+        seed: a.seed,
+        ..AlgoSpec::new(algo)
+    };
+    let budget = Budget {
+        seed: a.seed,
+        adversarial: a.steps,
+        ..Budget::quick()
+    };
     let found = adversary::search_rigid(&spec, &budget)?;
     println!(
         "{}: worst makespan/OPT found {} after {} evaluations: makespan {}, {}\n{}\nfailures {:?}",
@@ -198,11 +249,24 @@ fn search(name: &str, a: &Args) -> Result<Exit> {
     );
     if let Some(dir) = &a.save {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        let file = dir.join(format!("{}-seed{}.json", found.algo.replace('/', "-").to_lowercase(), a.seed));
-        let note = format!("adversarial search (seed {}, {} steps): makespan/OPT = {}", a.seed, a.steps, found.ratio);
-        let prio = spec.priority.map(|p| p.name().to_string()).unwrap_or_else(|| "lpt".into());
+        let file = dir.join(format!(
+            "{}-seed{}.json",
+            found.algo.replace('/', "-").to_lowercase(),
+            a.seed
+        ));
+        let note = format!(
+            "adversarial search (seed {}, {} steps): makespan/OPT = {}",
+            a.seed, a.steps, found.ratio
+        );
+        let prio = spec
+            .priority
+            .map(|p| p.name().to_string())
+            .unwrap_or_else(|| "lpt".into());
         let expect = [(spec.name.clone(), prio, found.makespan.clone())];
-        crate::error::write_atomic(&file, adversary::golden_json(&found, &expect, &note)?.as_bytes())?;
+        crate::error::write_atomic(
+            &file,
+            adversary::golden_json(&found, &expect, &note)?.as_bytes(),
+        )?;
         println!("saved {}", file.display());
     }
     Ok(Exit::Ok)
@@ -224,7 +288,11 @@ fn search_lpa(model: &str, a: &Args) -> Result<Exit> {
             ))
         }
     };
-    let budget = Budget { seed: a.seed, adversarial: a.steps, ..Budget::quick() };
+    let budget = Budget {
+        seed: a.seed,
+        adversarial: a.steps,
+        ..Budget::quick()
+    };
     let found = adversary::search_lpa(kind, &budget)?;
     println!(
         "{}: worst makespan/OPT found {} after {} evaluations: makespan {}, {}\n{}\nfailures {:?}",
@@ -241,14 +309,24 @@ fn search_lpa(model: &str, a: &Args) -> Result<Exit> {
         let file = dir.join(format!("lpa-list-{model}.json"));
         let mut expect = Vec::new();
         for p in [Priority::Lpt, Priority::Hpa, Priority::La] {
-            let m = proofs::moldable::run_moldable(&found.instance, &found.scenario, "lpa-list", p, None)?.0;
+            let m = proofs::moldable::run_moldable(
+                &found.instance,
+                &found.scenario,
+                "lpa-list",
+                p,
+                None,
+            )?
+            .0;
             expect.push(("lpa-list".to_string(), p.name().to_string(), m));
         }
         let note = format!(
             "adversarial search for LPA-LIST on the {model} model (seed {}, {} steps): worst makespan/OPT over LPT, HPA, LA = {}",
             a.seed, a.steps, found.ratio
         );
-        crate::error::write_atomic(&file, adversary::golden_json(&found, &expect, &note)?.as_bytes())?;
+        crate::error::write_atomic(
+            &file,
+            adversary::golden_json(&found, &expect, &note)?.as_bytes(),
+        )?;
         println!("saved {}", file.display());
     }
     Ok(Exit::Ok)

@@ -34,18 +34,42 @@ pub struct Scope {
 
 impl Scope {
     /// Rigid jobs only: P ≤ 8, n ≤ 8, f_j ≤ 3, t_j = a/b with a ≤ 12, b ≤ 4.
-    pub const RIGID: Scope =
-        Scope { max_procs: 8, max_jobs: 8, max_failures: 3, max_num: 12, max_den: 4, moldable_weight: 0 };
+    pub const RIGID: Scope = Scope {
+        max_procs: 8,
+        max_jobs: 8,
+        max_failures: 3,
+        max_num: 12,
+        max_den: 4,
+        moldable_weight: 0,
+    };
     /// Moldable jobs only, same sizes as [`Scope::RIGID`].
-    pub const MOLDABLE: Scope = Scope { moldable_weight: 255, ..Scope::RIGID };
+    pub const MOLDABLE: Scope = Scope {
+        moldable_weight: 255,
+        ..Scope::RIGID
+    };
     /// Mixed rigid and moldable jobs.
-    pub const MIXED: Scope = Scope { moldable_weight: 128, ..Scope::RIGID };
+    pub const MIXED: Scope = Scope {
+        moldable_weight: 128,
+        ..Scope::RIGID
+    };
     /// Small enough for the exact optimum: P ≤ 4, n ≤ 4, f_j ≤ 2 (≤ 12 attempts).
-    pub const TINY: Scope =
-        Scope { max_procs: 4, max_jobs: 4, max_failures: 2, max_num: 6, max_den: 2, moldable_weight: 0 };
+    pub const TINY: Scope = Scope {
+        max_procs: 4,
+        max_jobs: 4,
+        max_failures: 2,
+        max_num: 6,
+        max_den: 2,
+        moldable_weight: 0,
+    };
     /// Larger rigid cases for the engine: P ≤ 64, n ≤ 30, f_j ≤ 5 (issue 2's property scope).
-    pub const LARGE: Scope =
-        Scope { max_procs: 64, max_jobs: 30, max_failures: 5, max_num: 40, max_den: 8, moldable_weight: 0 };
+    pub const LARGE: Scope = Scope {
+        max_procs: 64,
+        max_jobs: 30,
+        max_failures: 5,
+        max_num: 40,
+        max_den: 8,
+        moldable_weight: 0,
+    };
 }
 
 /// A valid instance and a scenario for it.
@@ -71,26 +95,40 @@ impl Case {
         let n = u.int_in_range(1..=scope.max_jobs.max(1))?;
         let mut jobs = Vec::with_capacity(n);
         for j in 0..n {
-            let moldable = scope.moldable_weight > 0 && u.int_in_range(0..=254u8)? < scope.moldable_weight;
+            let moldable =
+                scope.moldable_weight > 0 && u.int_in_range(0..=254u8)? < scope.moldable_weight;
             let name = format!("J{}", j + 1);
             if moldable {
                 let shape = TableShape::arbitrary(u)?;
                 let times = match shape {
                     TableShape::Monotonic => monotonic_table(u, procs, scope)?,
-                    TableShape::Arbitrary => (0..procs).map(|_| small_time(u, scope)).collect::<Result<Vec<_>>>()?,
+                    TableShape::Arbitrary => (0..procs)
+                        .map(|_| small_time(u, scope))
+                        .collect::<Result<Vec<_>>>()?,
                 };
-                let model = SpeedupModel::Table { times: times.clone(), monotonic: shape == TableShape::Monotonic };
-                jobs.push(Job { name, profile: Profile::Moldable { model, times } });
+                let model = SpeedupModel::Table {
+                    times: times.clone(),
+                    monotonic: shape == TableShape::Monotonic,
+                };
+                jobs.push(Job {
+                    name,
+                    profile: Profile::Moldable { model, times },
+                });
             } else {
                 let p = u.int_in_range(1..=procs)?;
                 jobs.push(Job::rigid(name, p, small_time(u, scope)?));
             }
         }
-        let failures = (0..n).map(|_| u.int_in_range(0..=scope.max_failures)).collect::<Result<Vec<_>>>()?;
+        let failures = (0..n)
+            .map(|_| u.int_in_range(0..=scope.max_failures))
+            .collect::<Result<Vec<_>>>()?;
         // Every draw above respects the instance rules, so validation cannot fail; if it ever
         // did, that is a bug in this generator and the fuzzer should see it as an error input.
         let instance = Instance::new(procs, jobs).map_err(|_| arbitrary::Error::IncorrectFormat)?;
-        Ok(Case { instance, scenario: Scenario::new(failures) })
+        Ok(Case {
+            instance,
+            scenario: Scenario::new(failures),
+        })
     }
 
     /// Draws a case within `scope` from a byte string.
@@ -113,11 +151,18 @@ fn monotonic_table(u: &mut Unstructured<'_>, procs: u32, scope: Scope) -> Result
     let mut prev = small_time(u, scope)?;
     times.push(prev.clone());
     for p in 2..=u64::from(procs) {
-        let lo = prev.mul_int(p - 1).div_int(p).ok_or(arbitrary::Error::IncorrectFormat)?;
+        let lo = prev
+            .mul_int(p - 1)
+            .div_int(p)
+            .ok_or(arbitrary::Error::IncorrectFormat)?;
         // k/4 of the way from lo to prev: 0 = perfect speedup, 4 = no speedup at all.
         let k = u.int_in_range(0..=4u64)?;
         let span = &prev - &lo;
-        let t = &lo + &span.mul_int(k).div_int(4).ok_or(arbitrary::Error::IncorrectFormat)?;
+        let t = &lo
+            + &span
+                .mul_int(k)
+                .div_int(4)
+                .ok_or(arbitrary::Error::IncorrectFormat)?;
         times.push(t.clone());
         prev = t;
     }
@@ -160,15 +205,29 @@ mod tests {
                         x as u8
                     })
                     .collect();
-                for scope in [Scope::RIGID, Scope::MOLDABLE, Scope::MIXED, Scope::TINY, Scope::LARGE] {
-                    let c = Case::from_bytes(&bytes, scope).unwrap_or_else(|e| panic!("{e} on {bytes:?}"));
+                for scope in [
+                    Scope::RIGID,
+                    Scope::MOLDABLE,
+                    Scope::MIXED,
+                    Scope::TINY,
+                    Scope::LARGE,
+                ] {
+                    let c = Case::from_bytes(&bytes, scope)
+                        .unwrap_or_else(|e| panic!("{e} on {bytes:?}"));
                     c.instance.validate().unwrap();
                     c.scenario.validate(&c.instance).unwrap();
-                    assert!(c.instance.procs <= scope.max_procs && c.instance.len() <= scope.max_jobs);
+                    assert!(
+                        c.instance.procs <= scope.max_procs && c.instance.len() <= scope.max_jobs
+                    );
                     assert!(c.scenario.failures.iter().all(|&f| f <= scope.max_failures));
                     for job in &c.instance.jobs {
-                        if let Profile::Moldable { model: SpeedupModel::Table { monotonic: true, .. }, times } =
-                            &job.profile
+                        if let Profile::Moldable {
+                            model:
+                                SpeedupModel::Table {
+                                    monotonic: true, ..
+                                },
+                            times,
+                        } = &job.profile
                         {
                             check_monotonic(times, "t").unwrap();
                         }

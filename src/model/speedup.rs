@@ -122,21 +122,19 @@ impl SpeedupModel {
             SpeedupModel::Roofline { w, pbar } => {
                 positive(w, field, "w")?;
                 pbar_in_range(*pbar, procs, field)?;
-                (1..=procs).map(|p| div(w, p.min(*pbar))).collect()
+                affine_table(w, &Time::zero(), &Time::zero(), *pbar, procs)
             }
             SpeedupModel::Communication { w, c } => {
                 positive(w, field, "w")?;
                 non_negative(c, field, "c")?;
-                (1..=procs)
-                    .map(|p| &div(w, p) + &c.mul_int(u64::from(p - 1)))
-                    .collect()
+                affine_table(w, &Time::zero(), c, procs, procs)
             }
             SpeedupModel::Amdahl { w, gamma } => {
                 positive(w, field, "w")?;
                 unit_interval(gamma, field, "gamma")?;
                 let par = w * &(Time::one() - gamma);
                 let seq = w * gamma;
-                (1..=procs).map(|p| &div(&par, p) + &seq).collect()
+                affine_table(&par, &seq, &Time::zero(), procs, procs)
             }
             SpeedupModel::Mix { w, gamma, pbar, c } => {
                 positive(w, field, "w")?;
@@ -145,9 +143,7 @@ impl SpeedupModel {
                 non_negative(c, field, "c")?;
                 let par = w * &(Time::one() - gamma);
                 let seq = w * gamma;
-                (1..=procs)
-                    .map(|p| &(&div(&par, p.min(*pbar)) + &seq) + &c.mul_int(u64::from(p - 1)))
-                    .collect()
+                affine_table(&par, &seq, c, *pbar, procs)
             }
             SpeedupModel::Power { w, delta } => {
                 positive(w, field, "w")?;
@@ -157,6 +153,40 @@ impl SpeedupModel {
         };
         Ok(times)
     }
+}
+
+/// t(p) = a/min(p, p̄) + b + (p−1)·c for p = 1..=P: the roofline, communication, Amdahl and mix
+/// models are all of this form. Each value is computed over one common denominator in i128 and
+/// normalised once (a few integer operations instead of four rational ones); when the i128 form
+/// overflows, the same value is computed with [`Time`] operations. Both paths give the same
+/// exact rational (unit test `affine_fast_path_is_exact`).
+fn affine_table(a: &Time, b: &Time, c: &Time, pbar: u32, procs: u32) -> Vec<Time> {
+    let slow = |p: u32| &(&div(a, p.min(pbar)) + b) + &c.mul_int(u64::from(p - 1));
+    let (Some(a), Some(b), Some(c)) = (a.as_small(), b.as_small(), c.as_small()) else {
+        return (1..=procs).map(slow).collect();
+    };
+    let (an, ad) = (i128::from(*a.numer()), i128::from(*a.denom()));
+    let (bn, bd) = (i128::from(*b.numer()), i128::from(*b.denom()));
+    let (cn, cd) = (i128::from(*c.numer()), i128::from(*c.denom()));
+    let fast = |p: u32| -> Option<Time> {
+        let m = i128::from(p.min(pbar));
+        let k = i128::from(p - 1);
+        // a/(ad·m) + b + k·c over ad·m·bd·cd.
+        let bc = bn
+            .checked_mul(cd)?
+            .checked_add(k.checked_mul(cn)?.checked_mul(bd)?)?;
+        let num = an
+            .checked_mul(bd)?
+            .checked_mul(cd)?
+            .checked_add(ad.checked_mul(m)?.checked_mul(bc)?)?;
+        let den = ad.checked_mul(m)?.checked_mul(bd)?.checked_mul(cd)?;
+        let g = num_integer::Integer::gcd(&num, &den);
+        let (n, d) = (i64::try_from(num / g).ok()?, u64::try_from(den / g).ok()?);
+        Time::from_int(n).div_int(d)
+    };
+    (1..=procs)
+        .map(|p| fast(p).unwrap_or_else(|| slow(p)))
+        .collect()
 }
 
 fn div(x: &Time, p: u32) -> Time {
@@ -611,6 +641,33 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("gamma"), "{e}");
+    }
+
+    #[test]
+    fn affine_fast_path_is_exact() {
+        let vals = [
+            "0",
+            "1",
+            "3/7",
+            "1e6",
+            "4000000",
+            "1/3000000",
+            "123456789/1000",
+            "9223372036854775807",
+        ];
+        for a in &vals[1..] {
+            for b in vals {
+                for c in vals {
+                    let (a, b, c) = (t(a), t(b), t(c));
+                    let got = affine_table(&a, &b, &c, 5, 9);
+                    for p in 1..=9u32 {
+                        let want = &(&a.div_int(u64::from(p.min(5))).unwrap() + &b)
+                            + &c.mul_int(u64::from(p - 1));
+                        assert_eq!(got[p as usize - 1], want, "a={a} b={b} c={c} p={p}");
+                    }
+                }
+            }
+        }
     }
 
     /// The certified rounding against exact integer roots: for δ = a/b, ρ = k/2^24 must satisfy

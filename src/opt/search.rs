@@ -31,13 +31,16 @@
 //!    first (ties: in job order). The search starts an idle job only if no lower-indexed
 //!    idle job is equivalent to it. (The swap only touches attempts that start after the
 //!    instant the two jobs became equivalent, so it never changes the part already built.)
-//! 3. **Bounds** ([`super::bounds`]): the node's lower bound (running ends, chains, energy and
-//!    DFF energy, rounded up to integers) is compared with the incumbent; a node whose bound
+//! 3. **Bounds** ([`super::bounds`]): the node's lower bound (running ends, chains, and the
+//!    energetic tail bound with the identity and the DFF transforms — for every instant τ ≥ t,
+//!    the work that must still run after τ fits below capacity·(T − τ) — rounded up to
+//!    integers) is compared with the incumbent; a node whose bound
 //!    is ≥ the incumbent cannot contain a strictly better schedule. The chain bound knows that
 //!    a job blocked at t (by `min_id`, W, or too wide for the free processors) starts at the
 //!    next event at the earliest.
 //! 4. **Memoisation (transposition table).** Every rule above depends only on the node's
-//!    *state*: the instant t, `min_id`, W and F, and per job its attempts left, the end and
+//!    *state*: the instant t, what `min_id`, W and F forbid at t (normalised: only jobs that fit
+//!    in the free processors matter), and per job its attempts left, the end and
 //!    width of its running attempt relative to t, or — for an idle job — which lower idle job
 //!    of its class has the same release (rule 2). The subtree under a node is therefore a
 //!    function of that state, translated by t. When a subtree has been searched completely
@@ -225,19 +228,30 @@ impl Search<'_> {
             .min()
     }
 
+    #[allow(clippy::needless_range_loop)] // j indexes several parallel per-job arrays
     fn lower_bound(&self) -> i64 {
         let t = self.t;
         let free = self.cap - self.used;
         let t_next = self.next_event().unwrap_or(t + 1);
         let mut lb = 0i64;
+        // rel[j]: the earliest start of job j's next attempt.
+        let mut rel = [0i64; 64];
+        let mut points = [0i64; 66];
+        let mut np = 0;
+        points[np] = t;
+        np += 1;
         for j in 0..self.n {
             let job = &self.prob.jobs[j];
             let rem = i64::from(self.rem[j]);
             lb = lb.max(self.end[j]);
+            if self.end[j] > t {
+                points[np] = self.end[j];
+                np += 1;
+            }
             if rem == 0 {
                 continue;
             }
-            let release = if self.end[j] > t {
+            rel[j] = if self.end[j] > t {
                 self.end[j]
             } else {
                 let w_blocked = self.wmask >> j & 1 == 1
@@ -252,17 +266,38 @@ impl Search<'_> {
                     t
                 }
             };
-            lb = lb.max(release + rem * job.min_dur);
+            lb = lb.max(rel[j] + rem * job.min_dur);
         }
+        if t_next > t {
+            points[np] = t_next;
+            np += 1;
+        }
+        // Energetic tail bound: for every τ ≥ t, the work that must run after τ fits below
+        // capacity·(T − τ). Job j's chain can have done at most τ − rel_j of its remaining
+        // rem_j·dmin_j time before τ, so at least a fraction (rem_j·dmin_j − (τ − rel_j))/dmin_j
+        // of an attempt's (transformed) minimum area remains — rounded down, still a bound.
+        // At τ = t this is the plain energy bound; at τ = rel_j + rem_j·dmin_j it implies the
+        // chain bound. The maximum over τ sits at a release or at an end, which are the points.
         for e in &self.energies {
-            let mut total = 0i64;
-            for j in 0..self.n {
-                if self.end[j] > t {
-                    total += e.weight[self.run_p[j] as usize] * (self.end[j] - t);
+            for &tau in &points[..np] {
+                let mut total = 0i64;
+                for j in 0..self.n {
+                    if self.end[j] > tau {
+                        total += e.weight[self.run_p[j] as usize] * (self.end[j] - tau);
+                    }
+                    if self.rem[j] == 0 {
+                        continue;
+                    }
+                    let dmin = self.prob.jobs[j].min_dur;
+                    let left = i64::from(self.rem[j]) * dmin;
+                    let done = (tau - rel[j]).max(0);
+                    if done < left {
+                        total += (i128::from(e.min_job[j]) * i128::from(left - done)
+                            / i128::from(dmin)) as i64;
+                    }
                 }
-                total += i64::from(self.rem[j]) * e.min_job[j];
+                lb = lb.max(tau + ceil_div(total, e.capacity));
             }
-            lb = lb.max(t + ceil_div(total, e.capacity));
         }
         lb
     }
@@ -282,13 +317,36 @@ impl Search<'_> {
             }
             key.push(w);
         }
-        let (wmask, prev_free) = if self.wmask == 0 {
-            (0, 0)
-        } else {
-            (self.wmask, self.prev_free as u64)
+        // What `min_id`, W and F forbid at t, normalised so that equivalent nodes share a key:
+        // a job that does not fit in the free processors now cannot start at t anyway (free
+        // processors only decrease until the next advance), so only fitting jobs are recorded;
+        // W forbids options with p ≤ F, and options with p > free do not fit, so F is clipped
+        // to the free processors.
+        let free = self.cap - self.used;
+        let idle_fits = |j: usize| {
+            self.rem[j] > 0
+                && self.end[j] <= self.t
+                && i64::from(self.prob.jobs[j].min_procs) <= free
         };
-        key.push(self.min_id as u64 | prev_free << 8);
-        key.push(wmask);
+        let mut tie_mask = 0u64;
+        for j in 0..self.min_id.min(self.n) {
+            if idle_fits(j) {
+                tie_mask |= 1 << j;
+            }
+        }
+        let pf = self.prev_free.min(free);
+        let mut w_eff = 0u64;
+        for j in 0..self.n {
+            if self.wmask >> j & 1 == 1
+                && idle_fits(j)
+                && i64::from(self.prob.jobs[j].min_procs) <= pf
+            {
+                w_eff |= 1 << j;
+            }
+        }
+        key.push(tie_mask);
+        key.push(w_eff);
+        key.push(if w_eff == 0 { 0 } else { pf as u64 });
         self.key_buf = key;
     }
 

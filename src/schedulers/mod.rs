@@ -163,7 +163,10 @@ pub fn build(spec: &AlgoSpec, inst: &Instance) -> Result<Box<dyn Scheduler>> {
     let pr = spec.priority.unwrap_or(Priority::Lpt);
     let low = spec.name.trim().to_ascii_lowercase();
     if moldable::NAMES.contains(&low.as_str()) {
-        let order = moldable::Order::Rule { priority: pr, seed: spec.seed };
+        let order = moldable::Order::Rule {
+            priority: pr,
+            seed: spec.seed,
+        };
         return moldable::build(&low, order, spec.eps.as_ref(), inst);
     }
     let Some(algo) = RigidAlgo::parse(&spec.name) else {
@@ -216,5 +219,21 @@ mod tests {
             e.contains("algo") && e.contains("greedy") && e.contains("r-shelffill-nb"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn rigid_algorithms_reject_moldable_jobs() {
+        let inst = Instance::from_json_str(
+            r#"{"processors": 2, "jobs": [{"name": "M", "speedup": {"model": "table", "times": [2, 1]}}]}"#,
+            "m.json",
+        )
+        .unwrap();
+        for n in rigid_names() {
+            let e = build(&AlgoSpec::new(n), &inst)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(e.contains("job M is moldable"), "{n}: {e}");
+        }
     }
 }

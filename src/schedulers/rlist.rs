@@ -24,6 +24,15 @@
 //! reservation leaves free), which is the standard EASY/conservative rule and what Proposition 1's
 //! proof uses (a job not started at t is blocked by the processors in use at t).
 //!
+//! Second reading taken: the m reservations go to the first m jobs of Q *as it stands at the
+//! completion*, exactly as Algorithm 1's loop `for j = 1..min(m, |Q|)` is written, including
+//! jobs whose earliest reservation is now (they start now and use up one of the m). Production
+//! EASY schedulers instead start jobs from the head while they fit and give the reservation to
+//! the first job that does not; the two differ for 1 ≤ m < |Q| (see
+//! `tests/cases/easy_vs_conservative.json`, where literal EASY backfills X at 0). Proposition 1's
+//! proof holds for both: the first job of Q not started at t is blocked by processors at t, since
+//! every higher-priority job started at t and no reservation lies before it.
+//!
 //! Both schedulers reset their state on the engine's first call (time 0, no completion), so one
 //! value can run many scenarios.
 use super::priority::{self, Priority};
@@ -140,9 +149,9 @@ impl Scheduler for Greedy {
             }
         }
         while let Some(pos) = self.tree.first_le(ctx.free()) {
-            let j = self.order[pos];
             self.tree.set(pos, u32::MAX);
-            ctx.start(j, self.procs[j])?;
+            // leaves[pos] = p_j, read by queue position (one random access fewer per start).
+            ctx.start(self.order[pos], self.leaves[pos])?;
         }
         Ok(())
     }

@@ -16,7 +16,7 @@
 //! - [`sim`]: the event loop, Baseline and the 18 node-stealing variants (Sections 4, 7);
 //! - [`metrics`]: flows, size classes, utilization, decomposition, pruning (Section 5.3);
 //! - [`check`]: the independent checker;
-//! - [`synthetic`]: Table 6's synthetic workload;
+//! - [`synthetic`]: Table 6's synthetic workload; [`trace`]: SWF logs as workloads;
 //! - [`examples`]: Section 3's toy example.
 pub mod check;
 pub mod checkpoint;
@@ -28,6 +28,7 @@ pub mod nodes;
 pub mod plan;
 pub mod sim;
 pub mod synthetic;
+pub mod trace;
 
 pub use failures::{Failure, FailureSource};
 pub use metrics::{Metrics, Pruning};

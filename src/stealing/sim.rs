@@ -6,7 +6,8 @@
 //! 1. nodes whose downtime ends at `t` come back up;
 //! 2. attempts that end at `t` (completions, and victims reaching their stopping point under
 //!    T2/T3) — so a job completing at `t` is not killed by a failure at `t`;
-//! 3. failures at `t`, one by one (Algorithm 1 for each);
+//! 3. failures at `t`, one by one (Algorithm 1 for each); with D = 0 the struck nodes are
+//!    back at `t` right after;
 //! 4. jobs released at `t` enter the queue;
 //! 5. the plan is updated: **recomputed from scratch** in priority order after any failure,
 //!    node return or stealing decision (Section 5.1: "the whole schedule … has to be
@@ -396,7 +397,20 @@ impl Sim<'_> {
     }
 
     fn run(&mut self) -> Result<()> {
+        // Failures faster than jobs can progress would loop forever (a job on many nodes
+        // without checkpoints may never complete): give up with an error instead.
+        let limit = 1000 * self.jobs.len() + 100_000;
         while self.done < self.jobs.len() {
+            if self.out_attempts.len() > limit {
+                return Err(Error::Limit(format!(
+                    "{}: more than {limit} attempts for {} jobs at time {} ({} unfinished): failures are too \
+                     frequent for the jobs to progress (raise the MTBF or enable checkpoints)",
+                    self.variant,
+                    self.jobs.len(),
+                    self.now,
+                    self.jobs.len() - self.done
+                )));
+            }
             let Some(t) = self.next_event() else {
                 return Err(self.internal(format!(
                     "no event left with {} jobs unfinished",
@@ -420,6 +434,8 @@ impl Sim<'_> {
                     .ok_or_else(|| self.internal("failure vanished"))?;
                 self.on_failure(f)?;
             }
+            // A zero downtime returns the struck nodes at this same instant.
+            self.node_returns();
             let mut new_jobs = false;
             while self.next_release < self.jobs.len()
                 && self.jobs[self.next_release].release == self.now

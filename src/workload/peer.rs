@@ -357,10 +357,13 @@ mod tests {
 
     #[test]
     fn reads_the_shared_sample() {
-        let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/peer"));
-        if !dir.exists() {
-            return; // the shared directory is beside the repository in CI and on the dev machine
-        }
+        // `<repo>/../shared` in CI and the main checkout; a worktree (`/work/wt/<name>`) is one
+        // level deeper.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dir = [root.join("../shared/peer"), root.join("../../shared/peer")]
+            .into_iter()
+            .find(|d| d.exists())
+            .expect("the shared directory with the peer files beside the repository");
         let p = PeerInstance::load(&dir.join("sample_1_0.3")).unwrap();
         assert_eq!((p.instance.len(), p.instance.procs), (100, 10000));
         assert_eq!(p.verif, Time::from_int(10));

@@ -10,6 +10,13 @@
 //!
 //! Lemma 1 bounds the makespan by 2A/P (p_min ≥ P/2) or A/(P−p_min) + (P−2p_min)·t_max/(P−p_min)
 //! for the allocation used; [`min_busy`] measures p_min of a schedule so tests can check it.
+//!
+//! Reading (documented ambiguity): Lemma 1 holds for one count per job (LPA, MINTIME, MINAREA;
+//! property-tested). For counts that change arbitrarily from one attempt to the next it fails,
+//! and so does the weaker T ≤ 2·L(J,f,p): a job waiting for a wide next attempt while another
+//! job's narrow attempt runs alone breaks the "busy while waiting + busy while running ≥ P"
+//! argument. The golden tests `lemma_1_needs_fixed_allocations` and
+//! `two_l_fails_for_changing_allocations` hold exact counterexamples.
 use super::{Keyer, Order};
 use crate::engine::{Ctx, Outcome, Scheduler};
 use crate::error::{Error, Result};

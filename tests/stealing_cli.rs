@@ -1,0 +1,171 @@
+//! `resched steal` end to end: the toy example through SWF and failure-list files (exact values
+//! in the CSV), outputs written, and bad input rejected with an error naming the line or option
+//! while leaving no output file behind.
+use std::path::Path;
+use std::process::{Command, Output};
+
+const TOY_SWF: &str = "; MaxNodes: 8
+; the five jobs of Table 1 (node-stealing paper, Section 3)
+1 0 -1 8 1 -1 -1 1 8 -1 1 -1 -1 -1 -1 -1 -1 -1
+2 0 -1 5 1 -1 -1 1 5 -1 1 -1 -1 -1 -1 -1 -1 -1
+3 0 -1 10 6 -1 -1 6 10 -1 1 -1 -1 -1 -1 -1 -1 -1
+4 0 -1 10 6 -1 -1 6 10 -1 1 -1 -1 -1 -1 -1 -1 -1
+5 0 -1 2 1 -1 -1 1 2 -1 1 -1 -1 -1 -1 -1 -1 -1
+";
+
+fn resched(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_resched"))
+        .args(args)
+        .output()
+        .expect("run resched")
+}
+
+fn files(dir: &Path) -> (String, String) {
+    let swf = dir.join("toy.swf");
+    let fl = dir.join("toy.failures");
+    std::fs::write(&swf, TOY_SWF).unwrap();
+    std::fs::write(&fl, "# P3 fails at t = 1\n1 2\n").unwrap();
+    (swf.display().to_string(), fl.display().to_string())
+}
+
+fn toy_args<'a>(swf: &'a str, fl: &'a str) -> Vec<&'a str> {
+    vec![
+        "steal",
+        "--workload",
+        swf,
+        "--failures",
+        fl,
+        "--downtime",
+        "5",
+        "--checkpoint",
+        "0",
+        "--recovery",
+        "0",
+        "--mtbf",
+        "1",
+        "--variant",
+        "baseline,SFSJ",
+    ]
+}
+
+#[test]
+fn toy_example_end_to_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let (swf, fl) = files(dir.path());
+    let csv = dir.path().join("toy.csv");
+    let plots = dir.path().join("plots");
+    let mut args = toy_args(&swf, &fl);
+    let (c, p) = (csv.display().to_string(), plots.display().to_string());
+    args.extend(["--csv", &c, "--plots", &p]);
+    let out = resched(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    for line in [
+        "Baseline,all,max_flow,25.000000,25",
+        "Baseline,all,mean_flow,11.200000,56/5",
+        "Baseline,all,weighted_mean_flow,17.066667,256/15",
+        "H111,all,max_flow,21.000000,21",
+        "H111,all,mean_flow,12.200000,61/5",
+        "H111,all,weighted_mean_flow,14.733333,221/15",
+        "H111,stats,node_stealing,1.000000,1",
+    ] {
+        assert!(
+            text.lines().any(|l| l == line),
+            "missing `{line}` in\n{text}"
+        );
+    }
+    for f in [
+        "flow_ratios.svg",
+        "flow_ratios.png",
+        "decomposition.svg",
+        "utilization_ratio.png",
+    ] {
+        assert!(
+            plots
+                .join(f)
+                .metadata()
+                .map(|m| m.len() > 0)
+                .unwrap_or(false),
+            "{f} not written"
+        );
+    }
+    assert!(stdout.contains("flow ratios variant/Baseline"), "{stdout}");
+}
+
+fn fails_with(args: &[&str], needle: &str, csv: &Path) {
+    let out = resched(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: `{needle}` not in: {err}");
+    assert!(!csv.exists(), "{args:?}: an output was written");
+}
+
+#[test]
+fn bad_input_names_the_line_or_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let (swf, fl) = files(dir.path());
+    let csv = dir.path().join("out.csv");
+    let c = csv.display().to_string();
+    let with = |extra: &[&'static str]| -> Vec<String> {
+        let mut a: Vec<String> = toy_args(&swf, &fl).iter().map(|s| s.to_string()).collect();
+        a.extend(["--csv".to_string(), c.clone()]);
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let run = |extra: &[&'static str], needle: &str| {
+        let a = with(extra);
+        let refs: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+        fails_with(&refs, needle, &csv);
+    };
+    run(&["--mtbf", "0"], "--mtbf");
+    run(&["--downtime", "-5"], "--downtime");
+    run(&["--checkpoint", "soon"], "--checkpoint");
+    run(&["--variant", "H411"], "--variant");
+    run(&["--window", "5:1"], "--window");
+
+    // A job larger than the machine: the SWF line is named.
+    let big = dir.path().join("big.swf");
+    std::fs::write(
+        &big,
+        TOY_SWF.replace("3 0 -1 10 6 -1 -1 6 10", "3 0 -1 10 9 -1 -1 9 10"),
+    )
+    .unwrap();
+    let b = big.display().to_string();
+    fails_with(&["steal", "--workload", &b, "--csv", &c], "big.swf:5", &csv);
+    // An SWF line with too few fields.
+    let short = dir.path().join("short.swf");
+    std::fs::write(
+        &short,
+        TOY_SWF.replace(
+            "5 0 -1 2 1 -1 -1 1 2 -1 1 -1 -1 -1 -1 -1 -1 -1",
+            "5 0 -1 2 1",
+        ),
+    )
+    .unwrap();
+    let s = short.display().to_string();
+    fails_with(
+        &["steal", "--workload", &s, "--csv", &c],
+        "short.swf:7",
+        &csv,
+    );
+    // A negative failure time: the failure file line is named.
+    let neg = dir.path().join("neg.failures");
+    std::fs::write(&neg, "1 2\n-4 1\n").unwrap();
+    let n = neg.display().to_string();
+    fails_with(
+        &["steal", "--workload", &swf, "--failures", &n, "--csv", &c],
+        "neg.failures:2",
+        &csv,
+    );
+    // A bad synthetic spec.
+    fails_with(
+        &["steal", "--workload", "synthetic:lambda=-1", "--csv", &c],
+        "--workload",
+        &csv,
+    );
+}
