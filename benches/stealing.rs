@@ -11,10 +11,18 @@ use std::path::Path;
 use std::time::Duration;
 
 fn mira(c: &mut Criterion) {
-    let path = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/traces/Mira-2018-03-02-10days.swf.gz"
-    ));
+    // `<repo>/../shared` (CI, the main checkout) or `../../shared` (a worktree /work/wt/<name>).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [
+        root.join("../shared/traces/Mira-2018-03-02-10days.swf.gz"),
+        root.join("../../shared/traces/Mira-2018-03-02-10days.swf.gz"),
+    ];
+    let found = candidates
+        .iter()
+        .find(|p| p.exists())
+        .unwrap_or(&candidates[0])
+        .clone();
+    let path = found.as_path();
     let Ok((w, _)) = trace::load(path, None, Some(49_000)) else {
         eprintln!("skipping: {} not found", path.display());
         return;
@@ -54,5 +62,10 @@ fn synthetic(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, mira, synthetic);
+criterion_group! {
+    name = benches;
+    // No plots: criterion's plotters backend needs system fonts this machine may lack.
+    config = Criterion::default().without_plots();
+    targets = mira, synthetic
+}
 criterion_main!(benches);

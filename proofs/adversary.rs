@@ -330,12 +330,12 @@ fn moldable_mutate(
     Some((Instance::new(procs, jobs).ok()?, Scenario::new(f)))
 }
 
-const MOLDABLE_MAX_PROCS: u32 = 6;
+const MOLDABLE_MAX_PROCS: u32 = 16;
 const MOLDABLE_MAX_JOBS: usize = 3;
 const MOLDABLE_MAX_F: u32 = 1;
 
 /// Searches cases of model `kind` that maximise makespan/OPT for LPA-LIST (best of the LPT,
-/// HPA and LA priorities), with `budget.adversarial` steps. Cases stay small (P ≤ 6, n ≤ 3,
+/// HPA and LA priorities), with `budget.adversarial` steps. Cases stay small (P ≤ 16, n ≤ 3,
 /// f_j ≤ 1) so that the exact optimum is proven.
 pub fn search_lpa(kind: ModelKind, budget: &Budget) -> Result<Found> {
     let name = format!("lpa-list ({kind:?})");

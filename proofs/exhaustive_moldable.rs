@@ -25,7 +25,7 @@ use crate::time::Time;
 use rayon::prelude::*;
 
 /// The moldable scope.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MoldableScope {
     pub max_procs: u32,
     pub max_jobs: usize,
@@ -258,4 +258,27 @@ fn exact(inst: &Instance, sc: &Scenario, budget: &Budget) -> Result<(Time, Sched
         )));
     }
     Ok((m, r.schedule))
+}
+
+/// [`moldable`] computed once per scope and node budget in this process (ledger entries share it).
+pub fn moldable_cached(scope: &MoldableScope, budget: &Budget) -> Result<ExhaustiveReport> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    type Cache = Mutex<HashMap<(MoldableScope, u64), ExhaustiveReport>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let key = (*scope, budget.opt_nodes);
+    if let Some(r) = cache
+        .lock()
+        .map_err(|_| Error::Limit("poisoned cache".into()))?
+        .get(&key)
+    {
+        return Ok(r.clone());
+    }
+    let r = moldable(scope, budget)?;
+    cache
+        .lock()
+        .map_err(|_| Error::Limit("poisoned cache".into()))?
+        .insert(key, r.clone());
+    Ok(r)
 }

@@ -544,8 +544,23 @@ fn alloc_of(inst: &Instance, name: &str) -> Vec<u32> {
     }
 }
 
+/// Merges the moldable exhaustive scope's tally of `id` into `rep` when the budget asks for it.
+fn exhaustive_into(rep: &mut Report, id: &str, budget: &Budget) -> Result<()> {
+    if budget.exhaustive {
+        let ex = super::exhaustive_moldable::moldable_cached(
+            &super::exhaustive_moldable::MoldableScope::DEFAULT,
+            budget,
+        )?;
+        if let Some(t) = ex.by_entry.get(id) {
+            rep.tally(Source::Exhaustive).merge(t.clone());
+        }
+    }
+    Ok(())
+}
+
 fn check_lemma2(_: &Params, budget: &Budget) -> Result<Report> {
     let mut rep = Report::default();
+    exhaustive_into(&mut rep, "moldable.lemma2", budget)?;
     let kinds = [
         ModelKind::Monotonic,
         ModelKind::Arbitrary,
@@ -992,6 +1007,7 @@ fn check_thm10(p: &Params, _budget: &Budget) -> Result<Report> {
 
 fn check_thm11(p: &Params, budget: &Budget) -> Result<Report> {
     let mut rep = Report::default();
+    exhaustive_into(&mut rep, "moldable.thm11", budget)?;
     let eps = eps_of(p)?;
     let kinds = [
         ModelKind::Monotonic,

@@ -13,7 +13,9 @@ fuzz_target!(|data: &[u8]| {
         None => return,
     };
     let scope = if tiny { Scope::TINY } else { Scope::RIGID };
-    let Ok(case) = Case::from_bytes(rest, scope) else { return };
+    let Ok(case) = Case::from_bytes(rest, scope) else {
+        return;
+    };
     let (inst, sc) = (&case.instance, &case.scenario);
     let l = run::rigid_lower(inst, sc).expect("rigid");
     let p = inst.procs;
@@ -38,13 +40,25 @@ fuzz_target!(|data: &[u8]| {
         );
     }
     if tiny {
-        let budget = Budget { opt_nodes: 100_000, ..Budget::quick() };
+        let budget = Budget {
+            opt_nodes: 100_000,
+            ..Budget::quick()
+        };
         let opt = run::opt(inst, sc, &budget).unwrap_or_else(|e| panic!("opt: {e}\n{}", show()));
-        assert!(*opt.lower() >= l || !matches!(opt, resched::proofs::OptRef::Exact(_)), "OPT below L\n{}", show());
+        assert!(
+            *opt.lower() >= l || !matches!(opt, resched::proofs::OptRef::Exact(_)),
+            "OPT below L\n{}",
+            show()
+        );
         if let resched::proofs::OptRef::Exact(o) = &opt {
             for spec in rigid_algos() {
                 let m = run::algo(inst, sc, &spec).unwrap_or_else(|e| panic!("{e}\n{}", show()));
-                assert!(m >= *o, "{} = {m} beats OPT = {o}\n{}", run::label(&spec), show());
+                assert!(
+                    m >= *o,
+                    "{} = {m} beats OPT = {o}\n{}",
+                    run::label(&spec),
+                    show()
+                );
             }
         }
     }

@@ -8,10 +8,17 @@ use resched::proofs::exhaustive::rigid_algos;
 use resched::proofs::run;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(case) = Case::from_bytes(data, Scope::LARGE) else { return };
+    let Ok(case) = Case::from_bytes(data, Scope::LARGE) else {
+        return;
+    };
     for spec in rigid_algos() {
         if let Err(e) = run::algo(&case.instance, &case.scenario, &spec) {
-            panic!("{}: {e}\n{}\n{:?}", run::label(&spec), case.instance.to_json(), case.scenario.failures);
+            panic!(
+                "{}: {e}\n{}\n{:?}",
+                run::label(&spec),
+                case.instance.to_json(),
+                case.scenario.failures
+            );
         }
     }
 });

@@ -6,7 +6,9 @@ use libfuzzer_sys::fuzz_target;
 use resched::Time;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(s) = std::str::from_utf8(data) else { return };
+    let Ok(s) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(t) = s.parse::<Time>() {
         let back: Time = t.to_string().parse().expect("a printed Time parses");
         assert_eq!(back, t, "round trip of {s:?}");

@@ -129,15 +129,13 @@ pub fn run(a: Args) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// Writes the Gantt chart (the lead's renderer, `crate::render::gantt`).
+/// Writes the Gantt chart (the lead's renderer, `crate::render::gantt`), atomically.
 fn write_gantt(
-    _inst: &Instance,
-    _sc: &Scenario,
-    _schedule: &crate::model::Schedule,
-    _path: &std::path::Path,
+    inst: &Instance,
+    sc: &Scenario,
+    schedule: &crate::model::Schedule,
+    path: &std::path::Path,
 ) -> Result<()> {
-    Err(Error::option(
-        "gantt",
-        "the Gantt renderer is not in this build yet",
-    ))
+    let svg = crate::render::gantt::svg(inst, schedule, Some(sc));
+    crate::error::write_atomic(path, svg.as_bytes())
 }

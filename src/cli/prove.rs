@@ -40,7 +40,7 @@ pub struct Args {
     /// Seed of the random and adversarial cases.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Run the exhaustive small-scope check (rigid) and print its report.
+    /// Run the exhaustive small-scope checks (rigid and moldable) and print their reports.
     #[arg(long)]
     pub exhaustive: bool,
     /// With --exhaustive: the larger scope (also RESCHED_EXHAUSTIVE=large).
@@ -75,16 +75,23 @@ pub fn run(a: Args) -> Result<Exit> {
             exhaustive::RigidScope::from_env()
         };
         let started = std::time::Instant::now();
-        let rep = exhaustive::rigid(
-            &scope,
-            &Budget {
-                seed: a.seed,
-                ..Budget::quick()
-            },
-        )?;
+        let budget = Budget {
+            seed: a.seed,
+            ..Budget::quick()
+        };
+        let rep = exhaustive::rigid(&scope, &budget)?;
         println!("{}", rep.markdown());
+        println!("({:.1} s)\n", started.elapsed().as_secs_f64());
+        let started = std::time::Instant::now();
+        let mscope = if a.large {
+            crate::proofs::exhaustive_moldable::MoldableScope::LARGE
+        } else {
+            crate::proofs::exhaustive_moldable::MoldableScope::from_env()
+        };
+        let mrep = crate::proofs::exhaustive_moldable::moldable(&mscope, &budget)?;
+        println!("{}", mrep.markdown());
         println!("({:.1} s)", started.elapsed().as_secs_f64());
-        return Ok(if rep.holds() {
+        return Ok(if rep.holds() && mrep.holds() {
             Exit::Ok
         } else {
             Exit::CheckFailed

@@ -474,8 +474,9 @@ pub fn plots(all: &[Metrics], dir: &std::path::Path) -> Result<Vec<PathBuf>> {
             .filter(|m| m.variant != Variant::Baseline)
             .collect();
         if !others.is_empty() {
+            // Short labels: "2^k" stands for the class [2^k, 2^(k+1)).
             let mut groups: Vec<String> =
-                base.classes.iter().map(|(k, _)| class_label(*k)).collect();
+                base.classes.iter().map(|(k, _)| format!("2^{k}")).collect();
             groups.push("all".into());
             groups.push("weighted".into());
             let series = |maxflow: bool| -> Vec<BarSeries> {
@@ -524,11 +525,12 @@ pub fn plots(all: &[Metrics], dir: &std::path::Path) -> Result<Vec<PathBuf>> {
                     reference: Some(1.0),
                 })
             };
-            let fig = Figure::grid(
-                "Flow ratios against Baseline per job size (cf. Figures 6, 13)",
+            let mut fig = Figure::grid(
+                "Flow ratio to Baseline by job size [2^k, 2^(k+1)) (cf. Figures 6, 13)",
                 1,
                 vec![panel("Maximum flow", true), panel("Mean flow", false)],
             );
+            fig.panel_size = (960, 420);
             files.extend(plot::write_both(&fig, &dir.join("flow_ratios"))?);
             // Utilization ratio (cf. Figure 9, one MTBF).
             let util = Chart::Bar(BarChart {
@@ -554,7 +556,13 @@ pub fn plots(all: &[Metrics], dir: &std::path::Path) -> Result<Vec<PathBuf>> {
         }
     }
     // Decomposition of platform time (cf. Figure 3), in percent.
-    let parts = ["idle", "checkpoint", "recovery", "lost", "stealing", "down"];
+    // The same order as the bar values below: Decomposition::parts without "useful".
+    let parts: Vec<&str> = crate::stealing::metrics::Decomposition::default()
+        .parts()
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| *n != "useful")
+        .collect();
     let dec = Chart::Bar(BarChart {
         title: "Platform time other than useful work (cf. Figure 3)".into(),
         y_label: "% of platform time".into(),

@@ -12,6 +12,8 @@
 //! - **Energy** (A(f)/P): from the current instant t on, at most P processors are busy; the work
 //!   still to do is the running attempts' remaining area plus, per attempt not yet started, its
 //!   smallest area. So P·(T − t) ≥ that total.
+//! - **Clique** ([`clique`]): jobs whose widths sum above P are pairwise exclusive; their
+//!   remaining times add up.
 //! - **DFF energy**: a dual feasible function F maps processor counts so that any set of
 //!   attempts that fit together (Σ p ≤ P) has Σ F(p) ≤ F(P). Integrating over time, the
 //!   transformed areas also fit below F(P)·(T − t). We use the Fekete–Schepers family
@@ -79,12 +81,44 @@ pub fn ceil_div(a: i64, b: i64) -> i64 {
     (a + b - 1) / b
 }
 
-/// The root bound: the chain bound and every energy bound with nothing started.
+/// The clique bound: two jobs whose widths sum above P never run side by side, and a job's own
+/// attempts never overlap, so for a set C of pairwise-exclusive jobs the makespan is at least
+/// Σ_{j∈C} (remaining time of j). Pairwise exclusivity is a threshold graph: with m the member
+/// of smallest width, C = {m} ∪ {j ≠ m : w_j ≥ w_m and w_j + w_m > P} is a clique (for two such
+/// j, k: w_j + w_k ≥ w_j + w_m > P), and every clique is contained in the one of its smallest
+/// member. So the maximum-weight clique is found in O(n²). `width[j]` must be a width below
+/// which job j never runs (its smallest option), `left[j]` a lower bound on its remaining time.
+pub fn clique(width: &[i64], left: &[i64], procs: i64) -> i64 {
+    let mut best = 0;
+    for m in 0..width.len() {
+        if left[m] == 0 {
+            continue;
+        }
+        let mut sum = left[m];
+        for j in 0..width.len() {
+            if j != m && left[j] > 0 && width[j] >= width[m] && width[j] + width[m] > procs {
+                sum += left[j];
+            }
+        }
+        best = best.max(sum);
+    }
+    best
+}
+
+/// The root bound: the chain bound, the clique bound and every energy bound with nothing
+/// started.
 pub fn root(prob: &IntProblem, energies: &[Energy]) -> i64 {
     let mut lb = 0;
     for j in &prob.jobs {
         lb = lb.max(i64::from(j.attempts) * j.min_dur);
     }
+    let width: Vec<i64> = prob.jobs.iter().map(|j| i64::from(j.min_procs)).collect();
+    let left: Vec<i64> = prob
+        .jobs
+        .iter()
+        .map(|j| i64::from(j.attempts) * j.min_dur)
+        .collect();
+    lb = lb.max(clique(&width, &left, i64::from(prob.procs)));
     for e in energies {
         let total: i64 = prob
             .jobs
@@ -138,5 +172,9 @@ mod tests {
         let prob = super::super::problem::build(&inst, &Scenario::new(vec![1, 0, 0])).unwrap();
         // L(f) = max(4, (12 + 9 + 1)/4) = 6; the jobs wider than P/2 are exclusive: 4 + 3 = 7.
         assert_eq!(root(&prob, &energies(&prob)), 7);
+        // Widths 8, 7, 3, 4, 2 on P = 8: {8, 7, 2} is the heaviest exclusive set (2 + 7 > 8):
+        // 10 + 20 + 50; {8, 7, 4} gives 70, {8, 7, 3} 60, and 3 + 4 ≤ 8 may overlap.
+        assert_eq!(clique(&[8, 7, 3, 4, 2], &[10, 20, 30, 40, 50], 8), 80);
+        assert_eq!(clique(&[8, 7, 3, 4], &[10, 20, 30, 40], 8), 70);
     }
 }

@@ -31,7 +31,8 @@
 //!    first (ties: in job order). The search starts an idle job only if no lower-indexed
 //!    idle job is equivalent to it. (The swap only touches attempts that start after the
 //!    instant the two jobs became equivalent, so it never changes the part already built.)
-//! 3. **Bounds** ([`super::bounds`]): the node's lower bound (running ends, chains, and the
+//! 3. **Bounds** ([`super::bounds`]): the node's lower bound (running ends, chains, the clique
+//!    bound of pairwise-exclusive jobs, and the
 //!    energetic tail bound with the identity and the DFF transforms — for every instant τ ≥ t,
 //!    the work that must still run after τ fits below capacity·(T − τ) — rounded up to
 //!    integers) is compared with the incumbent; a node whose bound
@@ -272,6 +273,23 @@ impl Search<'_> {
             points[np] = t_next;
             np += 1;
         }
+        // Clique bound: jobs that can never run side by side (their smallest widths sum above P)
+        // are pairwise exclusive, and each job's own attempts never overlap, so their remaining
+        // times add up (see `bounds::clique`).
+        let mut width = [0i64; 64];
+        let mut left = [0i64; 64];
+        for j in 0..self.n {
+            let job = &self.prob.jobs[j];
+            let running = self.end[j] > t;
+            left[j] =
+                if running { self.end[j] - t } else { 0 } + i64::from(self.rem[j]) * job.min_dur;
+            width[j] = match (running, self.rem[j] > 0) {
+                (true, true) => self.run_p[j].min(i64::from(job.min_procs)),
+                (true, false) => self.run_p[j],
+                _ => i64::from(job.min_procs),
+            };
+        }
+        lb = lb.max(t + bounds::clique(&width[..self.n], &left[..self.n], self.cap));
         // Energetic tail bound: for every τ ≥ t, the work that must run after τ fits below
         // capacity·(T − τ). Job j's chain can have done at most τ − rel_j of its remaining
         // rem_j·dmin_j time before τ, so at least a fraction (rem_j·dmin_j − (τ − rel_j))/dmin_j
