@@ -37,15 +37,7 @@ pub const HEURISTICS: [(&str, &str); 7] = [
 ];
 
 /// The seven priority rules of Section 5.1.
-pub const PRIORITIES: [Priority; 7] = [
-    Priority::Lpt,
-    Priority::Spt,
-    Priority::Hpa,
-    Priority::Lpa,
-    Priority::La,
-    Priority::Sa,
-    Priority::Random,
-];
+pub const PRIORITIES: [Priority; 7] = Priority::PAPER;
 
 /// The result of one cell: one job set at one sweep point.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -47,6 +47,17 @@ pub enum Priority {
 }
 
 impl Priority {
+    /// The seven rules the rigid paper evaluates (Section 5.1), in its order.
+    pub const PAPER: [Priority; 7] = [
+        Priority::Lpt,
+        Priority::Spt,
+        Priority::Hpa,
+        Priority::Lpa,
+        Priority::La,
+        Priority::Sa,
+        Priority::Random,
+    ];
+
     /// Every rule, in the paper's order (Section 5.1), then LJF.
     pub const ALL: [Priority; 8] = [
         Priority::Lpt,
