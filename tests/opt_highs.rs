@@ -54,3 +54,32 @@ fn highs_agrees_with_the_search() {
         assert_eq!(check::check(inst, sc, &i.schedule).unwrap(), i.makespan);
     }
 }
+
+#[test]
+#[ignore = "prints HiGHS solve times on the anchor family; run with --ignored --nocapture"]
+fn highs_anchor_times() {
+    for p in [4u32, 8] {
+        for a in [8usize, 10, 12, 14, 16] {
+            let mut line = format!("P={p} A={a}:");
+            for seed in 0..5u64 {
+                let (inst, sc) = generate::anchor_rigid(a, p, seed);
+                let cfg = OptConfig {
+                    time_limit: Duration::from_secs(10),
+                    ..OptConfig::with_method(Method::Ilp)
+                };
+                let t0 = std::time::Instant::now();
+                match opt::solve(&inst, &sc, &cfg) {
+                    Ok(r) => {
+                        line += &format!(
+                            " {}{:.2}s",
+                            if r.is_optimal() { "" } else { "!" },
+                            t0.elapsed().as_secs_f64()
+                        )
+                    }
+                    Err(e) => line += &format!(" [{e}]"),
+                }
+            }
+            println!("{line}");
+        }
+    }
+}
