@@ -134,7 +134,9 @@ pub fn mintime_alloc(inst: &Instance) -> Vec<u32> {
         .collect()
 }
 
-/// MINAREA: the p of least area (ties: least time, then fewest processors).
+/// MINAREA: the p of least area; among equal areas, the fewest processors. Section 5.2 of the
+/// moldable paper says MINAREA "allocates one processor to each job", including under the
+/// roofline model where every p ≤ p̄ has the same area w: ties go to the smallest p.
 pub fn minarea_alloc(inst: &Instance) -> Vec<u32> {
     inst.jobs
         .iter()
@@ -142,8 +144,8 @@ pub fn minarea_alloc(inst: &Instance) -> Vec<u32> {
             let mut best: Option<(Time, &Time, u32)> = None;
             for (p, t) in records(j) {
                 let a = t.mul_int(u64::from(p));
-                // Records have strictly decreasing t, so among equal areas the later is faster.
-                if best.as_ref().is_none_or(|(ba, _, _)| a <= *ba) {
+                // Records come by increasing p: a strict `<` keeps the fewest processors on ties.
+                if best.as_ref().is_none_or(|(ba, _, _)| a < *ba) {
                     best = Some((a, t, p));
                 }
             }
