@@ -4,7 +4,8 @@
 //!
 //! Attempts carry processor *counts*, not identities (except in the node-stealing model), so the
 //! chart gives each attempt concrete processor rows: attempts are taken in start order and each
-//! receives the lowest-numbered free rows. Any schedule that keeps capacity ≤ P gets rows this
+//! receives the rows of the same job's previous attempt when they are all free and the count is
+//! the same (so a re-executed job stays on its line), else the lowest-numbered free rows. Any schedule that keeps capacity ≤ P gets rows this
 //! way (rows need not be contiguous; an attempt is drawn as one rectangle per contiguous run).
 //! Node ids, where an attempt has them, are used as its rows. Floating point is used here only to
 //! place pixels.
@@ -125,6 +126,7 @@ fn assign_rows(procs: usize, schedule: &Schedule) -> Vec<Vec<u32>> {
     let mut free: BTreeSet<u32> = (0..procs as u32).collect();
     let mut busy: Vec<(Time, Vec<u32>)> = Vec::new();
     let mut rows = vec![Vec::new(); schedule.attempts.len()];
+    let mut previous: std::collections::HashMap<usize, Vec<u32>> = std::collections::HashMap::new();
     for i in order {
         let a = &schedule.attempts[i];
         busy.retain(|(end, ids)| {
@@ -143,8 +145,14 @@ fn assign_rows(procs: usize, schedule: &Schedule) -> Vec<Vec<u32>> {
                 nodes.clone()
             }
             None => {
+                let sticky = previous.get(&a.job).filter(|ids| {
+                    ids.len() == a.procs as usize && ids.iter().all(|v| free.contains(v))
+                });
                 // An infeasible schedule may ask for more rows than are free: draw what exists.
-                let take: Vec<u32> = free.iter().take(a.procs as usize).copied().collect();
+                let take: Vec<u32> = match sticky {
+                    Some(ids) => ids.clone(),
+                    None => free.iter().take(a.procs as usize).copied().collect(),
+                };
                 for v in &take {
                     free.remove(v);
                 }
@@ -152,6 +160,7 @@ fn assign_rows(procs: usize, schedule: &Schedule) -> Vec<Vec<u32>> {
             }
         };
         busy.push((a.end(), ids.clone()));
+        previous.insert(a.job, ids.clone());
         rows[i] = ids;
     }
     rows
@@ -299,5 +308,39 @@ mod tests {
         let rows = assign_rows(3, &schedule);
         assert_eq!(rows, vec![vec![0, 1], vec![2], vec![0, 1]]);
         assert_eq!(runs(&[5, 1, 2, 3, 7, 8]), vec![(1, 3), (5, 1), (7, 2)]);
+        // A re-executed job keeps its rows when they are free, even if lower rows are.
+        let sticky = Schedule {
+            attempts: vec![
+                Attempt {
+                    job: 1,
+                    attempt: 1,
+                    start: t(0),
+                    procs: 1,
+                    duration: t(3),
+                    nodes: None,
+                },
+                Attempt {
+                    job: 0,
+                    attempt: 1,
+                    start: t(0),
+                    procs: 2,
+                    duration: t(2),
+                    nodes: None,
+                },
+                Attempt {
+                    job: 0,
+                    attempt: 2,
+                    start: t(3),
+                    procs: 2,
+                    duration: t(2),
+                    nodes: None,
+                },
+            ],
+            ..Default::default()
+        };
+        assert_eq!(
+            assign_rows(3, &sticky),
+            vec![vec![0], vec![1, 2], vec![1, 2]]
+        );
     }
 }
