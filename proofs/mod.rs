@@ -27,6 +27,36 @@ pub mod rigid;
 pub mod rigid_witness;
 pub mod run;
 
+/// Small constructors shared by the witness builders.
+mod witness_support {
+    use crate::error::Result;
+    use crate::model::{Attempt, Instance, Job};
+    use crate::time::Time;
+
+    /// A validated witness instance (errors name the pseudo-file `witness`).
+    pub(super) fn inst(procs: u32, jobs: Vec<Job>) -> Result<Instance> {
+        Instance::new(procs, jobs).map_err(|e| e.in_file("witness"))
+    }
+
+    /// An attempt without node ids.
+    pub(super) fn att(
+        job: usize,
+        attempt: u32,
+        start: Time,
+        procs: u32,
+        duration: Time,
+    ) -> Attempt {
+        Attempt {
+            job,
+            attempt,
+            start,
+            procs,
+            duration,
+            nodes: None,
+        }
+    }
+}
+
 use crate::error::{Error, Result};
 use crate::model::{Instance, Scenario};
 use crate::time::Time;

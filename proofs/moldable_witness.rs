@@ -7,7 +7,7 @@
 //! are the formulas of the proofs evaluated exactly.
 use super::Witness;
 use crate::error::{Error, Result};
-use crate::model::{Attempt, Instance, Job, Profile, Scenario, Schedule, SpeedupModel};
+use crate::model::{Job, Profile, Scenario, Schedule, SpeedupModel};
 use crate::time::Time;
 
 fn table_job(name: String, times: Vec<Time>, monotonic: bool) -> Job {
@@ -23,20 +23,7 @@ fn table_job(name: String, times: Vec<Time>, monotonic: bool) -> Job {
     }
 }
 
-fn inst(procs: u32, jobs: Vec<Job>) -> Result<Instance> {
-    Instance::new(procs, jobs).map_err(|e| e.in_file("witness"))
-}
-
-fn att(job: usize, attempt: u32, start: Time, procs: u32, duration: Time) -> Attempt {
-    Attempt {
-        job,
-        attempt,
-        start,
-        procs,
-        duration,
-        nodes: None,
-    }
-}
+use super::witness_support::{att, inst};
 
 /// The roofline table t(p) = w / min(p, p̄) for p = 1..=P.
 pub fn roofline_table(procs: u32, w: &Time, pbar: u32) -> Vec<Time> {

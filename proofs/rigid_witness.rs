@@ -6,23 +6,10 @@
 //! ratio the proof claims.
 use super::Witness;
 use crate::error::{Error, Result};
-use crate::model::{Attempt, Instance, Job, Scenario, Schedule};
+use crate::model::{Job, Scenario, Schedule};
 use crate::time::Time;
 
-fn inst(procs: u32, jobs: Vec<Job>) -> Result<Instance> {
-    Instance::new(procs, jobs).map_err(|e| e.in_file("witness"))
-}
-
-fn att(job: usize, attempt: u32, start: Time, procs: u32, duration: Time) -> Attempt {
-    Attempt {
-        job,
-        attempt,
-        start,
-        procs,
-        duration,
-        nodes: None,
-    }
-}
+use super::witness_support::{att, inst};
 
 /// Proposition 3 (Section 4.4): P unit-processor jobs, t_j = 1/j, f_j = j − 1.
 ///
