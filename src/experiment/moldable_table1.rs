@@ -342,15 +342,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         &sum_rows,
     )?;
     files.push(p);
-    let p = dir.join("results.json");
-    runner::write_json(
-        &p,
-        &serde_json::json!({"manifest": manifest, "summary": summary, "cells": results}),
-    )?;
-    files.push(p);
-    let p = dir.join("summary.md");
-    crate::error::write_atomic(&p, md.as_bytes())?;
-    files.push(p);
+    runner::write_results_and_summary(&dir, &manifest, &summary, &results, &md, &mut files)?;
 
     // Like Figure 4: expected (bars) and maximum, per model; MINAREA apart (its ratios reach 100+).
     let groups: Vec<String> = MoldModel::ALL

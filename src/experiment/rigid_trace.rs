@@ -362,15 +362,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         &sum_rows,
     )?;
     files.push(p);
-    let p = dir.join("results.json");
-    runner::write_json(
-        &p,
-        &serde_json::json!({"manifest": manifest, "summary": summary, "cells": results}),
-    )?;
-    files.push(p);
-    let p = dir.join("summary.md");
-    crate::error::write_atomic(&p, md.as_bytes())?;
-    files.push(p);
+    runner::write_results_and_summary(&dir, &manifest, &summary, &results, &md, &mut files)?;
     Ok(Outcome {
         dir,
         files,

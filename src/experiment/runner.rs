@@ -233,6 +233,28 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     crate::error::write_atomic(path, text.as_bytes())
 }
 
+/// Writes `results.json` (manifest, summary, cells) and `summary.md` into `dir`, atomically, and
+/// records both paths in `files`: the closing step every campaign shares.
+pub fn write_results_and_summary<M: Serialize, S: Serialize, C: Serialize>(
+    dir: &Path,
+    manifest: &M,
+    summary: &S,
+    cells: &C,
+    markdown: &str,
+    files: &mut Vec<std::path::PathBuf>,
+) -> Result<()> {
+    let p = dir.join("results.json");
+    write_json(
+        &p,
+        &serde_json::json!({"manifest": manifest, "summary": summary, "cells": cells}),
+    )?;
+    files.push(p);
+    let p = dir.join("summary.md");
+    crate::error::write_atomic(&p, markdown.as_bytes())?;
+    files.push(p);
+    Ok(())
+}
+
 /// A Markdown table.
 pub fn markdown_table(header: &[String], rows: &[Vec<String>]) -> String {
     let mut s = String::new();
