@@ -14,6 +14,7 @@
 //!
 //! Irrational quantities (√, p^δ, e^x) never become a `Time` implicitly: the modules that need them
 //! enclose them with [`Time::sqrt_enclosure`] or their own documented rule.
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::Hash;
@@ -21,16 +22,19 @@ use std::iter::Sum;
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 use std::str::FromStr;
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_rational::{BigRational, Ratio};
-use num_traits::{CheckedAdd, CheckedDiv, CheckedMul, CheckedSub, One, Signed, ToPrimitive, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// An exact rational time (also used for areas and ratios).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Time(Repr);
 
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// Equality is structural (see the `PartialEq` impl below); `Hash` is the derived one, which hashes
+/// the same fields, so equal values hash equally.
+#[allow(clippy::derived_hash_with_manual_eq)]
+#[derive(Clone, Hash)]
 enum Repr {
     /// Numerator and denominator fit in `i64` (denominator > 0, reduced).
     Small(Ratio<i64>),
@@ -226,46 +230,107 @@ impl Time {
         if rhs.is_zero() {
             return None;
         }
-        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
-            if let Some(q) = a.checked_div(b) {
-                return Some(Time(Repr::Small(q)));
+        Some(match (&self.0, &rhs.0) {
+            (Repr::Small(a), Repr::Small(b)) => {
+                // a / b = a · (±d_b / |n_b|): a product of reduced fractions.
+                let (na, nb) = (*a.numer(), *b.numer());
+                mul_small(
+                    (na < 0, na.unsigned_abs(), *a.denom() as u64),
+                    (nb < 0, *b.denom() as u64, nb.unsigned_abs()),
+                )
             }
-        }
-        Some(Time::from_big(self.to_big() / rhs.to_big()))
+            _ => {
+                let (n1, d1) = self.parts();
+                let (n2, d2) = rhs.parts();
+                // 1 / (n2/d2) = (sign(n2)·d2) / |n2|, reduced since n2/d2 is.
+                let rn = if n2.is_negative() {
+                    -d2.into_owned()
+                } else {
+                    d2.into_owned()
+                };
+                let rd = BigInt::from_biguint(Sign::Plus, n2.magnitude().clone());
+                mul_big(&n1, &d1, &rn, &rd)
+            }
+        })
     }
 
     /// `self * k` for a count (processors, attempts).
+    ///
+    /// `self = n/d` is reduced, so with `g = gcd(k, d)` the product `n·(k/g) / (d/g)` is reduced
+    /// already: one word-sized gcd (for a big `d`, `gcd(k, d mod k)`), never one on the product.
     pub fn mul_int(&self, k: u64) -> Time {
-        if let (Repr::Small(a), Ok(k)) = (&self.0, i64::try_from(k)) {
-            if let Some(n) = i64::checked_mul(*a.numer(), k) {
-                return Time::from_small_unreduced(n, *a.denom());
+        match &self.0 {
+            Repr::Small(a) => {
+                let (n, d) = (*a.numer(), *a.denom() as u64);
+                let g = gcd_u64(k, d);
+                let (k, d) = if g == 1 { (k, d) } else { (k / g, d / g) };
+                // |n|·k ≤ 2^63·(2^64 − 1) < 2^127: exact.
+                from_sign_mag(
+                    n < 0,
+                    u128::from(n.unsigned_abs()) * u128::from(k),
+                    u128::from(d),
+                )
+            }
+            Repr::Big(b) => {
+                if k == 0 {
+                    return Time::zero();
+                }
+                let (n, d) = (b.numer(), b.denom());
+                let g = gcd_u64(k, rem_u64(d.magnitude(), k));
+                let d = if g == 1 { d.clone() } else { d / g };
+                from_reduced(n * (k / g), d)
             }
         }
-        Time::from_big(self.to_big() * BigInt::from(k))
     }
 
     /// `self / k` for a positive count; `None` for `k == 0`.
+    ///
+    /// As [`Time::mul_int`]: with `g = gcd(|n|, k)`, `(n/g) / (d·(k/g))` is reduced.
     pub fn div_int(&self, k: u64) -> Option<Time> {
         if k == 0 {
             return None;
         }
-        if let (Repr::Small(a), Ok(k)) = (&self.0, i64::try_from(k)) {
-            if let Some(d) = i64::checked_mul(*a.denom(), k) {
-                return Some(Time::from_small_unreduced(*a.numer(), d));
+        Some(match &self.0 {
+            Repr::Small(a) => {
+                let (n, d) = (*a.numer(), *a.denom() as u64);
+                if n == 0 {
+                    return Some(Time::zero());
+                }
+                let m = n.unsigned_abs();
+                let g = gcd_u64(m, k);
+                let (m, k) = if g == 1 { (m, k) } else { (m / g, k / g) };
+                // d·k < 2^63·2^64 = 2^127: exact.
+                from_sign_mag(n < 0, u128::from(m), u128::from(d) * u128::from(k))
             }
-        }
-        Some(Time::from_big(self.to_big() / BigInt::from(k)))
+            Repr::Big(b) => {
+                let (n, d) = (b.numer(), b.denom());
+                let g = gcd_u64(k, rem_u64(n.magnitude(), k));
+                let n = if g == 1 { n.clone() } else { n / g };
+                from_reduced(n, d * (k / g))
+            }
+        })
     }
 
-    fn from_small_unreduced(n: i64, d: i64) -> Time {
-        // d > 0 here; gcd of (n, d) with d > 0 cannot overflow except for n = i64::MIN, d = 1...
-        let g = n.gcd(&d);
-        if g == 0 {
-            return Time::zero();
+    /// Numerator and denominator as big integers, borrowed when the value is big already.
+    fn parts(&self) -> (Cow<'_, BigInt>, Cow<'_, BigInt>) {
+        match &self.0 {
+            Repr::Small(r) => (
+                Cow::Owned(BigInt::from(*r.numer())),
+                Cow::Owned(BigInt::from(*r.denom())),
+            ),
+            Repr::Big(b) => (Cow::Borrowed(b.numer()), Cow::Borrowed(b.denom())),
         }
-        match (n.checked_div(g), d.checked_div(g)) {
-            (Some(n), Some(d)) if d > 0 => Time(Repr::Small(Ratio::new_raw(n, d))),
-            _ => Time::from_big(BigRational::new(BigInt::from(n), BigInt::from(d))),
+    }
+
+    /// −1, 0 or 1.
+    fn signum_i8(&self) -> i8 {
+        match &self.0 {
+            Repr::Small(r) => r.numer().signum() as i8,
+            Repr::Big(b) => match b.numer().sign() {
+                Sign::Minus => -1,
+                Sign::NoSign => 0,
+                Sign::Plus => 1,
+            },
         }
     }
 
@@ -406,26 +471,282 @@ impl PartialOrd for Time {
 impl Ord for Time {
     fn cmp(&self, other: &Self) -> Ordering {
         match (&self.0, &other.0) {
-            // num-rational compares without overflow (continued-fraction style).
-            (Repr::Small(a), Repr::Small(b)) => a.cmp(b),
-            _ => self.to_big().cmp(&other.to_big()),
+            // n1/d1 < n2/d2 ⇔ n1·d2 < n2·d1 (d > 0); |n|·d ≤ 2^63·(2^63 − 1) < 2^126: exact.
+            (Repr::Small(a), Repr::Small(b)) => (i128::from(*a.numer()) * i128::from(*b.denom()))
+                .cmp(&(i128::from(*b.numer()) * i128::from(*a.denom()))),
+            _ => {
+                let (s1, s2) = (self.signum_i8(), other.signum_i8());
+                if s1 != s2 {
+                    return s1.cmp(&s2);
+                }
+                // Same sign, and not both zero (a big value is never zero).
+                let (n1, d1) = self.parts();
+                let (n2, d2) = other.parts();
+                // A product of an a-bit and a b-bit number has a+b−1 or a+b bits: compare the
+                // bit lengths first, multiply only when they do not decide.
+                let l1 = n1.bits() + d2.bits();
+                let l2 = n2.bits() + d1.bits();
+                let magnitude = if l1 > l2 + 1 {
+                    Ordering::Greater
+                } else if l2 > l1 + 1 {
+                    Ordering::Less
+                } else {
+                    (n1.magnitude() * d2.magnitude()).cmp(&(n2.magnitude() * d1.magnitude()))
+                };
+                if s1 > 0 {
+                    magnitude
+                } else {
+                    magnitude.reverse()
+                }
+            }
         }
     }
 }
 
-macro_rules! binop {
-    ($trait:ident, $method:ident, $checked:ident, $bigop:tt) => {
-        impl $trait<&Time> for &Time {
-            type Output = Time;
-            fn $method(self, rhs: &Time) -> Time {
-                if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
-                    if let Some(r) = a.$checked(b) {
-                        return Time(Repr::Small(r));
-                    }
-                }
-                Time::from_big(self.to_big() $bigop rhs.to_big())
+impl PartialEq for Repr {
+    /// Values are kept in normal form (reduced, positive denominator, small whenever they fit),
+    /// so two values are equal exactly when their representations are: compare the fields, not
+    /// the values (`Ratio`'s own `==` goes through its continued-fraction comparison).
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Repr::Small(a), Repr::Small(b)) => a.numer() == b.numer() && a.denom() == b.denom(),
+            (Repr::Big(a), Repr::Big(b)) => a.numer() == b.numer() && a.denom() == b.denom(),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Repr {}
+
+/// gcd of two words (`gcd(0, b) = b`): binary (Stein) gcd, after one Euclidean step when the
+/// operands differ by more than 8 bits (a sum's numerator against its denominator, typically:
+/// Stein alone would spend an iteration per bit of the difference, one `%` removes it).
+fn gcd_u64(a: u64, b: u64) -> u64 {
+    let (mut a, mut b) = if a < b { (a, b) } else { (b, a) };
+    if a == 0 {
+        return b;
+    }
+    if b >> 8 > a {
+        b %= a;
+        if b == 0 {
+            return a;
+        }
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+/// `x mod m` for a big magnitude and a non-zero word, without allocating.
+fn rem_u64(x: &BigUint, m: u64) -> u64 {
+    let m = u128::from(m);
+    x.iter_u64_digits().rev().fold(0u64, |r, d| {
+        (((u128::from(r) << 64) | u128::from(d)) % m) as u64
+    })
+}
+
+/// gcd of two big magnitudes. When one fits in a word, one `mod` by it brings the other down to a
+/// word too (Euclid's first step), instead of a binary gcd that shifts the big one bit by bit.
+fn gcd_big(a: &BigUint, b: &BigUint) -> BigUint {
+    match (a.to_u64(), b.to_u64()) {
+        (Some(0), _) => b.clone(),
+        (_, Some(0)) => a.clone(),
+        (Some(x), Some(y)) => BigUint::from(gcd_u64(x, y)),
+        (None, Some(y)) => BigUint::from(gcd_u64(rem_u64(a, y), y)),
+        (Some(x), None) => BigUint::from(gcd_u64(rem_u64(b, x), x)),
+        (None, None) => a.gcd(b),
+    }
+}
+
+/// `x / g` for a divisor `g` of `x`, borrowing `x` when `g = 1`.
+fn div_exact<'a>(x: &'a BigInt, g: &BigUint) -> Cow<'a, BigInt> {
+    if g.is_one() {
+        Cow::Borrowed(x)
+    } else {
+        Cow::Owned(x / BigInt::from_biguint(Sign::Plus, g.clone()))
+    }
+}
+
+/// `±n / d` for a reduced fraction with `0 < d`, `n, d < 2^127`, in normal form.
+fn from_sign_mag(neg: bool, n: u128, d: u128) -> Time {
+    if let Ok(d) = i64::try_from(d) {
+        if let Ok(n) = i64::try_from(n) {
+            return Time(Repr::Small(Ratio::new_raw(if neg { -n } else { n }, d)));
+        }
+        if neg && n == 1 << 63 {
+            return Time(Repr::Small(Ratio::new_raw(i64::MIN, d)));
+        }
+    }
+    let n = BigInt::from(n);
+    Time(Repr::Big(Box::new(BigRational::new_raw(
+        if neg { -n } else { n },
+        BigInt::from(d),
+    ))))
+}
+
+/// `n / d` for a reduced fraction with `d > 0`, in normal form (no gcd).
+fn from_reduced(n: BigInt, d: BigInt) -> Time {
+    match (n.to_i64(), d.to_i64()) {
+        (Some(n), Some(d)) => Time(Repr::Small(Ratio::new_raw(n, d))),
+        _ => Time(Repr::Big(Box::new(BigRational::new_raw(n, d)))),
+    }
+}
+
+/// `n1/d1 + n2/d2` for reduced small fractions (`n2` carries the sign of the operation, so
+/// `|n2| ≤ 2^63`), by Knuth's addition (TAOCP vol. 2, §4.5.1): with `g = gcd(d1, d2)`,
+/// `(n1·d2 + n2·d1) / (d1·d2)` is reduced when `g = 1`; otherwise `t = n1·(d2/g) + n2·(d1/g)`,
+/// `g2 = gcd(t, g)`, and `(t/g2) / ((d1/g)·(d2/g2))` is reduced. Every intermediate is below
+/// 2^127 in magnitude, every gcd is on words, and 128-bit divisions happen only when `t` itself
+/// outgrows a word.
+fn add_small(n1: i64, d1: i64, n2: i128, d2: i64) -> Time {
+    let (d1, d2) = (d1 as u64, d2 as u64);
+    if d1 == 1 && d2 == 1 {
+        let n = i128::from(n1) + n2;
+        return from_sign_mag(n < 0, n.unsigned_abs(), 1);
+    }
+    // Equal denominators (a time plus a duration on the same decimal grid) are the common case.
+    let (g, a1, a2) = if d1 == d2 {
+        (d1, 1, 1)
+    } else {
+        let g = gcd_u64(d1, d2);
+        if g == 1 {
+            let n = i128::from(n1) * i128::from(d2) + n2 * i128::from(d1);
+            return from_sign_mag(n < 0, n.unsigned_abs(), u128::from(d1) * u128::from(d2));
+        }
+        (g, d1 / g, d2 / g)
+    };
+    let t = i128::from(n1) * i128::from(a2) + n2 * i128::from(a1);
+    let (neg, tm) = (t < 0, t.unsigned_abs());
+    if tm == 0 {
+        return Time::zero();
+    }
+    let (tm, b2) = match u64::try_from(tm) {
+        Ok(tw) => {
+            let g2 = gcd_u64(tw, g);
+            if g2 == 1 {
+                (tm, d2)
+            } else {
+                (u128::from(tw / g2), d2 / g2)
             }
         }
+        Err(_) => {
+            let g2 = gcd_u64((tm % u128::from(g)) as u64, g);
+            (tm / u128::from(g2), d2 / g2)
+        }
+    };
+    from_sign_mag(neg, tm, u128::from(a1) * u128::from(b2))
+}
+
+/// `(±m1/d1) · (±m2/d2)` for reduced fractions given as (negative, |numerator|, denominator)
+/// with `m, d ≤ 2^63`, `d > 0`: cross-cancel `g1 = gcd(m1, d2)`, `g2 = gcd(m2, d1)`;
+/// `(m1/g1)(m2/g2) / ((d1/g2)(d2/g1))` is reduced. Word divisions only.
+fn mul_small((neg1, m1, d1): (bool, u64, u64), (neg2, m2, d2): (bool, u64, u64)) -> Time {
+    if m1 == 0 || m2 == 0 {
+        return Time::zero();
+    }
+    let g1 = gcd_u64(m1, d2);
+    let (m1, d2) = if g1 == 1 {
+        (m1, d2)
+    } else {
+        (m1 / g1, d2 / g1)
+    };
+    let g2 = gcd_u64(m2, d1);
+    let (m2, d1) = if g2 == 1 {
+        (m2, d1)
+    } else {
+        (m2 / g2, d1 / g2)
+    };
+    from_sign_mag(
+        neg1 != neg2,
+        u128::from(m1) * u128::from(m2),
+        u128::from(d1) * u128::from(d2),
+    )
+}
+
+/// Knuth's addition (see [`add_small`]) on big integers: the gcds are `gcd(d1, d2)` and
+/// `gcd(t, g)`, never one on the full-size numerator and denominator of the sum.
+fn add_big(n1: &BigInt, d1: &BigInt, n2: &BigInt, d2: &BigInt, sub: bool) -> Time {
+    let combine = |x: BigInt, y: BigInt| if sub { x - y } else { x + y };
+    let g = gcd_big(d1.magnitude(), d2.magnitude());
+    if g.is_one() {
+        return from_reduced(combine(n1 * d2, n2 * d1), d1 * d2);
+    }
+    let a1 = div_exact(d1, &g);
+    let a2 = div_exact(d2, &g);
+    let t = combine(n1 * a2.as_ref(), n2 * a1.as_ref());
+    if t.is_zero() {
+        return Time::zero();
+    }
+    let g2 = gcd_big(t.magnitude(), &g);
+    let d = a1.as_ref() * div_exact(d2, &g2).as_ref();
+    from_reduced(div_exact(&t, &g2).into_owned(), d)
+}
+
+/// The cross-cancelled product (see [`mul_small`]) on big integers.
+fn mul_big(n1: &BigInt, d1: &BigInt, n2: &BigInt, d2: &BigInt) -> Time {
+    if n1.is_zero() || n2.is_zero() {
+        return Time::zero();
+    }
+    let g1 = gcd_big(n1.magnitude(), d2.magnitude());
+    let g2 = gcd_big(n2.magnitude(), d1.magnitude());
+    from_reduced(
+        div_exact(n1, &g1).as_ref() * div_exact(n2, &g2).as_ref(),
+        div_exact(d1, &g2).as_ref() * div_exact(d2, &g1).as_ref(),
+    )
+}
+
+impl Add<&Time> for &Time {
+    type Output = Time;
+    fn add(self, rhs: &Time) -> Time {
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
+            return add_small(*a.numer(), *a.denom(), i128::from(*b.numer()), *b.denom());
+        }
+        let (n1, d1) = self.parts();
+        let (n2, d2) = rhs.parts();
+        add_big(&n1, &d1, &n2, &d2, false)
+    }
+}
+
+impl Sub<&Time> for &Time {
+    type Output = Time;
+    fn sub(self, rhs: &Time) -> Time {
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
+            return add_small(*a.numer(), *a.denom(), -i128::from(*b.numer()), *b.denom());
+        }
+        let (n1, d1) = self.parts();
+        let (n2, d2) = rhs.parts();
+        add_big(&n1, &d1, &n2, &d2, true)
+    }
+}
+
+impl Mul<&Time> for &Time {
+    type Output = Time;
+    fn mul(self, rhs: &Time) -> Time {
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
+            let (na, nb) = (*a.numer(), *b.numer());
+            return mul_small(
+                (na < 0, na.unsigned_abs(), *a.denom() as u64),
+                (nb < 0, nb.unsigned_abs(), *b.denom() as u64),
+            );
+        }
+        let (n1, d1) = self.parts();
+        let (n2, d2) = rhs.parts();
+        mul_big(&n1, &d1, &n2, &d2)
+    }
+}
+
+/// The owned/borrowed combinations of a binary operator, all through `&Time op &Time`.
+macro_rules! forward_binop {
+    ($trait:ident, $method:ident) => {
         impl $trait<Time> for Time {
             type Output = Time;
             fn $method(self, rhs: Time) -> Time {
@@ -447,9 +768,9 @@ macro_rules! binop {
     };
 }
 
-binop!(Add, add, checked_add, +);
-binop!(Sub, sub, checked_sub, -);
-binop!(Mul, mul, checked_mul, *);
+forward_binop!(Add, add);
+forward_binop!(Sub, sub);
+forward_binop!(Mul, mul);
 
 /// Division by a non-zero time. Dividing by zero is a bug in the caller (every divisor in resched
 /// is a validated positive quantity), so it is an assertion; use [`Time::checked_div`] on
@@ -749,5 +1070,104 @@ mod tests {
         let (lo, hi) = Time::new(9, 4).unwrap().sqrt_enclosure(10).unwrap();
         assert_eq!(lo, Time::new(3, 2).unwrap());
         assert_eq!(hi, lo);
+    }
+    #[test]
+    fn word_helpers_agree_with_num_integer() {
+        let vals = [
+            0u64,
+            1,
+            2,
+            3,
+            12,
+            18,
+            1 << 40,
+            3 << 40,
+            u64::MAX,
+            u64::MAX - 1,
+            i64::MAX as u64,
+            1 << 63,
+            600_851_475_143,
+            6_700_417 * 641,
+        ];
+        for &a in &vals {
+            for &b in &vals {
+                assert_eq!(gcd_u64(a, b), a.gcd(&b), "gcd({a}, {b})");
+                if b != 0 {
+                    let big = BigUint::from(a) * BigUint::from(u64::MAX) + BigUint::from(b);
+                    assert_eq!(
+                        BigUint::from(rem_u64(&big, b)),
+                        &big % BigUint::from(b),
+                        "{big} mod {b}"
+                    );
+                    assert_eq!(gcd_big(&big, &BigUint::from(b)), big.gcd(&BigUint::from(b)));
+                }
+            }
+        }
+    }
+
+    /// Every pair of a table of edge values (zero, ±1, the i64 edge, values just past it, shared
+    /// and coprime denominators, big values) through every operation, against `BigRational`,
+    /// and in normal form. The random version is `tests/time_props.rs`.
+    #[test]
+    fn edge_table_matches_bigrational() {
+        let m = i64::MAX;
+        let n = i64::MIN;
+        let mut vals: Vec<BigRational> = Vec::new();
+        for (a, b) in [
+            (0, 1),
+            (1, 1),
+            (-1, 1),
+            (m, 1),
+            (n, 1),
+            (n + 1, 1),
+            (1, m),
+            (-1, m),
+            (m, m - 1),
+            (n, m),
+            (m - 1, m),
+            (3, 4),
+            (-3, 4),
+            (1, 1 << 62),
+            (n, 3),
+            (7, 1 << 40),
+            (-5, 6 << 40),
+        ] {
+            vals.push(BigRational::new(BigInt::from(a), BigInt::from(b)));
+        }
+        let two64: BigInt = BigInt::from(u64::MAX) + 1u32;
+        vals.push(BigRational::from_integer(two64.clone()));
+        vals.push(BigRational::from_integer(-two64.clone() + 1));
+        vals.push(BigRational::new(BigInt::from(1), two64.clone()));
+        vals.push(BigRational::new(BigInt::from(-3), &two64 * 3 + 2));
+        vals.push(BigRational::new(&two64 * &two64 + 1, BigInt::from(6)));
+        vals.push(BigRational::new(-BigInt::from(n), BigInt::from(1)));
+        let check = |t: &Time, b: &BigRational, what: &str| {
+            assert_eq!(&t.to_big(), b, "{what}");
+            let fits = b.numer().to_i64().is_some() && b.denom().to_i64().is_some();
+            assert_eq!(t.is_small(), fits, "normal form of {what} = {t}");
+            assert_eq!(t, &Time::from_big(b.clone()), "{what}");
+        };
+        for x in &vals {
+            let a = Time::from_big(x.clone());
+            check(&a, x, "input");
+            for k in [0u64, 1, 2, 3, 6, 1 << 40, i64::MAX as u64, u64::MAX] {
+                let kb = BigRational::from_integer(BigInt::from(k));
+                check(&a.mul_int(k), &(x * &kb), &format!("{x} * {k}"));
+                if k > 0 {
+                    check(&a.div_int(k).unwrap(), &(x / &kb), &format!("{x} / {k}"));
+                }
+            }
+            for y in &vals {
+                let b = Time::from_big(y.clone());
+                check(&(&a + &b), &(x + y), &format!("{x} + {y}"));
+                check(&(&a - &b), &(x - y), &format!("{x} - {y}"));
+                check(&(&a * &b), &(x * y), &format!("{x} * {y}"));
+                if !y.is_zero() {
+                    check(&(&a / &b), &(x / y), &format!("{x} / {y}"));
+                }
+                assert_eq!(a.cmp(&b), x.cmp(y), "cmp({x}, {y})");
+                assert_eq!(a == b, x == y, "{x} == {y}");
+            }
+        }
     }
 }
