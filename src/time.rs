@@ -258,6 +258,7 @@ impl Time {
     ///
     /// `self = n/d` is reduced, so with `g = gcd(k, d)` the product `n·(k/g) / (d/g)` is reduced
     /// already: one word-sized gcd (for a big `d`, `gcd(k, d mod k)`), never one on the product.
+    #[inline]
     pub fn mul_int(&self, k: u64) -> Time {
         match &self.0 {
             Repr::Small(a) => {
@@ -271,21 +272,14 @@ impl Time {
                     u128::from(d),
                 )
             }
-            Repr::Big(b) => {
-                if k == 0 {
-                    return Time::zero();
-                }
-                let (n, d) = (b.numer(), b.denom());
-                let g = gcd_u64(k, rem_u64(d.magnitude(), k));
-                let d = if g == 1 { d.clone() } else { d / g };
-                from_reduced(n * (k / g), d)
-            }
+            Repr::Big(b) => mul_int_big(b, k),
         }
     }
 
     /// `self / k` for a positive count; `None` for `k == 0`.
     ///
     /// As [`Time::mul_int`]: with `g = gcd(|n|, k)`, `(n/g) / (d·(k/g))` is reduced.
+    #[inline]
     pub fn div_int(&self, k: u64) -> Option<Time> {
         if k == 0 {
             return None;
@@ -302,12 +296,7 @@ impl Time {
                 // d·k < 2^63·2^64 = 2^127: exact.
                 from_sign_mag(n < 0, u128::from(m), u128::from(d) * u128::from(k))
             }
-            Repr::Big(b) => {
-                let (n, d) = (b.numer(), b.denom());
-                let g = gcd_u64(k, rem_u64(n.magnitude(), k));
-                let n = if g == 1 { n.clone() } else { n / g };
-                from_reduced(n, d * (k / g))
-            }
+            Repr::Big(b) => div_int_big(b, k),
         })
     }
 
@@ -463,43 +452,52 @@ impl From<BigRational> for Time {
 }
 
 impl PartialOrd for Time {
+    #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
 impl Ord for Time {
+    /// Small values inline (the schedulers compare times in their inner loops); anything with a
+    /// big side out of line.
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         match (&self.0, &other.0) {
             // n1/d1 < n2/d2 ⇔ n1·d2 < n2·d1 (d > 0); |n|·d ≤ 2^63·(2^63 − 1) < 2^126: exact.
             (Repr::Small(a), Repr::Small(b)) => (i128::from(*a.numer()) * i128::from(*b.denom()))
                 .cmp(&(i128::from(*b.numer()) * i128::from(*a.denom()))),
-            _ => {
-                let (s1, s2) = (self.signum_i8(), other.signum_i8());
-                if s1 != s2 {
-                    return s1.cmp(&s2);
-                }
-                // Same sign, and not both zero (a big value is never zero).
-                let (n1, d1) = self.parts();
-                let (n2, d2) = other.parts();
-                // A product of an a-bit and a b-bit number has a+b−1 or a+b bits: compare the
-                // bit lengths first, multiply only when they do not decide.
-                let l1 = n1.bits() + d2.bits();
-                let l2 = n2.bits() + d1.bits();
-                let magnitude = if l1 > l2 + 1 {
-                    Ordering::Greater
-                } else if l2 > l1 + 1 {
-                    Ordering::Less
-                } else {
-                    (n1.magnitude() * d2.magnitude()).cmp(&(n2.magnitude() * d1.magnitude()))
-                };
-                if s1 > 0 {
-                    magnitude
-                } else {
-                    magnitude.reverse()
-                }
-            }
+            _ => cmp_big(self, other),
         }
+    }
+}
+
+/// The order when at least one side is big: signs first, then the bit lengths of the cross
+/// products, and only then the cross products `n1·d2` and `n2·d1` themselves (no division).
+#[inline(never)]
+fn cmp_big(x: &Time, y: &Time) -> Ordering {
+    let (s1, s2) = (x.signum_i8(), y.signum_i8());
+    if s1 != s2 {
+        return s1.cmp(&s2);
+    }
+    // Same sign, and not both zero (a big value is never zero).
+    let (n1, d1) = x.parts();
+    let (n2, d2) = y.parts();
+    // A product of an a-bit and a b-bit number has a+b−1 or a+b bits: compare the bit lengths
+    // first, multiply only when they do not decide.
+    let l1 = n1.bits() + d2.bits();
+    let l2 = n2.bits() + d1.bits();
+    let magnitude = if l1 > l2 + 1 {
+        Ordering::Greater
+    } else if l2 > l1 + 1 {
+        Ordering::Less
+    } else {
+        (n1.magnitude() * d2.magnitude()).cmp(&(n2.magnitude() * d1.magnitude()))
+    };
+    if s1 > 0 {
+        magnitude
+    } else {
+        magnitude.reverse()
     }
 }
 
@@ -507,6 +505,7 @@ impl PartialEq for Repr {
     /// Values are kept in normal form (reduced, positive denominator, small whenever they fit),
     /// so two values are equal exactly when their representations are: compare the fields, not
     /// the values (`Ratio`'s own `==` goes through its continued-fraction comparison).
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
             (Repr::Small(a), Repr::Small(b)) => a.numer() == b.numer() && a.denom() == b.denom(),
@@ -544,6 +543,27 @@ fn gcd_u64(a: u64, b: u64) -> u64 {
             return a << shift;
         }
     }
+}
+
+/// [`Time::mul_int`] of a big value: `g = gcd(k, d) = gcd(k, d mod k)`, `n·(k/g) / (d/g)`.
+#[inline(never)]
+fn mul_int_big(b: &BigRational, k: u64) -> Time {
+    if k == 0 {
+        return Time::zero();
+    }
+    let (n, d) = (b.numer(), b.denom());
+    let g = gcd_u64(k, rem_u64(d.magnitude(), k));
+    let d = if g == 1 { d.clone() } else { d / g };
+    from_reduced(n * (k / g), d)
+}
+
+/// [`Time::div_int`] of a big value (`k > 0`): `g = gcd(|n| mod k, k)`, `(n/g) / (d·(k/g))`.
+#[inline(never)]
+fn div_int_big(b: &BigRational, k: u64) -> Time {
+    let (n, d) = (b.numer(), b.denom());
+    let g = gcd_u64(k, rem_u64(n.magnitude(), k));
+    let n = if g == 1 { n.clone() } else { n / g };
+    from_reduced(n, d * (k / g))
 }
 
 /// `x mod m` for a big magnitude and a non-zero word, without allocating.
@@ -704,32 +724,40 @@ fn mul_big(n1: &BigInt, d1: &BigInt, n2: &BigInt, d2: &BigInt) -> Time {
     )
 }
 
+/// Runs a big-integer operation on the parts of two times (out of line: the small paths stay
+/// short enough to inline).
+#[inline(never)]
+fn big_op(x: &Time, y: &Time, op: impl Fn(&BigInt, &BigInt, &BigInt, &BigInt) -> Time) -> Time {
+    let (n1, d1) = x.parts();
+    let (n2, d2) = y.parts();
+    op(&n1, &d1, &n2, &d2)
+}
+
 impl Add<&Time> for &Time {
     type Output = Time;
+    #[inline]
     fn add(self, rhs: &Time) -> Time {
         if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
             return add_small(*a.numer(), *a.denom(), i128::from(*b.numer()), *b.denom());
         }
-        let (n1, d1) = self.parts();
-        let (n2, d2) = rhs.parts();
-        add_big(&n1, &d1, &n2, &d2, false)
+        big_op(self, rhs, |n1, d1, n2, d2| add_big(n1, d1, n2, d2, false))
     }
 }
 
 impl Sub<&Time> for &Time {
     type Output = Time;
+    #[inline]
     fn sub(self, rhs: &Time) -> Time {
         if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
             return add_small(*a.numer(), *a.denom(), -i128::from(*b.numer()), *b.denom());
         }
-        let (n1, d1) = self.parts();
-        let (n2, d2) = rhs.parts();
-        add_big(&n1, &d1, &n2, &d2, true)
+        big_op(self, rhs, |n1, d1, n2, d2| add_big(n1, d1, n2, d2, true))
     }
 }
 
 impl Mul<&Time> for &Time {
     type Output = Time;
+    #[inline]
     fn mul(self, rhs: &Time) -> Time {
         if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &rhs.0) {
             let (na, nb) = (*a.numer(), *b.numer());
@@ -738,9 +766,7 @@ impl Mul<&Time> for &Time {
                 (nb < 0, nb.unsigned_abs(), *b.denom() as u64),
             );
         }
-        let (n1, d1) = self.parts();
-        let (n2, d2) = rhs.parts();
-        mul_big(&n1, &d1, &n2, &d2)
+        big_op(self, rhs, mul_big)
     }
 }
 
