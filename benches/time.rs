@@ -1,7 +1,9 @@
 //! Micro-benchmarks of the exact time type (`src/time.rs`): the operations the moldable
 //! experiments spend their time in once values outgrow `i64` (sums of rationals with distinct
 //! denominators, comparisons of big values, scaling by processor counts), plus the small-value
-//! fast paths that every scheduler uses.
+//! fast paths that every scheduler uses — and, as the end-to-end case, LPA's allocation
+//! (moldable paper, Algorithm 2) and a BATCH-LIST run on the Amdahl model (P = 7500, 50 jobs of
+//! the paper's synthetic law), whose exact r(α, β) comparisons outgrow `i64`.
 //!
 //! Run: `cargo bench --bench time` (criterion), or `RESCHED_TIME_ONESHOT=1 cargo bench --bench
 //! time` to run every workload once without criterion, for callgrind instruction counts (see
@@ -11,6 +13,12 @@
 use criterion::{criterion_group, Criterion};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use resched::engine;
+use resched::model::{Instance, Scenario};
+use resched::schedulers::moldable::batch::BatchList;
+use resched::schedulers::moldable::lpa::lpa;
+use resched::schedulers::moldable::Priority;
+use resched::workload::synthetic::{MoldModel, MoldableSetSpec};
 use resched::Time;
 use std::hint::black_box;
 
@@ -28,6 +36,9 @@ struct Inputs {
     big_near: Vec<Time>,
     /// Processor counts 1..=7500 (the moldable paper's P) sampled.
     counts: Vec<u64>,
+    /// Amdahl set (moldable paper, Section 5.1, seed 1, set 0), 50 jobs on P = 7500, and a
+    /// scenario where every third job fails once.
+    amdahl: (Instance, Scenario),
 }
 
 fn inputs() -> Inputs {
@@ -68,6 +79,13 @@ fn inputs() -> Inputs {
         big.push(acc.clone());
     }
     let counts = (0..64).map(|_| rng.random_range(1..=7500u64)).collect();
+    let spec = MoldableSetSpec {
+        jobs: 50,
+        procs: 7500,
+        model: MoldModel::Amdahl,
+    };
+    let inst = spec.generate(1, 0).expect("Amdahl set");
+    let sc = Scenario::new((0..inst.len()).map(|j| u32::from(j % 3 == 0)).collect());
     Inputs {
         distinct,
         wide,
@@ -75,7 +93,23 @@ fn inputs() -> Inputs {
         big,
         big_near,
         counts,
+        amdahl: (inst, sc),
     }
+}
+
+#[inline(never)]
+fn work_lpa_amdahl(x: &Inputs) -> Time {
+    let alloc = lpa(&x.amdahl.0);
+    Time::from_int(alloc.iter().map(|&p| i64::from(p)).sum())
+}
+
+#[inline(never)]
+fn work_batch_amdahl(x: &Inputs) -> Time {
+    let (inst, sc) = &x.amdahl;
+    let mut s = BatchList::new(inst, Priority::Lpt, Time::new(3, 10).expect("eps")).expect("batch");
+    engine::run_makespan(inst, sc, &mut s)
+        .expect("run")
+        .makespan
 }
 
 #[inline(never)]
@@ -179,13 +213,15 @@ fn works() -> Vec<Work> {
         ("mul_div_int_big_4096", work_mul_div_int_big),
         ("mul_div_int_small_16384", work_mul_div_int_small),
         ("mul_big_1024", work_mul_big),
+        ("lpa_amdahl_P7500_n50", work_lpa_amdahl),
+        ("batch_list_amdahl_P7500_n50", work_batch_amdahl),
     ]
 }
 
 fn bench(c: &mut Criterion) {
     let x = inputs();
     let mut g = c.benchmark_group("time");
-    g.sample_size(20);
+    g.sample_size(10);
     for (name, f) in works() {
         g.bench_function(name, |b| b.iter(|| black_box(f(black_box(&x)))));
     }
