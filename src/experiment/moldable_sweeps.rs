@@ -1,5 +1,5 @@
 //! `moldable-sweeps`: the moldable paper's Figure 5 (Section 5.3) — the expected makespan / L'
-//! of LPA, BATCH and MINTIME (LPT, ε = 0.3) under the mix model when one parameter moves away
+//! of LPA, BATCH and MINTIME (LPT, ε = 0.3 unless `--eps`) under the mix model when one parameter moves away
 //! from the default (P = 7500, n = 500, λ = 10^−7): (a) P from 1000 to 15000, (b) n from 100
 //! to 1000, (c) λ from 10^−8 to 10^−6. 30 sets × 100 scenarios per point, as Section 5.1.
 //!
@@ -85,8 +85,10 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let sets = opts.sets_or(30, 1)?;
     let scenarios = opts.scenarios_or(100, 2)?;
     let seed = opts.seed;
+    let eps = opts.eps()?;
+    let grid_bits = opts.grid_bits();
     let manifest = serde_json::json!({
-        "campaign": name, "version": version(), "seed": seed, "quick": opts.quick, "model": "mix", "eps": "3/10",
+        "campaign": name, "version": version(), "seed": seed, "quick": opts.quick, "model": "mix", "eps": eps.to_string(), "time_grid_bits": grid_bits,
         "priority": "LPT", "sets": sets, "scenarios": scenarios,
         "points": points.iter().map(|p| serde_json::json!({"procs": p.0, "jobs": p.1, "lambda": p.2})).collect::<Vec<_>>(),
     });
@@ -109,12 +111,14 @@ pub fn run(opts: &Options) -> Result<Outcome> {
                 jobs: n,
                 procs: p,
                 model: MoldModel::Mix,
+                grid_bits,
             },
             l,
             seed,
             s,
             scenarios,
             &ALGOS,
+            &eps,
         )
     })?;
     let dir = cfg.out.clone();
@@ -134,8 +138,12 @@ pub fn run(opts: &Options) -> Result<Outcome> {
             .collect()
     };
     let mut md = format!(
-        "# {name} (resched {})\n\nseed {seed}, mix model, LPT, ε = 0.3, {sets} sets × {scenarios} scenarios per point{}; expected makespan / L' (mean over sets).\n\n",
+        "# {name} (resched {})\n\nseed {seed}, mix model, LPT, ε = {eps}, times {}, {sets} sets × {scenarios} scenarios per point{}; expected makespan / L' (mean over sets).\n\n",
         version(),
+        match grid_bits {
+            Some(b) => format!("rounded up to 2^-{b} s"),
+            None => "exact".to_string(),
+        },
         if opts.quick { " (quick)" } else { "" }
     );
     let mut sum_rows = Vec::new();

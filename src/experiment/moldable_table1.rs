@@ -77,8 +77,10 @@ pub struct MoldCell {
     pub setup_seconds: f64,
 }
 
-/// Runs `algos` (LPT, ε = 3/10) on moldable set `set` of `spec` over `scenarios` scenarios of
-/// the λ·w law (scenario streams keyed by (seed, set, k): the same for every model).
+/// Runs `algos` (LPT, BATCH-LIST with `eps`) on moldable set `set` of `spec` over `scenarios`
+/// scenarios of the λ·w law (scenario streams keyed by (seed, set, k): the same for every
+/// model).
+#[allow(clippy::too_many_arguments)]
 pub fn mold_cell(
     key: String,
     spec: MoldableSetSpec,
@@ -87,6 +89,7 @@ pub fn mold_cell(
     set: u64,
     scenarios: usize,
     algos: &[(&str, &str)],
+    eps: &Time,
 ) -> Result<MoldCell> {
     let t0 = std::time::Instant::now();
     let inst: Instance = spec.generate(seed, set)?;
@@ -102,7 +105,7 @@ pub fn mold_cell(
             name: name.to_string(),
             priority: Some(Priority::Lpt),
             seed,
-            eps: Some(Time::new(3, 10).unwrap_or_default()),
+            eps: Some(eps.clone()),
         };
         contenders.push(Contender {
             algo: label.to_string(),
@@ -225,9 +228,11 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let scenarios = opts.scenarios_or(100, 2)?;
     let lambda = 1e-7;
     let seed = opts.seed;
+    let eps = opts.eps()?;
+    let grid_bits = opts.grid_bits();
     let manifest = serde_json::json!({
         "campaign": name, "version": version(), "seed": seed, "quick": opts.quick, "procs": procs, "jobs": jobs,
-        "lambda": lambda, "sets": sets, "scenarios": scenarios, "eps": "3/10", "priority": "LPT",
+        "lambda": lambda, "sets": sets, "scenarios": scenarios, "eps": eps.to_string(), "time_grid_bits": grid_bits, "priority": "LPT",
         "models": MoldModel::ALL.iter().map(|m| m.label()).collect::<Vec<_>>(), "algorithms": ALGOS.iter().map(|a| a.0).collect::<Vec<_>>(),
     });
     let cfg = opts.run_config(name);
@@ -245,12 +250,18 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         let (model, s) = c.params;
         mold_cell(
             c.key.clone(),
-            MoldableSetSpec { jobs, procs, model },
+            MoldableSetSpec {
+                jobs,
+                procs,
+                model,
+                grid_bits,
+            },
             lambda,
             seed,
             s,
             scenarios,
             &ALGOS,
+            &eps,
         )
     })?;
     let dir = cfg.out.clone();
@@ -262,9 +273,13 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let mut summary = Vec::new();
     let mut sum_rows = Vec::new();
     let mut md = format!(
-        "# {name} (resched {})\n\nseed {seed}, P = {procs}, n = {jobs}, λ = {lambda:e}, {sets} sets × {scenarios} scenarios, ε = 0.3, LPT{}. \
+        "# {name} (resched {})\n\nseed {seed}, P = {procs}, n = {jobs}, λ = {lambda:e}, {sets} sets × {scenarios} scenarios, ε = {eps}, LPT, times {}{}. \
          Each entry: ours (paper, difference).\n\n",
         version(),
+        match grid_bits {
+            Some(b) => format!("rounded up to 2^-{b} s"),
+            None => "exact".to_string(),
+        },
         if opts.quick { " (quick)" } else { "" }
     );
     let mut header = vec!["algorithm".to_string(), "ratio".to_string()];
