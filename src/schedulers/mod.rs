@@ -11,7 +11,7 @@
 //!   [`shelf::Shelf`]).
 //!
 //! Moldable algorithms (moldable paper Section 4, [`moldable`]): `lpa-list` (alias `list`),
-//! `mintime`, `minarea` and `batch-list` (ε > 0, default 3/10).
+//! `mintime`, `minarea`, `batch-list` and `batch-list-uniform` (ε > 0, default 3/10).
 //!
 //! The paper's spellings `r-list-0`, `r-list-1` and `r-list-q` are accepted as aliases. Names are
 //! case-insensitive. The default priority is LPT; every rule of [`priority::Priority`] applies to
@@ -121,6 +121,7 @@ pub fn names() -> Vec<&'static str> {
         "mintime",
         "minarea",
         "batch-list",
+        "batch-list-uniform",
     ]
 }
 
