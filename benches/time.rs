@@ -3,7 +3,7 @@
 //! denominators, comparisons of big values, scaling by processor counts), plus the small-value
 //! fast paths that every scheduler uses — and, as the end-to-end case, LPA's allocation
 //! (moldable paper, Algorithm 2) and a BATCH-LIST run on the Amdahl model (P = 7500, 50 jobs of
-//! the paper's synthetic law), whose exact r(α, β) comparisons outgrow `i64`.
+//! the paper's synthetic law, exact times), whose exact r(α, β) comparisons outgrow `i64`.
 //!
 //! Run: `cargo bench --bench time` (criterion), or `RESCHED_TIME_ONESHOT=1 cargo bench --bench
 //! time` to run every workload once without criterion, for callgrind instruction counts (see
@@ -83,6 +83,8 @@ fn inputs() -> Inputs {
         jobs: 50,
         procs: 7500,
         model: MoldModel::Amdahl,
+        // Exact times (the campaigns' default rounds them to 2^−20 s): the big-rational case.
+        grid_bits: None,
     };
     let inst = spec.generate(1, 0).expect("Amdahl set");
     let sc = Scenario::new((0..inst.len()).map(|j| u32::from(j % 3 == 0)).collect());
