@@ -39,6 +39,8 @@ struct Inputs {
     /// Amdahl set (moldable paper, Section 5.1, seed 1, set 0), 50 jobs on P = 7500, and a
     /// scenario where every third job fails once.
     amdahl: (Instance, Scenario),
+    /// The same set with times rounded up to 2^−20 s (what the campaigns run by default).
+    amdahl_grid: Instance,
 }
 
 fn inputs() -> Inputs {
@@ -87,6 +89,12 @@ fn inputs() -> Inputs {
         grid_bits: None,
     };
     let inst = spec.generate(1, 0).expect("Amdahl set");
+    let amdahl_grid = MoldableSetSpec {
+        grid_bits: Some(20),
+        ..spec
+    }
+    .generate(1, 0)
+    .expect("Amdahl set on the grid");
     let sc = Scenario::new((0..inst.len()).map(|j| u32::from(j % 3 == 0)).collect());
     Inputs {
         distinct,
@@ -96,6 +104,7 @@ fn inputs() -> Inputs {
         big_near,
         counts,
         amdahl: (inst, sc),
+        amdahl_grid,
     }
 }
 
@@ -106,8 +115,22 @@ fn work_lpa_amdahl(x: &Inputs) -> Time {
 }
 
 #[inline(never)]
+fn work_lpa_amdahl_grid(x: &Inputs) -> Time {
+    let alloc = lpa(&x.amdahl_grid);
+    Time::from_int(alloc.iter().map(|&p| i64::from(p)).sum())
+}
+
+#[inline(never)]
+fn work_batch_amdahl_grid(x: &Inputs) -> Time {
+    batch_run(&x.amdahl_grid, &x.amdahl.1)
+}
+
+#[inline(never)]
 fn work_batch_amdahl(x: &Inputs) -> Time {
-    let (inst, sc) = &x.amdahl;
+    batch_run(&x.amdahl.0, &x.amdahl.1)
+}
+
+fn batch_run(inst: &Instance, sc: &Scenario) -> Time {
     let mut s = BatchList::new(inst, Priority::Lpt, Time::new(3, 10).expect("eps")).expect("batch");
     engine::run_makespan(inst, sc, &mut s)
         .expect("run")
@@ -217,6 +240,8 @@ fn works() -> Vec<Work> {
         ("mul_big_1024", work_mul_big),
         ("lpa_amdahl_P7500_n50", work_lpa_amdahl),
         ("batch_list_amdahl_P7500_n50", work_batch_amdahl),
+        ("lpa_amdahl_grid20_P7500_n50", work_lpa_amdahl_grid),
+        ("batch_list_amdahl_grid20_P7500_n50", work_batch_amdahl_grid),
     ]
 }
 
