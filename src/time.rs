@@ -519,7 +519,9 @@ impl Eq for Repr {}
 
 /// gcd of two words (`gcd(0, b) = b`): binary (Stein) gcd, after one Euclidean step when the
 /// operands differ by more than 8 bits (a sum's numerator against its denominator, typically:
-/// Stein alone would spend an iteration per bit of the difference, one `%` removes it).
+/// Stein alone would spend an iteration per bit of the difference, one `%` removes it), and
+/// with an exit when an odd part is 1 (a power-of-two denominator, as on the campaigns' 2^−20
+/// grid: the gcd is then the common power of two).
 fn gcd_u64(a: u64, b: u64) -> u64 {
     let (mut a, mut b) = if a < b { (a, b) } else { (b, a) };
     if a == 0 {
@@ -533,8 +535,12 @@ fn gcd_u64(a: u64, b: u64) -> u64 {
     }
     let shift = (a | b).trailing_zeros();
     a >>= a.trailing_zeros();
+    b >>= b.trailing_zeros();
+    if a == 1 || b == 1 {
+        return 1 << shift;
+    }
     loop {
-        b >>= b.trailing_zeros();
+        // a, b odd.
         if a > b {
             std::mem::swap(&mut a, &mut b);
         }
@@ -542,6 +548,7 @@ fn gcd_u64(a: u64, b: u64) -> u64 {
         if b == 0 {
             return a << shift;
         }
+        b >>= b.trailing_zeros();
     }
 }
 
@@ -597,6 +604,7 @@ fn div_exact<'a>(x: &'a BigInt, g: &BigUint) -> Cow<'a, BigInt> {
 }
 
 /// `±n / d` for a reduced fraction with `0 < d`, `n, d < 2^127`, in normal form.
+#[inline]
 fn from_sign_mag(neg: bool, n: u128, d: u128) -> Time {
     if let Ok(d) = i64::try_from(d) {
         if let Ok(n) = i64::try_from(n) {
@@ -1127,6 +1135,31 @@ mod tests {
                     );
                     assert_eq!(gcd_big(&big, &BigUint::from(b)), big.gcd(&BigUint::from(b)));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn gcd_u64_matches_num_integer_on_random_pairs() {
+        // Fixed-seed xorshift: operands of every size, powers of two and shared factors.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for i in 0..20_000 {
+            let (r1, r2, r3) = (next(), next(), next());
+            let a = r1 >> (r3 % 64);
+            let b = (r2 >> ((r3 >> 8) % 64)) << (i % 24);
+            let f = 1 + (r3 >> 40) % 1000;
+            for (a, b) in [
+                (a, b),
+                (a.wrapping_mul(f), b.wrapping_mul(f)),
+                (1 << (i % 64), b),
+            ] {
+                assert_eq!(gcd_u64(a, b), a.gcd(&b), "gcd({a}, {b})");
             }
         }
     }
