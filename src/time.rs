@@ -2,11 +2,20 @@
 //! rounds.
 //!
 //! Every time, duration, area and ratio of resched is a [`Time`]. The common case — values whose
-//! numerator and denominator fit in an `i64` — is kept in a small `Ratio<i64>` and computed with
-//! checked arithmetic; when a checked operation overflows, the operation is redone on big integers
-//! and the result is kept as a `BigRational`. Results are always *normalised*: a value that fits in
-//! the small form is stored in the small form. So two equal values always have the same
-//! representation, which makes the derived `Eq` and `Hash` exact.
+//! numerator and denominator fit in an `i64` — is kept in a small `Ratio<i64>`; anything else in a
+//! `BigRational`. Results are always *normalised*: reduced, with a positive denominator, and
+//! stored in the small form whenever numerator and denominator fit in it. So two equal values
+//! always have the same representation, which makes `Eq` (structural) and `Hash` exact.
+//!
+//! How the arithmetic stays cheap (the moldable experiments compare and add millions of times
+//! whose cross products outgrow `i64`): small operands are combined in 64/128-bit words, where
+//! every intermediate provably fits, and promoted only if the reduced result does not fit;
+//! every operation uses that its inputs are reduced, so no gcd is ever taken of a full-size
+//! product. Addition is Knuth's (TAOCP vol. 2, §4.5.1: gcds of the denominators, then of the
+//! new numerator with that gcd), multiplication cross-cancels, `mul_int`/`div_int` take one
+//! word-sized gcd with the count, and comparison cross-multiplies (after signs and bit lengths
+//! for big values) instead of dividing. `tests/time_props.rs` checks all of it against
+//! `BigRational`, including the normal form.
 //!
 //! Inputs are read exactly: integers, `a/b`, and decimals (`1518.62619684`, `-0.25`, `1e-7`,
 //! `2.5E3`) all become the rational they denote. `f64` inputs (JSON numbers) go through their
