@@ -107,7 +107,7 @@ impl RigidAlgo {
 
 /// The names [`build`] accepts (`r-list:<m>` stands for any m ≥ 0).
 pub fn names() -> Vec<&'static str> {
-    vec![
+    let mut v = vec![
         "greedy",
         "easy",
         "conservative",
@@ -116,13 +116,9 @@ pub fn names() -> Vec<&'static str> {
         "r-shelf-nb",
         "r-shelffill-b",
         "r-shelffill-nb",
-        "list",
-        "lpa-list",
-        "mintime",
-        "minarea",
-        "batch-list",
-        "batch-list-uniform",
-    ]
+    ];
+    v.extend(moldable::NAMES);
+    v
 }
 
 /// The rigid algorithms the paper evaluates (Section 5.1), with concrete names (for sweeps and the
