@@ -396,6 +396,11 @@ pub enum Reservations {
 /// in the profile. Returns the queue positions that start now in `starts` and, when
 /// `kept` is given, records the future reservations there (start, position) and takes those jobs
 /// out of the queue.
+///
+/// Without `kept` (reservations recomputed) the round's only output is `starts`, so it stops as
+/// soon as fewer processors are free now than any job from here on needs (`suffix_min[pos]` =
+/// min of p_j over queue positions ≥ pos): no such job can start now (all t_j > 0), and the
+/// reservations it would still make are deleted at the next completion anyway.
 #[allow(clippy::too_many_arguments)]
 fn round<T: Clock>(
     profile: &mut Profile<T>,
@@ -404,6 +409,7 @@ fn round<T: Clock>(
     queued: &mut [bool],
     procs: &[u32],
     times: &[T],
+    suffix_min: &[u32],
     starts: &mut Vec<usize>,
     mut kept: Option<&mut Vec<(T, usize)>>,
 ) -> Result<(), Overflow> {
@@ -411,6 +417,9 @@ fn round<T: Clock>(
     for pos in 0..order.len() {
         if !queued[pos] {
             continue;
+        }
+        if kept.is_none() && profile.steps[0].1 < suffix_min[pos] {
+            break;
         }
         let j = order[pos];
         let (p, t) = (procs[j], &times[j]);
@@ -509,6 +518,7 @@ impl<T: Clock> KeptPlan<T> {
             queued,
             procs,
             times,
+            &[],
             starts,
             Some(&mut self.reservations),
         )
@@ -537,6 +547,9 @@ pub struct RList {
     procs: Vec<u32>,
     times: Vec<Ft>,
     int: Option<IntBound>,
+    /// suffix_min[pos] = min p_j over queue positions ≥ pos (0 everywhere if some t_j ≤ 0, which
+    /// turns the early stop of [`round`] off).
+    suffix_min: Vec<u32>,
     /// queued[pos]: the job at queue position pos waits in Q (and, when reservations are kept,
     /// has none).
     queued: Vec<bool>,
@@ -583,8 +596,18 @@ impl RList {
             Reservations::Recomputed => "",
             Reservations::Kept => ",kept",
         };
+        let mut suffix_min = vec![u32::MAX; order.len()];
+        let mut low = u32::MAX;
+        for pos in (0..order.len()).rev() {
+            low = low.min(keys[order[pos]].0);
+            suffix_min[pos] = low;
+        }
+        if keys.iter().any(|k| !k.1.is_positive()) {
+            suffix_min.fill(0);
+        }
         RList {
             name: format!("R-LIST(m={mname}{tag})/{priority}"),
+            suffix_min,
             m,
             policy,
             queued: vec![false; order.len()],
@@ -632,6 +655,7 @@ impl RList {
                         &mut self.queued,
                         &self.procs,
                         &b.times,
+                        &self.suffix_min,
                         &mut self.starts,
                         None,
                     )
@@ -654,6 +678,7 @@ impl RList {
                 &mut self.queued,
                 &self.procs,
                 &self.times,
+                &self.suffix_min,
                 &mut self.starts,
                 None,
             )
