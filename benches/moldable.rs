@@ -15,6 +15,9 @@ use resched::schedulers::moldable::batch::BatchList;
 use resched::schedulers::moldable::lpa::{lpa, lpa_list};
 use resched::schedulers::moldable::mt_allotment::MtAllotment;
 use resched::schedulers::moldable::Priority;
+use resched::schedulers::{self, AlgoSpec};
+use resched::workload::sampling::FailureLaw;
+use resched::workload::synthetic::{MoldModel, MoldableSetSpec};
 use resched::Time;
 use std::hint::black_box;
 
@@ -116,10 +119,50 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
+/// The campaigns' sets (`workload::synthetic`, Amdahl and power, P = 7500, n = 500, λ = 10^−7,
+/// scenario 0 of set 0): one run of each algorithm on the exact tables and on the tables rounded
+/// up to 2^−20 s (`SpeedupModel::Rounded`, what `resched experiment` uses by default).
+fn campaign(c: &mut Criterion) {
+    let mut g = c.benchmark_group("campaign-set-P7500-n500");
+    g.sample_size(10);
+    for model in [MoldModel::Amdahl, MoldModel::Power] {
+        for (tag, spec) in [
+            ("exact", MoldableSetSpec::paper(model).exact()),
+            ("grid20", MoldableSetSpec::paper(model)),
+        ] {
+            let inst = spec.generate(1, 0).unwrap();
+            let sc = FailureLaw::moldable_lambda(&inst, 1e-7)
+                .unwrap()
+                .scenario(1, 0, 0)
+                .unwrap();
+            for algo in ["lpa-list", "mintime", "batch-list", "batch-list-uniform"] {
+                let spec = AlgoSpec {
+                    name: algo.into(),
+                    priority: Some(schedulers::Priority::Lpt),
+                    seed: 1,
+                    eps: Some(Time::new(3, 10).unwrap()),
+                };
+                g.bench_function(format!("{}-{tag}-{algo}", model.label()), |b| {
+                    b.iter(|| {
+                        // Built inside the loop: batch 1's allotment is cached per scheduler.
+                        let mut s = schedulers::build(&spec, &inst).unwrap();
+                        black_box(
+                            engine::run_makespan(&inst, &sc, s.as_mut())
+                                .unwrap()
+                                .makespan,
+                        )
+                    })
+                });
+            }
+        }
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     // No plots: criterion's plotters backend needs system fonts this machine may lack.
     config = Criterion::default().without_plots();
-    targets = bench
+    targets = bench, campaign
 }
 criterion_main!(benches);

@@ -192,3 +192,46 @@ fn moldable_sweeps_quick() {
     check_outputs(dir.path(), "moldable-sweeps", &["expected", "maximum"]);
     assert!(o.markdown.contains("(c) error rate"));
 }
+
+/// `--eps` reaches BATCH-LIST and the manifest, `--exact-times` drops the time grid, both
+/// guard resumption, and ε ≤ 0 is refused by name.
+#[test]
+fn moldable_eps_and_exact_times_options() {
+    use resched::time::Time;
+    let dir = tempfile::tempdir().unwrap();
+    let opts = Options {
+        eps: Some(Time::new(1, 10).unwrap()),
+        exact_times: true,
+        scenarios: Some(1),
+        ..quick(dir.path())
+    };
+    let o = experiment::run("moldable-table1", &opts).unwrap();
+    assert!(o.markdown.contains("ε = 1/10") && o.markdown.contains("times exact"));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["eps"], "1/10");
+    assert!(manifest["time_grid_bits"].is_null());
+    let e = experiment::run(
+        "moldable-table1",
+        &Options {
+            exact_times: false,
+            ..opts.clone()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("time_grid_bits"), "{e}");
+    for bad in ["0", "-1/2"] {
+        let e = experiment::run(
+            "moldable-sweeps",
+            &Options {
+                eps: Some(bad.parse().unwrap()),
+                ..quick(tempfile::tempdir().unwrap().path())
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("--eps"), "{bad}: {e}");
+    }
+}

@@ -10,6 +10,7 @@ use resched::model::{Instance, Scenario};
 use resched::schedulers::moldable::batch::BatchList;
 use resched::schedulers::moldable::list::List;
 use resched::schedulers::moldable::lpa::{lpa, lpa_list, mintime, r_table};
+use resched::schedulers::moldable::mt_allotment::ChainCounts;
 use resched::schedulers::moldable::{build, Order, Priority};
 use resched::Time;
 
@@ -116,6 +117,28 @@ fn section_4_7_batch_list_makespan_13() {
     assert_eq!(b[1].end, Some(t("13")));
     // The registry builds the same scheduler.
     let mut s = build("batch-list", Order::Index, Some(&eps), &inst).unwrap();
+    assert_eq!(run(&inst, &sc, s.as_mut()), t("13"));
+}
+
+/// The uniform reading (one count per job and batch) reproduces the paper's Section 4.7 batch
+/// 2 exactly: J3 on 2 and J4 on 1 processor for both attempts, L = 6, makespan 13.
+#[test]
+fn section_4_7_batch_list_uniform_matches_the_paper() {
+    let (inst, sc) = section_4_7();
+    let eps = t("1/100");
+    let mut s =
+        BatchList::with_counts(&inst, Order::Index, eps.clone(), ChainCounts::Uniform).unwrap();
+    assert_eq!(run(&inst, &sc, &mut s), t("13"));
+    let b = s.batches();
+    assert_eq!(b.len(), 2);
+    assert_eq!(
+        b[0].allotment.alloc,
+        vec![vec![2], vec![1], vec![1], vec![1]]
+    );
+    assert_eq!(b[1].allotment.alloc, vec![vec![2, 2], vec![1, 1]]);
+    assert_eq!(b[1].allotment.bound.lower, t("6"));
+    assert_eq!(b[1].end, Some(t("13")));
+    let mut s = build("batch-list-uniform", Order::Index, Some(&eps), &inst).unwrap();
     assert_eq!(run(&inst, &sc, s.as_mut()), t("13"));
 }
 

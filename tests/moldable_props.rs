@@ -24,6 +24,7 @@ use resched::model::{Instance, Scenario};
 use resched::schedulers::moldable::batch::BatchList;
 use resched::schedulers::moldable::list::{min_busy, Allotment, List, PerAttempt};
 use resched::schedulers::moldable::lpa::{lpa_list, minarea, mintime};
+use resched::schedulers::moldable::mt_allotment::ChainCounts;
 use resched::schedulers::moldable::Priority;
 use resched::Time;
 
@@ -242,6 +243,43 @@ fn check_model(seed: u64, model: &str) {
                 );
             }
         }
+    }
+
+    // BATCH-LIST with one count per job and batch: each batch is LIST with a fixed allocation,
+    // so Lemma 1 bounds it by 2·L of the attempts it ran (proven, not only observed), and
+    // Lemma 5 bounds the number of batches.
+    let eps: Time = "3/10".parse().unwrap();
+    let mut s =
+        BatchList::with_counts(&inst, Priority::Lpt, eps.clone(), ChainCounts::Uniform).unwrap();
+    let r = run_checked(&inst, &sc, &mut s, &ctx);
+    let fmax = sc.failures.iter().copied().max().unwrap_or(0);
+    assert!(r.makespan >= lstar, "{ctx}: BATCH-LIST-U beats min_p L");
+    assert!(
+        s.batches().len() as u32 <= resched::bounds::moldable::batches_needed(fmax),
+        "{ctx}: Lemma 5 (uniform)"
+    );
+    for b in s.batches() {
+        assert!(
+            b.allotment
+                .alloc
+                .iter()
+                .all(|ps| ps.iter().all(|p| *p == ps[0])),
+            "{ctx}: uniform counts"
+        );
+        let end = b.end.clone().unwrap();
+        let mut actual: Vec<(usize, Vec<u32>)> = b.jobs.iter().map(|&j| (j, Vec::new())).collect();
+        for a in &r.schedule.attempts {
+            if a.start >= b.start && a.start < end {
+                let i = b.jobs.iter().position(|&j| j == a.job).unwrap();
+                actual[i].1.push(a.procs);
+            }
+        }
+        let l_actual = chains_bound(&inst, &actual).unwrap().lower;
+        assert!(
+            &end - &b.start <= l_actual.mul_int(2),
+            "{ctx}: uniform batch {} breaks Lemma 1",
+            b.index
+        );
     }
 }
 

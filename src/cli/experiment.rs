@@ -2,6 +2,7 @@
 //! evaluations (see [`crate::experiment`]), resumable, in parallel, with a progress bar.
 use super::Exit;
 use crate::experiment::{self, Options, CAMPAIGNS};
+use crate::time::Time;
 use crate::Result;
 use std::path::PathBuf;
 
@@ -40,6 +41,13 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
+    /// moldable-table1, moldable-sweeps: BATCH-LIST's ε > 0 (default 3/10, the paper's value).
+    #[arg(long)]
+    pub eps: Option<Time>,
+    /// moldable-table1, moldable-sweeps: exact real-parameter speedup models instead of times
+    /// rounded up to 2^-20 s (much slower on Amdahl, mix and power; see EXPERIMENTS.md).
+    #[arg(long)]
+    pub exact_times: bool,
 }
 
 /// Runs the campaign and prints its Markdown summary and the files written.
@@ -60,6 +68,8 @@ pub fn run(a: Args) -> Result<Exit> {
         scenarios: a.scenarios,
         min_jobs: a.min_jobs,
         progress: !a.no_progress,
+        eps: a.eps,
+        exact_times: a.exact_times,
     };
     let o = experiment::run(&a.name, &opts)?;
     println!("{}", o.markdown);

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Algorithms: greedy, easy, conservative, r-list:<m>, r-shelf-b, r-shelf-nb, r-shelffill-b, \
-r-shelffill-nb; moldable: lpa-list (alias list), mintime, minarea, batch-list [--eps E].\nPriorities: lpt (default), spt, hpa, lpa, la, sa, random, ljf.\n\
+r-shelffill-nb; moldable: lpa-list (alias list), mintime, minarea, batch-list, batch-list-uniform [--eps E].\nPriorities: lpt (default), spt, hpa, lpa, la, sa, random, ljf.\n\
 Peer mode: resched simulate --peer-instance sample_1_0.3 --peer-failures failures_sample_1_0.3 [--scenarios N]"
 )]
 pub struct Args {

@@ -21,6 +21,7 @@
 //! `--quick` runs a reduced grid (fewer sets, scenarios and points) meant for CI; the reduced
 //! sizes are stated in each campaign's doc comment and in its manifest.
 use crate::error::{Error, Result};
+use crate::time::Time;
 use std::path::PathBuf;
 
 pub mod eval;
@@ -77,6 +78,11 @@ pub struct Options {
     pub min_jobs: Option<usize>,
     /// Show a progress bar (when stderr is a terminal).
     pub progress: bool,
+    /// Moldable campaigns: BATCH-LIST's ε (default 3/10, the paper's Section 5.1 value).
+    pub eps: Option<Time>,
+    /// Moldable campaigns: the exact real-parameter models instead of times rounded up to
+    /// 2^−20 s ([`crate::workload::synthetic::CAMPAIGN_GRID_BITS`]; much slower).
+    pub exact_times: bool,
 }
 
 impl Default for Options {
@@ -91,6 +97,8 @@ impl Default for Options {
             scenarios: None,
             min_jobs: None,
             progress: true,
+            eps: None,
+            exact_times: false,
         }
     }
 }
@@ -123,6 +131,22 @@ impl Options {
             Some(n) => Ok(n),
             None => Ok(default),
         }
+    }
+
+    /// BATCH-LIST's ε: the override (validated > 0), else 3/10.
+    pub fn eps(&self) -> Result<Time> {
+        match &self.eps {
+            Some(e) => {
+                crate::schedulers::moldable::check_eps(e)?;
+                Ok(e.clone())
+            }
+            None => Ok(crate::schedulers::moldable::default_eps()),
+        }
+    }
+
+    /// The grid of the moldable sets' times (`None` with `--exact-times`).
+    pub fn grid_bits(&self) -> Option<u32> {
+        (!self.exact_times).then_some(crate::workload::synthetic::CAMPAIGN_GRID_BITS)
     }
 
     /// Number of job sets: the override, else `full` or `quick`.

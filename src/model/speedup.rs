@@ -15,6 +15,7 @@
 //! | `monotonic`     | `times` (P entries)              | the table; must be monotonic                 |
 //! | `arbitrary`     | `times` (P entries)              | the table, any positive values               |
 //! | `table`         | `times`, optional `monotonic`    | the table (monotonic checked if set)         |
+//! | `rounded`       | `bits` ≤ 40, `of` (a model)      | ⌈2^bits·t_of(p)⌉ / 2^bits                    |
 //!
 //! `w` is the total work t(1) (for `roofline`, `communication`, `amdahl`, `mix` and `power`
 //! alike), `pbar` the bounded degree of parallelism p̄, `c` the per-processor communication
@@ -38,9 +39,26 @@
 //!    [ρ(p−1), ρ(p−1)·p/(p−1)], so t = w/ρ is non-increasing and p·t(p) non-decreasing. The
 //!    clamp only moves a value when rounding broke an order the true p^δ keeps, i.e. by at most
 //!    one grid step.
+//!
+//! # Rounded models (`rounded`: a table on a time grid)
+//! Exact tables of the Amdahl and mix models have denominators of up to 10^13·p, and the power
+//! model's w/ρ(p) a different 24-bit denominator for every p: a schedule's instants are sums of
+//! such times, whose denominators grow with every event (the lcm of all the denominators met),
+//! and exact arithmetic on them dominates a simulation. `{"model": "rounded", "bits": b, "of":
+//! {...}}` rounds every t(p) of the inner model *up* to a multiple of 2^−b; then every instant
+//! of every schedule is a multiple of 2^−b and all arithmetic stays in 64-bit integers. The
+//! schedule on the rounded table is still computed exactly; only the instance differs from the
+//! real-valued model, by less than 2^−b seconds per attempt (2^−20 s ≈ 1 µs for the campaigns'
+//! synthetic sets, whose times are between 0.6 s and 4·10^6 s). Rounding up keeps t
+//! non-increasing and keeps t(1) = w exact for an integer w, so the least area is still at p = 1
+//! for every model whose exact least area is there (MINAREA's choice is unchanged); the area
+//! p·t(p) may lose its monotonicity by less than p·2^−b, so a rounded model is an arbitrary
+//! table for the model-specific bounds ([`ModelKind::Arbitrary`]).
 use crate::error::FieldError;
 use crate::time::Time;
-use num_bigint::BigUint;
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
+use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -75,7 +93,13 @@ pub enum SpeedupModel {
     },
     /// Power: t(p) = w / p^δ, with p^δ made rational by the rule of the module doc.
     Power { w: Time, delta: Time },
+    /// Another model's table rounded up to the grid of step 2^−`bits` seconds:
+    /// t(p) = ⌈2^bits·t_of(p)⌉ / 2^bits (module doc, "Rounded models").
+    Rounded { bits: u32, of: Box<SpeedupModel> },
 }
+
+/// The finest grid a [`SpeedupModel::Rounded`] accepts (2^−40 s ≈ 1 ps).
+pub const MAX_GRID_BITS: u32 = 40;
 
 /// The kind of a model, for the model-specific bounds of LPA-LIST (Theorems 1, 2, 4, 6, 8, 9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -106,6 +130,9 @@ impl SpeedupModel {
             SpeedupModel::Amdahl { .. } => ModelKind::Amdahl,
             SpeedupModel::Mix { .. } => ModelKind::Mix,
             SpeedupModel::Power { .. } => ModelKind::Power,
+            // Rounding keeps t non-increasing but not p·t(p) non-decreasing, and the model
+            // theorems are proven for the exact model: no model bound is claimed.
+            SpeedupModel::Rounded { .. } => ModelKind::Arbitrary,
         }
     }
 
@@ -115,43 +142,83 @@ impl SpeedupModel {
         if procs == 0 {
             return Err(FieldError::new("processors", "must be at least 1"));
         }
+        if let Some((a, b, c, pbar)) = self.affine(procs, field)? {
+            return Ok(affine_table(&a, &b, &c, pbar, procs));
+        }
         let times = match self {
             SpeedupModel::Table { times, monotonic } => explicit(times, *monotonic, procs, field)?,
             SpeedupModel::Monotonic { times } => explicit(times, true, procs, field)?,
             SpeedupModel::Arbitrary { times } => explicit(times, false, procs, field)?,
+            SpeedupModel::Power { w, delta } => {
+                positive(w, field, "w")?;
+                unit_interval(delta, field, "delta")?;
+                power_times(w, delta, procs)
+            }
+            SpeedupModel::Rounded { bits, of } => {
+                if *bits > MAX_GRID_BITS {
+                    return Err(FieldError::new(
+                        format!("{field}.bits"),
+                        format!("{bits} is above {MAX_GRID_BITS} (a grid finer than 2^-{MAX_GRID_BITS} s)"),
+                    ));
+                }
+                let inner = format!("{field}.of");
+                if matches!(**of, SpeedupModel::Rounded { .. }) {
+                    return Err(FieldError::new(
+                        inner,
+                        "a rounded model cannot be rounded again",
+                    ));
+                }
+                match of.affine(procs, &inner)? {
+                    Some((a, b, c, pbar)) => rounded_affine_table(&a, &b, &c, pbar, procs, *bits),
+                    None => of
+                        .table(procs, &inner)?
+                        .iter()
+                        .map(|t| ceil_to_grid(t, *bits))
+                        .collect(),
+                }
+            }
+            // Affine models returned above.
+            SpeedupModel::Roofline { .. }
+            | SpeedupModel::Communication { .. }
+            | SpeedupModel::Amdahl { .. }
+            | SpeedupModel::Mix { .. } => Vec::new(),
+        };
+        Ok(times)
+    }
+
+    /// The validated parameters (a, b, c, p̄) of t(p) = a/min(p, p̄) + b + (p−1)·c for the
+    /// roofline, communication, Amdahl and mix models; `None` for the other models.
+    fn affine(
+        &self,
+        procs: u32,
+        field: &str,
+    ) -> Result<Option<(Time, Time, Time, u32)>, FieldError> {
+        let params = match self {
             SpeedupModel::Roofline { w, pbar } => {
                 positive(w, field, "w")?;
                 pbar_in_range(*pbar, procs, field)?;
-                affine_table(w, &Time::zero(), &Time::zero(), *pbar, procs)
+                (w.clone(), Time::zero(), Time::zero(), *pbar)
             }
             SpeedupModel::Communication { w, c } => {
                 positive(w, field, "w")?;
                 non_negative(c, field, "c")?;
-                affine_table(w, &Time::zero(), c, procs, procs)
+                (w.clone(), Time::zero(), c.clone(), procs)
             }
             SpeedupModel::Amdahl { w, gamma } => {
                 positive(w, field, "w")?;
                 unit_interval(gamma, field, "gamma")?;
-                let par = w * &(Time::one() - gamma);
-                let seq = w * gamma;
-                affine_table(&par, &seq, &Time::zero(), procs, procs)
+                (w * &(Time::one() - gamma), w * gamma, Time::zero(), procs)
             }
             SpeedupModel::Mix { w, gamma, pbar, c } => {
                 positive(w, field, "w")?;
                 unit_interval(gamma, field, "gamma")?;
                 pbar_in_range(*pbar, procs, field)?;
                 non_negative(c, field, "c")?;
-                let par = w * &(Time::one() - gamma);
-                let seq = w * gamma;
-                affine_table(&par, &seq, c, *pbar, procs)
+                (w * &(Time::one() - gamma), w * gamma, c.clone(), *pbar)
             }
-            SpeedupModel::Power { w, delta } => {
-                positive(w, field, "w")?;
-                unit_interval(delta, field, "delta")?;
-                power_times(w, delta, procs)
-            }
+            _ => return Ok(None),
         };
-        Ok(times)
+        Ok(Some(params))
     }
 }
 
@@ -161,7 +228,7 @@ impl SpeedupModel {
 /// overflows, the same value is computed with [`Time`] operations. Both paths give the same
 /// exact rational (unit test `affine_fast_path_is_exact`).
 fn affine_table(a: &Time, b: &Time, c: &Time, pbar: u32, procs: u32) -> Vec<Time> {
-    let slow = |p: u32| &(&div(a, p.min(pbar)) + b) + &c.mul_int(u64::from(p - 1));
+    let slow = |p: u32| affine_value(a, b, c, pbar, p);
     let (Some(a), Some(b), Some(c)) = (a.as_small(), b.as_small(), c.as_small()) else {
         return (1..=procs).map(slow).collect();
     };
@@ -183,6 +250,81 @@ fn affine_table(a: &Time, b: &Time, c: &Time, pbar: u32, procs: u32) -> Vec<Time
         let g = num_integer::Integer::gcd(&num, &den);
         let (n, d) = (i64::try_from(num / g).ok()?, u64::try_from(den / g).ok()?);
         Time::from_int(n).div_int(d)
+    };
+    (1..=procs)
+        .map(|p| fast(p).unwrap_or_else(|| slow(p)))
+        .collect()
+}
+
+/// a/min(p, p̄) + b + (p−1)·c with [`Time`] operations (p ≥ 1).
+fn affine_value(a: &Time, b: &Time, c: &Time, pbar: u32, p: u32) -> Time {
+    &(&div(a, p.min(pbar)) + b) + &c.mul_int(u64::from(p.max(1) - 1))
+}
+
+/// ⌈t·2^bits⌉ / 2^bits: `t` rounded up to the grid of step 2^−bits (the rule of
+/// [`SpeedupModel::Rounded`]).
+pub fn ceil_to_grid(t: &Time, bits: u32) -> Time {
+    let scale = BigInt::from(1u8) << bits;
+    let (n, d) = (t.numer(), t.denom());
+    // d > 0: the ceiling of n·2^bits / d.
+    let k = (n * &scale).div_ceil(&d);
+    Time::from_big(BigRational::new(k, scale))
+}
+
+/// [`affine_table`] rounded up to the grid of step 2^−bits. The ceiling of 2^bits·t(p) is
+/// computed term by term in u128 — ⌊2^bits·a/m⌋, ⌊2^bits·b⌋, ⌊2^bits·(p−1)·c⌋ and their
+/// remainders, whose sum of fractions (in [0, 3)) decides how many units to add — so the
+/// exact t(p), whose numerator and denominator exceed 64 bits on the Amdahl and mix models,
+/// is never built. When a product overflows, the value goes through [`ceil_to_grid`] on the
+/// exact t(p); both give the same grid value (unit test `rounded_fast_path_is_exact`).
+fn rounded_affine_table(
+    a: &Time,
+    b: &Time,
+    c: &Time,
+    pbar: u32,
+    procs: u32,
+    bits: u32,
+) -> Vec<Time> {
+    let slow = |p: u32| ceil_to_grid(&affine_value(a, b, c, pbar, p), bits);
+    let parts = |x: &Time| -> Option<(u128, u128)> {
+        let r = x.as_small()?;
+        Some((
+            u128::try_from(*r.numer()).ok()?,
+            u128::try_from(*r.denom()).ok()?,
+        ))
+    };
+    let (Some((an, ad)), Some((bn, bd)), Some((cn, cd))) = (parts(a), parts(b), parts(c)) else {
+        return (1..=procs).map(slow).collect();
+    };
+    let scale: u128 = 1 << bits;
+    let fast = |p: u32| -> Option<Time> {
+        let m = u128::from(p.min(pbar));
+        let k = u128::from(p - 1);
+        let d1 = ad.checked_mul(m)?;
+        let n1 = scale.checked_mul(an)?;
+        let n2 = scale.checked_mul(bn)?;
+        let n3 = scale.checked_mul(k)?.checked_mul(cn)?;
+        let (q1, r1) = (n1 / d1, n1 % d1);
+        let (q2, r2) = (n2 / bd, n2 % bd);
+        let (q3, r3) = (n3 / cd, n3 % cd);
+        let mut q = q1.checked_add(q2)?.checked_add(q3)?;
+        if r1 != 0 || r2 != 0 || r3 != 0 {
+            // r1/d1 + r2/bd + r3/cd ∈ (0, 3) over the common denominator d1·bd·cd.
+            let den = d1.checked_mul(bd)?.checked_mul(cd)?;
+            let num = r1
+                .checked_mul(bd)?
+                .checked_mul(cd)?
+                .checked_add(r2.checked_mul(d1)?.checked_mul(cd)?)?
+                .checked_add(r3.checked_mul(d1)?.checked_mul(bd)?)?;
+            q += if num <= den {
+                1
+            } else if num <= den.checked_mul(2)? {
+                2
+            } else {
+                3
+            };
+        }
+        Time::from_int(i64::try_from(q).ok()?).div_int(u64::try_from(scale).ok()?)
     };
     (1..=procs)
         .map(|p| fast(p).unwrap_or_else(|| slow(p)))
@@ -667,6 +809,81 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The u128 term-by-term ceiling equals the ceiling of the exact value, including values
+    /// on the grid (no rounding), values just above it, and parameters whose products overflow.
+    #[test]
+    fn rounded_fast_path_is_exact() {
+        let vals = [
+            "0",
+            "1",
+            "3/7",
+            "4000000",
+            "1/3000000",
+            "39999999999999/10000000000000",
+            "123456789/1000",
+            "1/1048576",
+            "9223372036854775807",
+        ];
+        for bits in [0u32, 1, 20, 40] {
+            for a in &vals[1..] {
+                for b in vals {
+                    for c in vals {
+                        let (a, b, c) = (t(a), t(b), t(c));
+                        let got = rounded_affine_table(&a, &b, &c, 5, 9, bits);
+                        for p in 1..=9u32 {
+                            let exact = affine_value(&a, &b, &c, 5, p);
+                            let want = ceil_to_grid(&exact, bits);
+                            assert_eq!(
+                                got[p as usize - 1],
+                                want,
+                                "a={a} b={b} c={c} p={p} bits={bits}"
+                            );
+                            // The grid value is the least multiple of 2^-bits at or above t.
+                            let step = Time::new(1, 1i64 << bits).unwrap();
+                            assert!(want >= exact && &want - &step < exact, "{want} vs {exact}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rounded_models_read_and_validate() {
+        let i = job(
+            r#"{"model":"rounded","bits":2,"of":{"model":"amdahl","w":10,"gamma":"1/3"}}"#,
+            4,
+        )
+        .unwrap();
+        // t(3) = 10(2/9 + 1/3) = 50/9 = 5.555… → 23/4; t(1) = w stays exact.
+        assert_eq!(i.jobs[1].time(3).unwrap(), &t("23/4"));
+        assert_eq!(i.jobs[1].time(1).unwrap(), &t("10"));
+        let i = job(
+            r#"{"model":"rounded","bits":3,"of":{"model":"power","w":8,"delta":"1/2"}}"#,
+            16,
+        )
+        .unwrap();
+        assert_eq!(i.jobs[1].time(4).unwrap(), &t("4"));
+        assert_eq!(i.jobs[1].time(2).unwrap(), &t("46/8")); // 8/√2 = 5.657 → 5.75
+        for (json, field) in [
+            (
+                r#"{"model":"rounded","bits":41,"of":{"model":"roofline","w":1,"pbar":1}}"#,
+                "jobs[1].speedup.bits",
+            ),
+            (
+                r#"{"model":"rounded","bits":4,"of":{"model":"amdahl","w":1,"gamma":2}}"#,
+                "jobs[1].speedup.of.gamma",
+            ),
+            (
+                r#"{"model":"rounded","bits":4,"of":{"model":"rounded","bits":4,"of":{"model":"roofline","w":1,"pbar":1}}}"#,
+                "jobs[1].speedup.of",
+            ),
+        ] {
+            let e = job(json, 4).unwrap_err().to_string();
+            assert!(e.contains(field), "{json}: {e}");
         }
     }
 

@@ -14,7 +14,7 @@
 //!   [`shelf::Shelf`]).
 //!
 //! Moldable algorithms (moldable paper Section 4, [`moldable`]): `lpa-list` (alias `list`),
-//! `mintime`, `minarea` and `batch-list` (ε > 0, default 3/10).
+//! `mintime`, `minarea`, `batch-list` and `batch-list-uniform` (ε > 0, default 3/10).
 //!
 //! The paper's spellings `r-list-0`, `r-list-1` and `r-list-q` are accepted as aliases. Names are
 //! case-insensitive. The default priority is LPT; every rule of [`priority::Priority`] applies to
@@ -120,7 +120,7 @@ impl RigidAlgo {
 
 /// The names [`build`] accepts (`r-list:<m>` stands for any m ≥ 0).
 pub fn names() -> Vec<&'static str> {
-    vec![
+    let mut v = vec![
         "greedy",
         "easy",
         "conservative",
@@ -132,12 +132,9 @@ pub fn names() -> Vec<&'static str> {
         "r-shelf-nb",
         "r-shelffill-b",
         "r-shelffill-nb",
-        "list",
-        "lpa-list",
-        "mintime",
-        "minarea",
-        "batch-list",
-    ]
+    ];
+    v.extend(moldable::NAMES);
+    v
 }
 
 /// The rigid algorithms the paper evaluates (Section 5.1), with concrete names (for sweeps and the

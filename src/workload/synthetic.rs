@@ -20,6 +20,13 @@
 //!   same scenarios) and the mix models reuse the roofline, communication and Amdahl values.
 //!   A p̄_j above P is capped at P, which leaves t_j(1..=P) unchanged (min(p, p̄) = p there).
 //!
+//!   Time grid: the campaigns wrap each model in [`SpeedupModel::Rounded`] with
+//!   [`CAMPAIGN_GRID_BITS`] = 20, i.e. every t_j(p) is rounded *up* to a multiple of 2^−20 s,
+//!   so that the exact simulations run in 64-bit integers (the exact Amdahl, mix and power
+//!   tables make instants with thousands of bits after a few hundred events). The error is
+//!   below 1 µs per attempt; [`MoldableSetSpec::exact`] gives the unrounded set
+//!   (`resched experiment … --exact-times`).
+//!
 //! Every set is drawn from its own ChaCha8 stream keyed by (campaign seed, set index, a domain
 //! tag) — see [`crate::workload::sampling::stream`] — so set s is the same whatever the thread
 //! count or the other sets drawn.
@@ -146,7 +153,17 @@ pub struct MoldableSetSpec {
     pub jobs: usize,
     pub procs: u32,
     pub model: MoldModel,
+    /// `Some(b)`: every job's model is wrapped in [`SpeedupModel::Rounded`] with `b` bits, so
+    /// every time is a multiple of 2^−b s (the campaigns' default, [`CAMPAIGN_GRID_BITS`]);
+    /// `None`: the exact real-parameter model (slow on Amdahl, mix and power: see the module
+    /// doc of [`crate::model::speedup`], "Rounded models").
+    #[serde(default)]
+    pub grid_bits: Option<u32>,
 }
+
+/// The time grid of the campaigns' synthetic moldable sets: 2^−20 s ≈ 0.95 µs, far below the
+/// shortest time of a set (w ≥ 5000 on at most 7500 processors: t ≥ 0.66 s).
+pub const CAMPAIGN_GRID_BITS: u32 = 20;
 
 /// One job's draws, shared by every model (see the module doc).
 struct MoldDraw {
@@ -165,10 +182,24 @@ const GRID: i64 = 1_000_000;
 impl MoldableSetSpec {
     /// Section 5.1's default: n = 500, P = 7500.
     pub fn paper(model: MoldModel) -> MoldableSetSpec {
+        MoldableSetSpec::new(500, 7500, model)
+    }
+
+    /// `jobs` jobs on `procs` processors under `model`, times on the campaigns' grid.
+    pub fn new(jobs: usize, procs: u32, model: MoldModel) -> MoldableSetSpec {
         MoldableSetSpec {
-            jobs: 500,
-            procs: 7500,
+            jobs,
+            procs,
             model,
+            grid_bits: Some(CAMPAIGN_GRID_BITS),
+        }
+    }
+
+    /// The same spec with exact (unrounded) times.
+    pub fn exact(self) -> MoldableSetSpec {
+        MoldableSetSpec {
+            grid_bits: None,
+            ..self
         }
     }
 
@@ -225,6 +256,13 @@ impl MoldableSetSpec {
                     delta: frac(d.delta, GRID)?,
                 },
             };
+            let model = match self.grid_bits {
+                Some(bits) => SpeedupModel::Rounded {
+                    bits,
+                    of: Box::new(model),
+                },
+                None => model,
+            };
             let field = format!("jobs[{j}].speedup");
             let times = model
                 .table(self.procs, &field)
@@ -267,13 +305,10 @@ mod tests {
         let sets: Vec<Instance> = MoldModel::ALL
             .iter()
             .map(|&m| {
-                MoldableSetSpec {
-                    jobs: 20,
-                    procs: 64,
-                    model: m,
-                }
-                .generate(9, 1)
-                .unwrap()
+                MoldableSetSpec::new(20, 64, m)
+                    .exact()
+                    .generate(9, 1)
+                    .unwrap()
             })
             .collect();
         for inst in &sets {
@@ -318,21 +353,39 @@ mod tests {
         }
         assert_eq!(
             sets[0],
-            MoldableSetSpec {
-                jobs: 20,
-                procs: 64,
-                model: MoldModel::Roofline
-            }
-            .generate(9, 1)
-            .unwrap()
+            MoldableSetSpec::new(20, 64, MoldModel::Roofline)
+                .exact()
+                .generate(9, 1)
+                .unwrap()
         );
-        assert!(MoldableSetSpec {
-            jobs: 0,
-            procs: 64,
-            model: MoldModel::Mix
+        assert!(MoldableSetSpec::new(0, 64, MoldModel::Mix)
+            .generate(9, 1)
+            .is_err());
+    }
+
+    /// The campaign sets are the exact sets rounded up to the grid, job by job and p by p.
+    #[test]
+    fn rounded_sets_are_the_exact_sets_on_the_grid() {
+        for &m in &MoldModel::ALL {
+            let spec = MoldableSetSpec::new(12, 300, m);
+            let (r, e) = (
+                spec.generate(4, 2).unwrap(),
+                spec.exact().generate(4, 2).unwrap(),
+            );
+            for (jr, je) in r.jobs.iter().zip(&e.jobs) {
+                assert_eq!(jr.time(1), je.time(1), "{m:?}: t(1) = w stays exact");
+                for p in 1..=300 {
+                    let (tr, te) = (jr.time(p).unwrap(), je.time(p).unwrap());
+                    assert_eq!(
+                        tr,
+                        &crate::model::speedup::ceil_to_grid(te, CAMPAIGN_GRID_BITS),
+                        "{m:?} {} p={p}",
+                        jr.name
+                    );
+                    assert!(tr.mul_int(1 << CAMPAIGN_GRID_BITS).is_integer() && tr.is_small());
+                }
+            }
         }
-        .generate(9, 1)
-        .is_err());
     }
 
     #[test]

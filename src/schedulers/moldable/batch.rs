@@ -22,7 +22,7 @@
 //! batch (start, length, jobs, g, the allotment's L and lower end) so tests check each step of
 //! that proof, not only its conclusion.
 use super::list::Queue;
-use super::mt_allotment::{Allotment, MtAllotment};
+use super::mt_allotment::{Allotment, ChainCounts, MtAllotment};
 use super::Order;
 use crate::engine::{Ctx, Outcome, Scheduler};
 use crate::error::Result;
@@ -57,23 +57,43 @@ pub struct BatchList {
     /// Attempts made by each job before the current batch.
     base: Vec<u32>,
     records: Vec<BatchRecord>,
+    /// Batch 1 holds every job with g = 1 whatever the scenario: its allotment is computed once
+    /// per scheduler (the scheduler belongs to one instance) and reused by every run.
+    first: Option<Allotment>,
     name: String,
 }
 
 impl BatchList {
     /// BATCH-LIST for `inst` with parameter ε > 0.
+    /// Each planned attempt gets its own count ([`ChainCounts::PerAttempt`]).
     pub fn new(inst: &Instance, order: impl Into<Order>, eps: Time) -> Result<BatchList> {
+        BatchList::with_counts(inst, order, eps, ChainCounts::PerAttempt)
+    }
+
+    /// BATCH-LIST whose allotment follows `counts` ([`ChainCounts::Uniform`]: one count per job
+    /// and batch, the reading of the paper's Section 4.7 example).
+    pub fn with_counts(
+        inst: &Instance,
+        order: impl Into<Order>,
+        eps: Time,
+        counts: ChainCounts,
+    ) -> Result<BatchList> {
         let order = order.into();
         super::check_eps(&eps)?;
-        let name = format!("BATCH-LIST(eps={eps})/{}", order.label());
+        let tag = match counts {
+            ChainCounts::PerAttempt => "",
+            ChainCounts::Uniform => "-U",
+        };
+        let name = format!("BATCH-LIST{tag}(eps={eps})/{}", order.label());
         Ok(BatchList {
             eps,
             order,
-            mt: MtAllotment::new(),
+            mt: MtAllotment::with_counts(counts),
             queue: Queue::new(order, inst),
             plan: vec![Vec::new(); inst.len()],
             base: vec![0; inst.len()],
             records: Vec::new(),
+            first: None,
             name,
         })
     }
@@ -94,7 +114,16 @@ impl BatchList {
         let g = 1u32.checked_shl(k - 1).unwrap_or(u32::MAX);
         let jobs: Vec<usize> = (0..inst.len()).filter(|&j| !ctx.is_done(j)).collect();
         let chains: Vec<(usize, u32)> = jobs.iter().map(|&j| (j, g)).collect();
-        let allotment = self.mt.allot(inst, &chains, &self.eps)?;
+        let allotment = match (&self.first, k) {
+            (Some(a), 1) => a.clone(),
+            _ => {
+                let a = self.mt.allot(inst, &chains, &self.eps)?;
+                if k == 1 {
+                    self.first = Some(a.clone());
+                }
+                a
+            }
+        };
         for (&j, ps) in jobs.iter().zip(&allotment.alloc) {
             self.plan[j] = ps.clone();
             self.base[j] = ctx.attempts_made(j);

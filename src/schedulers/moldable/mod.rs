@@ -111,9 +111,17 @@ impl Keyer {
 }
 
 /// The moldable algorithms by name: `list` (LIST with the LPA allocation, the same as
-/// `lpa-list`), `lpa-list`, `mintime`, `minarea`, `batch-list` (ε > 0, default 3/10).
+/// `lpa-list`), `lpa-list`, `mintime`, `minarea`, `batch-list` (ε > 0, default 3/10; a count
+/// per attempt) and `batch-list-uniform` (one count per job and batch).
 /// Every scheduler built here resets itself at time 0, so one value runs many scenarios.
-pub const NAMES: [&str; 5] = ["list", "lpa-list", "mintime", "minarea", "batch-list"];
+pub const NAMES: [&str; 6] = [
+    "list",
+    "lpa-list",
+    "mintime",
+    "minarea",
+    "batch-list",
+    "batch-list-uniform",
+];
 
 /// Builds the moldable scheduler `name` for `inst`. `eps` is BATCH-LIST's ε (default 3/10, the
 /// paper's Section 5.1 value); it must be > 0.
@@ -132,6 +140,15 @@ pub fn build(
         "batch-list" => {
             let eps = eps.cloned().unwrap_or_else(default_eps);
             Ok(Box::new(batch::BatchList::new(inst, order, eps)?))
+        }
+        "batch-list-uniform" => {
+            let eps = eps.cloned().unwrap_or_else(default_eps);
+            Ok(Box::new(batch::BatchList::with_counts(
+                inst,
+                order,
+                eps,
+                mt_allotment::ChainCounts::Uniform,
+            )?))
         }
         _ => Err(Error::option(
             "--algo",

@@ -30,6 +30,19 @@
 //!
 //! Within a chain the attempts use the DP's counts in non-decreasing order (least area first):
 //! early attempts run while the batch is crowded, later ones, if needed at all, when it drains.
+//!
+//! # One count per chain ([`ChainCounts::Uniform`])
+//! A second reading gives all g attempts of a chain the same count. The paper's own worked
+//! example (Section 4.7, batch 2) allots J3 and J4 one count each for both attempts, with L = 6,
+//! where per-attempt counts reach 23/4; and Theorem 11's proof applies Lemma 1 inside a batch,
+//! which needs a single count per job (Lemma 1 fails when a job's count changes between its
+//! attempts: see [`super::list`]). With one count per chain the decision is exact and cheap:
+//! D(X) gives each chain the least-area p with g·t(p) ≤ X (a binary search on the frontier)
+//! and succeeds iff the areas sum to at most P·X, i.e. iff some uniform allocation has
+//! L ≤ X. The same bisection, stopped when hi ≤ (1+ε)·lo, returns an allocation with
+//! L ≤ (1+ε)·min L over uniform allocations — Lemma 3's guarantee with the minimum taken over
+//! uniform allocations. Its cost does not grow with g, where the per-attempt DP's state grows as
+//! g² (g reaches 256 at λ = 10^−6 in the moldable paper's Figure 5(c)).
 use crate::bounds::moldable::{chains_bound, frontier, MoldBound};
 use crate::error::{Error, Result};
 use crate::model::Instance;
@@ -48,20 +61,42 @@ pub struct Allotment {
     pub decisions: u32,
 }
 
+/// How the attempts of one chain may be allotted (module doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChainCounts {
+    /// A count per attempt (sub-job), as Lemma 3 is stated.
+    #[default]
+    PerAttempt,
+    /// One count for all the attempts of a chain, as the paper's Section 4.7 example does.
+    Uniform,
+}
+
 /// MT-ALLOTMENT with the per-job Pareto frontiers cached (a batch scheduler calls it for every
 /// batch on the same instance).
 /// The cache belongs to one instance: always pass the same instance to [`MtAllotment::allot`].
 #[derive(Debug, Clone, Default)]
 pub struct MtAllotment {
     frontiers: Vec<Option<Vec<(u32, Time, Time)>>>,
+    counts: ChainCounts,
 }
 
 impl MtAllotment {
-    /// An allotter (frontiers are computed on first use).
+    /// An allotter with a count per attempt (frontiers are computed on first use).
     pub fn new() -> MtAllotment {
+        MtAllotment::with_counts(ChainCounts::PerAttempt)
+    }
+
+    /// An allotter with the given chain rule.
+    pub fn with_counts(counts: ChainCounts) -> MtAllotment {
         MtAllotment {
             frontiers: Vec::new(),
+            counts,
         }
+    }
+
+    /// The chain rule.
+    pub fn counts(&self) -> ChainCounts {
+        self.counts
     }
 
     fn frontier(&mut self, inst: &Instance, j: usize) -> &[(u32, Time, Time)] {
@@ -132,7 +167,12 @@ impl MtAllotment {
             best = other;
         }
         let mut hi = best.1.lower.clone();
-        let one_e = &Time::one() + &e;
+        // Per-attempt: D(X) rounds, so the search stops at (1+ε₂)·lo (ε₂ = ε/3, module doc).
+        // Uniform: D(X) is exact, so the search may stop at (1+ε)·lo.
+        let one_e = match self.counts {
+            ChainCounts::PerAttempt => &Time::one() + &e,
+            ChainCounts::Uniform => &Time::one() + eps,
+        };
         let mut decisions = 0;
         // Try lo itself first: it succeeds whenever the lower bound is tight.
         let mut probe = Some(lo.clone());
@@ -173,10 +213,15 @@ impl MtAllotment {
         let cap = x.mul_int(u64::from(inst.procs));
         let mut area = Time::zero();
         let mut out = Vec::with_capacity(chains.len());
+        let counts = self.counts;
         for &(j, g) in chains {
             let (ps, a) = {
                 let fr = self.frontier(inst, j);
-                match chain_dp(fr, g, x, e) {
+                let best = match counts {
+                    ChainCounts::PerAttempt => chain_dp(fr, g, x, e),
+                    ChainCounts::Uniform => chain_uniform(fr, g, x),
+                };
+                match best {
                     Some(v) => v,
                     None => return Ok(None),
                 }
@@ -204,6 +249,15 @@ fn evaluate(
     let b = chains_bound(inst, &pairs)
         .ok_or_else(|| Error::Limit("MT-ALLOTMENT: internal allocation not allowed".into()))?;
     Ok((alloc, b))
+}
+
+/// One count for the `g` attempts of a job: the least-area frontier point with g·t ≤ x (exact;
+/// module doc). `fr` is the job's frontier: p increasing, t decreasing, area increasing.
+fn chain_uniform(fr: &[(u32, Time, Time)], g: u32, x: &Time) -> Option<(Vec<u32>, Time)> {
+    let g64 = u64::from(g);
+    let i = fr.partition_point(|(_, t, _)| t.mul_int(g64) > *x);
+    let (p, _, a) = fr.get(i)?;
+    Some((vec![*p; g as usize], a.mul_int(g64)))
 }
 
 /// Least-area allocation of a chain of `g` attempts of one job with rounded time within budget
@@ -382,6 +436,54 @@ mod tests {
                     assert_eq!(ps.len(), c.1 as usize);
                 }
             }
+        }
+    }
+
+    /// The uniform rule: every chain gets one count, and L ≤ (1+ε)·min L over uniform
+    /// allocations (brute force over one count per chain); never below the per-attempt optimum.
+    #[test]
+    fn lemma3_uniform_against_brute_force() {
+        for seed in 0..40u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let procs = rng.random_range(1..=5u32);
+            let n = rng.random_range(1..=3usize);
+            let inst = random_instance(&mut rng, procs, n);
+            let chains: Vec<(usize, u32)> =
+                (0..n).map(|j| (j, rng.random_range(1..=3u32))).collect();
+            let mut opt: Option<Time> = None;
+            for code in 0..(procs as u64).pow(n as u32) {
+                let mut c = code;
+                let pairs: Vec<(usize, Vec<u32>)> = chains
+                    .iter()
+                    .map(|&(j, g)| {
+                        let p = (c % procs as u64) as u32 + 1;
+                        c /= procs as u64;
+                        (j, vec![p; g as usize])
+                    })
+                    .collect();
+                let l = chains_bound(&inst, &pairs).unwrap().lower;
+                if opt.as_ref().is_none_or(|o| l < *o) {
+                    opt = Some(l);
+                }
+            }
+            let opt = opt.unwrap();
+            for eps in ["1/100", "3/10", "1"] {
+                let eps: Time = eps.parse().unwrap();
+                let a = MtAllotment::with_counts(ChainCounts::Uniform)
+                    .allot(&inst, &chains, &eps)
+                    .unwrap();
+                assert!(
+                    a.bound.lower <= &(&Time::one() + &eps) * &opt && a.lower <= opt,
+                    "seed {seed} ε={eps}: L={} lo={} opt={opt} ({inst:?})",
+                    a.bound.lower,
+                    a.lower
+                );
+                for (c, ps) in chains.iter().zip(&a.alloc) {
+                    assert_eq!(ps.len(), c.1 as usize, "seed {seed}");
+                    assert!(ps.iter().all(|p| *p == ps[0]), "seed {seed}: {ps:?}");
+                }
+            }
+            assert!(brute(&inst, &chains) <= opt, "seed {seed}");
         }
     }
 
