@@ -1111,6 +1111,48 @@ mod tests {
         }
     }
 
+    /// Times so large that the integer licence holds at time 0 and runs out during the run:
+    /// the kept plan moves to exact time and makes the same schedule as the same jobs scaled
+    /// down (R-LIST only adds times and compares sums, so its schedule scales).
+    #[test]
+    fn kept_survives_the_integer_limit() {
+        let big = i64::MAX / 256;
+        let mut moved = 0;
+        for seed in 0..40u64 {
+            let (small, sc) = random_case(seed, 1, 1);
+            let (huge, _) = random_case(seed, 1, big);
+            let (ks, kh) = (keys_of(&small), keys_of(&huge));
+            assert!(
+                IntBound::new(&kh).is_some(),
+                "seed {seed}: licensed at time 0"
+            );
+            for m in MS {
+                let mut a =
+                    RList::with_policy(m, Reservations::Kept, &ks, small.procs, Priority::Lpt, 0);
+                let mut b =
+                    RList::with_policy(m, Reservations::Kept, &kh, huge.procs, Priority::Lpt, 0);
+                let ra = run(&small, &sc, &mut a).unwrap();
+                let rb = run(&huge, &sc, &mut b).unwrap();
+                check(&huge, &sc, &rb.schedule).unwrap();
+                moved += usize::from(matches!(b.kept, Kept::Exact(_)));
+                let scaled: Vec<Time> = ra
+                    .schedule
+                    .attempts
+                    .iter()
+                    .map(|x| x.start.mul_int(big as u64))
+                    .collect();
+                let got: Vec<Time> = rb
+                    .schedule
+                    .attempts
+                    .iter()
+                    .map(|x| x.start.clone())
+                    .collect();
+                assert_eq!(got, scaled, "seed {seed} m {m}");
+            }
+        }
+        assert!(moved > 0, "no run crossed the integer limit");
+    }
+
     // The former implementation of R-LIST(m) (recomputed reservations), kept verbatim as the
     // reference of the fast one: `Time` everywhere, a rescan per candidate start.
     /// The free processors over time from `now` on, as a step function: `steps[k] = (s_k, free_k)`
