@@ -235,3 +235,34 @@ fn moldable_eps_and_exact_times_options() {
         assert!(e.contains("--eps"), "{bad}: {e}");
     }
 }
+
+#[test]
+fn steal_sweep_quick() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = experiment::run("steal-sweep", &quick(dir.path())).unwrap();
+    for f in [
+        "manifest.json",
+        "cells.csv",
+        "summary.csv",
+        "results.json",
+        "summary.md",
+        "figure9.svg",
+        "figure9.png",
+    ] {
+        assert!(dir.path().join(f).is_file(), "steal-sweep: {f} missing");
+    }
+    assert!(o.markdown.contains("μ = 60 min") && o.markdown.contains("utilization"));
+    // Both variants on every cell, with sane exact utilizations in (0, 1].
+    let mut rdr = csv::Reader::from_path(dir.path().join("cells.csv")).unwrap();
+    let mut n = 0;
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        let u: f64 = rec[5].parse().unwrap();
+        assert!(u > 0.0 && u <= 1.0, "{rec:?}");
+        n += 1;
+    }
+    assert_eq!(n, 2 * 2 * 2, "2 MTBF × 2 downtimes × 2 variants");
+    // Resumes without recomputing.
+    let again = experiment::run("steal-sweep", &quick(dir.path())).unwrap();
+    assert_eq!(again.stats.computed, 0);
+}

@@ -7,6 +7,7 @@
 //! | `rigid-trace` | rigid paper, Table 1 (Section 5.4): any SWF trace split into days |
 //! | `moldable-table1` | moldable paper, Table 1 (Section 5.4) |
 //! | `moldable-sweeps` | moldable paper, Figure 5 (Section 5.3): P, n and λ |
+//! | `steal-sweep` | node-stealing paper, Figures 9–11 (Section 6.2): MTBF × downtime |
 //!
 //! Full sizes are the papers'; on a 2-core machine the rigid sweeps (49 algorithm × priority
 //! pairs × 1000 scenarios × 30 sets per point) take hours: `--sets` and `--scenarios` reduce
@@ -32,9 +33,10 @@ pub mod rigid_qbar;
 pub mod rigid_sweep;
 pub mod rigid_trace;
 pub mod runner;
+pub mod steal_sweep;
 
 /// The campaigns, with a one-line description.
-pub const CAMPAIGNS: [(&str, &str); 5] = [
+pub const CAMPAIGNS: [(&str, &str); 6] = [
     (
         "rigid-qbar",
         "rigid paper Figures 4(a)-5: normalized makespan vs q̄ (P = 10000)",
@@ -54,6 +56,10 @@ pub const CAMPAIGNS: [(&str, &str); 5] = [
     (
         "moldable-sweeps",
         "moldable paper Figure 5: mix model, P, n and λ sweeps",
+    ),
+    (
+        "steal-sweep",
+        "node-stealing paper Figures 9-11: SFSJ / Baseline over MTBF × downtime (Mira)",
     ),
 ];
 
@@ -185,6 +191,7 @@ pub fn run(name: &str, opts: &Options) -> Result<Outcome> {
         "rigid-trace" => rigid_trace::run(opts),
         "moldable-table1" => moldable_table1::run(opts),
         "moldable-sweeps" => moldable_sweeps::run(opts),
+        "steal-sweep" => steal_sweep::run(opts),
         _ => Err(Error::option(
             "name",
             format!(

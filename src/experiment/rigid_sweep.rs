@@ -36,6 +36,28 @@ pub const HEURISTICS: [(&str, &str); 7] = [
     ("R-ShelfFill-NB", "r-shelffill-nb"),
 ];
 
+/// R-List-1 and R-List-Q with their reservations kept until the job starts
+/// ([`crate::schedulers::rlist::Reservations::Kept`]): the reading of the paper's own simulator
+/// (see `src/schedulers/rlist.rs`), run beside Section 4.1's to show which one the paper's
+/// figures follow. Not one of the paper's heuristics.
+pub const KEPT: [(&str, &str); 2] = [
+    ("R-List-1-kept", "easy-kept"),
+    ("R-List-Q-kept", "conservative-kept"),
+];
+
+/// What the synthetic sweeps run: the paper's seven heuristics, then [`KEPT`].
+pub const SWEEP_HEURISTICS: [(&str, &str); 9] = [
+    HEURISTICS[0],
+    HEURISTICS[1],
+    HEURISTICS[2],
+    HEURISTICS[3],
+    HEURISTICS[4],
+    HEURISTICS[5],
+    HEURISTICS[6],
+    KEPT[0],
+    KEPT[1],
+];
+
 /// The seven priority rules of Section 5.1.
 pub const PRIORITIES: [Priority; 7] = Priority::PAPER;
 
@@ -217,7 +239,7 @@ pub fn run_sweep(
         "scenarios": sw.scenarios,
         "points": sw.points.iter().map(|p| serde_json::json!({"x": p.0, "qbar": p.1, "procs": p.2})).collect::<Vec<_>>(),
         "jobs": spec,
-        "heuristics": HEURISTICS.iter().map(|h| h.0).collect::<Vec<_>>(),
+        "heuristics": SWEEP_HEURISTICS.iter().map(|h| h.0).collect::<Vec<_>>(),
         "priorities": PRIORITIES.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
     });
     let cfg = opts.run_config(sw.name);
@@ -243,7 +265,7 @@ pub fn run_sweep(
             seed,
             s,
             sw.scenarios,
-            &HEURISTICS,
+            &SWEEP_HEURISTICS,
             &PRIORITIES,
         )
     })?;
@@ -345,14 +367,14 @@ pub fn run_sweep(
     );
     md.push_str("## All heuristics with LPT\n\n");
     let mut header = vec![sw.x_label.to_string()];
-    header.extend(HEURISTICS.iter().map(|h| h.0.to_string()));
+    header.extend(SWEEP_HEURISTICS.iter().map(|h| h.0.to_string()));
     header.push("failures/scenario".into());
     let rows: Vec<Vec<String>> = xs
         .iter()
         .map(|&x| {
             let mut r = vec![x.to_string()];
             r.extend(
-                HEURISTICS
+                SWEEP_HEURISTICS
                     .iter()
                     .map(|h| find(&agg, x, h.0, "LPT").map_or("–".into(), |a| fmt3(a.mean))),
             );
@@ -369,7 +391,7 @@ pub fn run_sweep(
         .iter()
         .map(|&x| {
             let mut r = vec![x.to_string()];
-            for h in HEURISTICS {
+            for h in SWEEP_HEURISTICS {
                 let best = agg
                     .iter()
                     .filter(|a| a.x == x && a.algo == h.0)
@@ -380,7 +402,7 @@ pub fn run_sweep(
         })
         .collect();
     let mut header = vec![sw.x_label.to_string()];
-    header.extend(HEURISTICS.iter().map(|h| h.0.to_string()));
+    header.extend(SWEEP_HEURISTICS.iter().map(|h| h.0.to_string()));
     md.push_str(&runner::markdown_table(&header, &rows));
     md.push_str("\n## The paper's findings, checked\n\n");
     md.push_str(&findings(&agg, &xs));
@@ -406,7 +428,7 @@ pub fn run_sweep(
         title: format!("Shelf heuristics, LPT (like Figure {})", sw.figures.0),
         x_label: sw.x_label.into(),
         y_label: "normalized makespan".into(),
-        series: HEURISTICS[3..]
+        series: HEURISTICS[3..7]
             .iter()
             .map(|h| series_of(h.0, "LPT", h.0.to_string()))
             .collect(),
@@ -415,12 +437,15 @@ pub fn run_sweep(
     };
     let p = dir.join("shelf");
     files.extend(plot::write_both(&Figure::single(Chart::Line(shelf)), &p)?);
+    // The five heuristics of Figure 5, then the kept-reservation variants.
     let five = [
         HEURISTICS[0],
         HEURISTICS[1],
         HEURISTICS[2],
         HEURISTICS[5],
         HEURISTICS[6],
+        KEPT[0],
+        KEPT[1],
     ];
     let mut panels: Vec<Chart> = five
         .iter()
@@ -523,6 +548,33 @@ pub fn common_findings(agg: &[Agg], xs: &[f64]) -> Vec<Vec<String>> {
         "yes (Figs. 5(f), 6(f))".into(),
         winners.join("; "),
         yes(list0),
+    ]);
+    // The same, among the paper's heuristics as its simulator runs them (reservations kept).
+    let sim = [
+        "R-List-0",
+        "R-List-1-kept",
+        "R-List-Q-kept",
+        "R-ShelfFill-B",
+        "R-ShelfFill-NB",
+    ];
+    let sim_winners: Vec<(f64, &Agg)> = xs
+        .iter()
+        .filter_map(|&x| {
+            agg.iter()
+                .filter(|a| a.x == x && a.mean_failures > 0.0 && sim.contains(&a.algo.as_str()))
+                .min_by(|a, b| a.mean.total_cmp(&b.mean))
+                .map(|a| (x, a))
+        })
+        .collect();
+    rows.push(vec![
+        "… among R-List-0, R-List-1-kept, R-List-Q-kept, R-ShelfFill-B/NB".into(),
+        "yes".into(),
+        sim_winners
+            .iter()
+            .map(|(x, a)| format!("{x}: {} {} {}", a.algo, a.priority, fmt3(a.mean)))
+            .collect::<Vec<_>>()
+            .join("; "),
+        yes(sim_winners.iter().all(|(_, a)| a.algo == "R-List-0")),
     ]);
     for h in [
         "R-List-0",

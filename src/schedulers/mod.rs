@@ -7,6 +7,9 @@
 //! - `easy` = `r-list:1` [R-LIST-1], EASY backfilling;
 //! - `conservative` = R-LIST(m = |Q|) [R-LIST-Q], conservative backfilling;
 //! - `r-list:<m>` for any m ≥ 0 ([`rlist::RList`], Algorithm 1);
+//! - `conservative-kept`, `easy-kept`, `r-list:<m>:kept`: R-LIST(m) whose reservations are kept
+//!   until the job starts instead of recomputed at every completion
+//!   ([`rlist::Reservations::Kept`], the reading of the paper's own simulator);
 //! - `r-shelf-b`, `r-shelf-nb`, `r-shelffill-b`, `r-shelffill-nb` (Algorithms 2 and 3,
 //!   [`shelf::Shelf`]).
 //!
@@ -65,6 +68,8 @@ impl AlgoSpec {
 pub enum RigidAlgo {
     /// R-LIST(m); `usize::MAX` is m = |Q|.
     RList(usize),
+    /// R-LIST(m) with its reservations kept ([`rlist::Reservations::Kept`]).
+    RListKept(usize),
     /// R-SHELF(b) or R-SHELFFILL(b).
     Shelf { fill: bool, backfill: bool },
 }
@@ -77,6 +82,8 @@ impl RigidAlgo {
             "greedy" | "r-list-0" => RigidAlgo::RList(0),
             "easy" | "r-list-1" => RigidAlgo::RList(1),
             "conservative" | "r-list-q" => RigidAlgo::RList(usize::MAX),
+            "easy-kept" | "r-list-1-kept" => RigidAlgo::RListKept(1),
+            "conservative-kept" | "r-list-q-kept" => RigidAlgo::RListKept(usize::MAX),
             "r-shelf-b" => RigidAlgo::Shelf {
                 fill: false,
                 backfill: true,
@@ -95,7 +102,13 @@ impl RigidAlgo {
             },
             _ => {
                 let m = n.strip_prefix("r-list:")?;
-                if m == "q" {
+                if let Some(m) = m.strip_suffix(":kept") {
+                    RigidAlgo::RListKept(if m == "q" {
+                        usize::MAX
+                    } else {
+                        m.parse().ok()?
+                    })
+                } else if m == "q" {
                     RigidAlgo::RList(usize::MAX)
                 } else {
                     RigidAlgo::RList(m.parse().ok()?)
@@ -107,22 +120,21 @@ impl RigidAlgo {
 
 /// The names [`build`] accepts (`r-list:<m>` stands for any m ≥ 0).
 pub fn names() -> Vec<&'static str> {
-    vec![
+    let mut v = vec![
         "greedy",
         "easy",
         "conservative",
         "r-list:<m>",
+        "easy-kept",
+        "conservative-kept",
+        "r-list:<m>:kept",
         "r-shelf-b",
         "r-shelf-nb",
         "r-shelffill-b",
         "r-shelffill-nb",
-        "list",
-        "lpa-list",
-        "mintime",
-        "minarea",
-        "batch-list",
-        "batch-list-uniform",
-    ]
+    ];
+    v.extend(moldable::NAMES);
+    v
 }
 
 /// The rigid algorithms the paper evaluates (Section 5.1), with concrete names (for sweeps and the
@@ -185,6 +197,14 @@ pub fn build(spec: &AlgoSpec, inst: &Instance) -> Result<Box<dyn Scheduler>> {
     Ok(match algo {
         RigidAlgo::RList(0) => Box::new(rlist::Greedy::new(&keys, p, pr, spec.seed)),
         RigidAlgo::RList(m) => Box::new(rlist::RList::new(m, &keys, p, pr, spec.seed)),
+        RigidAlgo::RListKept(m) => Box::new(rlist::RList::with_policy(
+            m,
+            rlist::Reservations::Kept,
+            &keys,
+            p,
+            pr,
+            spec.seed,
+        )),
         RigidAlgo::Shelf { fill, backfill } => {
             Box::new(shelf::Shelf::new(fill, backfill, &keys, p, pr, spec.seed))
         }
@@ -204,6 +224,12 @@ mod tests {
             Some(RigidAlgo::RList(usize::MAX))
         );
         assert_eq!(RigidAlgo::parse("r-list:x"), None);
+        assert_eq!(
+            RigidAlgo::parse("r-list:q:kept"),
+            Some(RigidAlgo::RListKept(usize::MAX))
+        );
+        assert_eq!(RigidAlgo::parse("Easy-Kept"), Some(RigidAlgo::RListKept(1)));
+        assert_eq!(RigidAlgo::parse("r-list:x:kept"), None);
         for n in rigid_names() {
             assert!(RigidAlgo::parse(n).is_some(), "{n}");
         }
