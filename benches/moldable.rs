@@ -127,8 +127,8 @@ fn campaign(c: &mut Criterion) {
     g.sample_size(10);
     for model in [MoldModel::Amdahl, MoldModel::Power] {
         for (tag, spec) in [
-            ("exact", MoldableSetSpec::paper(model).exact()),
-            ("grid20", MoldableSetSpec::paper(model)),
+            ("exact", MoldableSetSpec::paper(model)),
+            ("grid20", MoldableSetSpec::paper(model).on_grid(20)),
         ] {
             let inst = spec.generate(1, 0).unwrap();
             let sc = FailureLaw::moldable_lambda(&inst, 1e-7)

@@ -193,15 +193,14 @@ fn moldable_sweeps_quick() {
     assert!(o.markdown.contains("(c) error rate"));
 }
 
-/// `--eps` reaches BATCH-LIST and the manifest, `--exact-times` drops the time grid, both
-/// guard resumption, and ε ≤ 0 is refused by name.
+/// `--eps` reaches BATCH-LIST and the manifest, `--time-grid` rounds the times, both guard
+/// resumption, and ε ≤ 0 or a grid outside 1..=40 bits is refused by name.
 #[test]
-fn moldable_eps_and_exact_times_options() {
+fn moldable_eps_and_time_grid_options() {
     use resched::time::Time;
     let dir = tempfile::tempdir().unwrap();
     let opts = Options {
         eps: Some(Time::new(1, 10).unwrap()),
-        exact_times: true,
         scenarios: Some(1),
         ..quick(dir.path())
     };
@@ -212,16 +211,40 @@ fn moldable_eps_and_exact_times_options() {
             .unwrap();
     assert_eq!(manifest["eps"], "1/10");
     assert!(manifest["time_grid_bits"].is_null());
-    let e = experiment::run(
+    let grid = Options {
+        time_grid: Some(20),
+        ..opts.clone()
+    };
+    let e = experiment::run("moldable-table1", &grid)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("time_grid_bits"), "{e}");
+    let d2 = tempfile::tempdir().unwrap();
+    let o = experiment::run(
         "moldable-table1",
         &Options {
-            exact_times: false,
-            ..opts.clone()
+            out: Some(d2.path().to_path_buf()),
+            ..grid
         },
     )
-    .unwrap_err()
-    .to_string();
-    assert!(e.contains("time_grid_bits"), "{e}");
+    .unwrap();
+    assert!(
+        o.markdown.contains("rounded up to 2^-20 s"),
+        "{}",
+        o.markdown
+    );
+    for bad in [0, 41] {
+        let e = experiment::run(
+            "moldable-table1",
+            &Options {
+                time_grid: Some(bad),
+                ..quick(tempfile::tempdir().unwrap().path())
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("--time-grid"), "{bad}: {e}");
+    }
     for bad in ["0", "-1/2"] {
         let e = experiment::run(
             "moldable-sweeps",

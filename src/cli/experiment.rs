@@ -44,10 +44,10 @@ pub struct Args {
     /// moldable-table1, moldable-sweeps: BATCH-LIST's ε > 0 (default 3/10, the paper's value).
     #[arg(long)]
     pub eps: Option<Time>,
-    /// moldable-table1, moldable-sweeps: exact real-parameter speedup models instead of times
-    /// rounded up to 2^-20 s (much slower on Amdahl, mix and power; see EXPERIMENTS.md).
-    #[arg(long)]
-    pub exact_times: bool,
+    /// moldable-table1, moldable-sweeps: round every time up to a multiple of 2^-BITS s
+    /// (1..=40; 20 is < 1 µs per attempt) instead of the exact tables (see EXPERIMENTS.md).
+    #[arg(long, value_name = "BITS")]
+    pub time_grid: Option<u32>,
 }
 
 /// Runs the campaign and prints its Markdown summary and the files written.
@@ -69,7 +69,7 @@ pub fn run(a: Args) -> Result<Exit> {
         min_jobs: a.min_jobs,
         progress: !a.no_progress,
         eps: a.eps,
-        exact_times: a.exact_times,
+        time_grid: a.time_grid,
     };
     let o = experiment::run(&a.name, &opts)?;
     println!("{}", o.markdown);

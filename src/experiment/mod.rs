@@ -86,9 +86,9 @@ pub struct Options {
     pub progress: bool,
     /// Moldable campaigns: BATCH-LIST's ε (default 3/10, the paper's Section 5.1 value).
     pub eps: Option<Time>,
-    /// Moldable campaigns: the exact real-parameter models instead of times rounded up to
-    /// 2^−20 s ([`crate::workload::synthetic::CAMPAIGN_GRID_BITS`]; much slower).
-    pub exact_times: bool,
+    /// Moldable campaigns: round every time up to a multiple of 2^−bits s
+    /// ([`crate::model::SpeedupModel::Rounded`]); `None` (the default): the exact tables.
+    pub time_grid: Option<u32>,
 }
 
 impl Default for Options {
@@ -104,7 +104,7 @@ impl Default for Options {
             min_jobs: None,
             progress: true,
             eps: None,
-            exact_times: false,
+            time_grid: None,
         }
     }
 }
@@ -150,9 +150,18 @@ impl Options {
         }
     }
 
-    /// The grid of the moldable sets' times (`None` with `--exact-times`).
-    pub fn grid_bits(&self) -> Option<u32> {
-        (!self.exact_times).then_some(crate::workload::synthetic::CAMPAIGN_GRID_BITS)
+    /// The grid of the moldable sets' times (`None`: exact), validated.
+    pub fn grid_bits(&self) -> Result<Option<u32>> {
+        match self.time_grid {
+            Some(b) if b == 0 || b > crate::model::speedup::MAX_GRID_BITS => Err(Error::option(
+                "--time-grid",
+                format!(
+                    "{b} bits: expected 1 to {}",
+                    crate::model::speedup::MAX_GRID_BITS
+                ),
+            )),
+            g => Ok(g),
+        }
     }
 
     /// Number of job sets: the override, else `full` or `quick`.

@@ -112,7 +112,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let scenarios = opts.scenarios_or(100, 2)?;
     let seed = opts.seed;
     let eps = opts.eps()?;
-    let grid_bits = opts.grid_bits();
+    let grid_bits = opts.grid_bits()?;
     let manifest = serde_json::json!({
         "campaign": name, "version": version(), "seed": seed, "quick": opts.quick, "model": "mix", "eps": eps.to_string(), "time_grid_bits": grid_bits,
         "priority": "LPT", "sets": sets, "scenarios": scenarios,

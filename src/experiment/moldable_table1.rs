@@ -239,7 +239,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let lambda = 1e-7;
     let seed = opts.seed;
     let eps = opts.eps()?;
-    let grid_bits = opts.grid_bits();
+    let grid_bits = opts.grid_bits()?;
     let manifest = serde_json::json!({
         "campaign": name, "version": version(), "seed": seed, "quick": opts.quick, "procs": procs, "jobs": jobs,
         "lambda": lambda, "sets": sets, "scenarios": scenarios, "eps": eps.to_string(), "time_grid_bits": grid_bits, "priority": "LPT",

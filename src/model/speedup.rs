@@ -44,12 +44,13 @@
 //! Exact tables of the Amdahl and mix models have denominators of up to 10^13·p, and the power
 //! model's w/ρ(p) a different 24-bit denominator for every p: a schedule's instants are sums of
 //! such times, whose denominators grow with every event (the lcm of all the denominators met),
-//! and exact arithmetic on them dominates a simulation. `{"model": "rounded", "bits": b, "of":
+//! and exact arithmetic on them can dominate a simulation. `{"model": "rounded", "bits": b, "of":
 //! {...}}` rounds every t(p) of the inner model *up* to a multiple of 2^−b; then every instant
 //! of every schedule is a multiple of 2^−b and all arithmetic stays in 64-bit integers. The
 //! schedule on the rounded table is still computed exactly; only the instance differs from the
-//! real-valued model, by less than 2^−b seconds per attempt (2^−20 s ≈ 1 µs for the campaigns'
-//! synthetic sets, whose times are between 0.6 s and 4·10^6 s). Rounding up keeps t
+//! real-valued model, by less than 2^−b seconds per attempt (2^−20 s ≈ 1 µs with
+//! `resched experiment --time-grid 20` on the synthetic sets, whose times are between 0.6 s and
+//! 4·10^6 s). Rounding up keeps t
 //! non-increasing and keeps t(1) = w exact for an integer w, so the least area is still at p = 1
 //! for every model whose exact least area is there (MINAREA's choice is unchanged); the area
 //! p·t(p) may lose its monotonicity by less than p·2^−b, so a rounded model is an arbitrary

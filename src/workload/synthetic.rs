@@ -20,12 +20,13 @@
 //!   same scenarios) and the mix models reuse the roofline, communication and Amdahl values.
 //!   A p̄_j above P is capped at P, which leaves t_j(1..=P) unchanged (min(p, p̄) = p there).
 //!
-//!   Time grid: the campaigns wrap each model in [`SpeedupModel::Rounded`] with
-//!   [`CAMPAIGN_GRID_BITS`] = 20, i.e. every t_j(p) is rounded *up* to a multiple of 2^−20 s,
-//!   so that the exact simulations run in 64-bit integers (the exact Amdahl, mix and power
-//!   tables make instants with thousands of bits after a few hundred events). The error is
-//!   below 1 µs per attempt; [`MoldableSetSpec::exact`] gives the unrounded set
-//!   (`resched experiment … --exact-times`).
+//!   Time grid (optional): [`MoldableSetSpec::on_grid`] wraps each model in
+//!   [`SpeedupModel::Rounded`], i.e. every t_j(p) is rounded *up* to a multiple of 2^−b s
+//!   (`resched experiment … --time-grid b`), so that the simulations run in 64-bit integers
+//!   (exact Amdahl, mix and power tables make instants with thousands of bits after a few
+//!   hundred events). With [`CAMPAIGN_GRID_BITS`] = 20 the error is below 1 µs per attempt.
+//!   The default is the exact tables: since `Time`'s arithmetic avoids gcds on full-size
+//!   products, they cost less than the grid on the full moldable-table1 (EXPERIMENTS.md).
 //!
 //! Every set is drawn from its own ChaCha8 stream keyed by (campaign seed, set index, a domain
 //! tag) — see [`crate::workload::sampling::stream`] — so set s is the same whatever the thread
@@ -154,15 +155,14 @@ pub struct MoldableSetSpec {
     pub procs: u32,
     pub model: MoldModel,
     /// `Some(b)`: every job's model is wrapped in [`SpeedupModel::Rounded`] with `b` bits, so
-    /// every time is a multiple of 2^−b s (the campaigns' default, [`CAMPAIGN_GRID_BITS`]);
-    /// `None`: the exact real-parameter model (slow on Amdahl, mix and power: see the module
-    /// doc of [`crate::model::speedup`], "Rounded models").
+    /// every time is a multiple of 2^−b s (`--time-grid b`); `None` (the default): the exact
+    /// real-parameter model.
     #[serde(default)]
     pub grid_bits: Option<u32>,
 }
 
-/// The time grid of the campaigns' synthetic moldable sets: 2^−20 s ≈ 0.95 µs, far below the
-/// shortest time of a set (w ≥ 5000 on at most 7500 processors: t ≥ 0.66 s).
+/// A time grid for the synthetic moldable sets: 2^−20 s ≈ 0.95 µs, far below the shortest time
+/// of a set (w ≥ 5000 on at most 7500 processors: t ≥ 0.66 s).
 pub const CAMPAIGN_GRID_BITS: u32 = 20;
 
 /// One job's draws, shared by every model (see the module doc).
@@ -185,13 +185,21 @@ impl MoldableSetSpec {
         MoldableSetSpec::new(500, 7500, model)
     }
 
-    /// `jobs` jobs on `procs` processors under `model`, times on the campaigns' grid.
+    /// `jobs` jobs on `procs` processors under `model`, exact times.
     pub fn new(jobs: usize, procs: u32, model: MoldModel) -> MoldableSetSpec {
         MoldableSetSpec {
             jobs,
             procs,
             model,
-            grid_bits: Some(CAMPAIGN_GRID_BITS),
+            grid_bits: None,
+        }
+    }
+
+    /// The same spec with every time rounded up to a multiple of 2^−bits s.
+    pub fn on_grid(self, bits: u32) -> MoldableSetSpec {
+        MoldableSetSpec {
+            grid_bits: Some(bits),
+            ..self
         }
     }
 
@@ -363,14 +371,14 @@ mod tests {
             .is_err());
     }
 
-    /// The campaign sets are the exact sets rounded up to the grid, job by job and p by p.
+    /// The sets on the grid are the exact sets rounded up, job by job and p by p.
     #[test]
     fn rounded_sets_are_the_exact_sets_on_the_grid() {
         for &m in &MoldModel::ALL {
             let spec = MoldableSetSpec::new(12, 300, m);
             let (r, e) = (
+                spec.on_grid(CAMPAIGN_GRID_BITS).generate(4, 2).unwrap(),
                 spec.generate(4, 2).unwrap(),
-                spec.exact().generate(4, 2).unwrap(),
             );
             for (jr, je) in r.jobs.iter().zip(&e.jobs) {
                 assert_eq!(jr.time(1), je.time(1), "{m:?}: t(1) = w stays exact");
