@@ -20,8 +20,8 @@ use resched::bounds::moldable::{
     batch_bound, chains_bound, lemma1, lower_bound, lpa_bound_instance, lprime, lstar_exact,
 };
 use resched::engine::{self, Scheduler};
-use resched::model::{Instance, Scenario};
-use resched::schedulers::moldable::batch::BatchList;
+use resched::model::{Instance, Scenario, Schedule};
+use resched::schedulers::moldable::batch::{BatchList, BatchRecord};
 use resched::schedulers::moldable::list::{min_busy, Allotment, List, PerAttempt};
 use resched::schedulers::moldable::lpa::{lpa_list, minarea, mintime};
 use resched::schedulers::moldable::mt_allotment::ChainCounts;
@@ -207,17 +207,8 @@ fn check_model(seed: u64, model: &str) {
         );
         let one_eps = &Time::one() + &eps;
         for b in s.batches() {
-            // Actual chains of the batch: the attempts each job made inside it.
             let end = b.end.clone().unwrap();
-            let mut actual: Vec<(usize, Vec<u32>)> =
-                b.jobs.iter().map(|&j| (j, Vec::new())).collect();
-            for a in &r.schedule.attempts {
-                if a.start >= b.start && a.start < end {
-                    let i = b.jobs.iter().position(|&j| j == a.job).unwrap();
-                    actual[i].1.push(a.procs);
-                }
-            }
-            let l_actual = chains_bound(&inst, &actual).unwrap().lower;
+            let l_actual = batch_l(&inst, b, &r.schedule);
             let len = &end - &b.start;
             assert!(
                 len <= l_actual.mul_int(2),
@@ -267,20 +258,27 @@ fn check_model(seed: u64, model: &str) {
             "{ctx}: uniform counts"
         );
         let end = b.end.clone().unwrap();
-        let mut actual: Vec<(usize, Vec<u32>)> = b.jobs.iter().map(|&j| (j, Vec::new())).collect();
-        for a in &r.schedule.attempts {
-            if a.start >= b.start && a.start < end {
-                let i = b.jobs.iter().position(|&j| j == a.job).unwrap();
-                actual[i].1.push(a.procs);
-            }
-        }
-        let l_actual = chains_bound(&inst, &actual).unwrap().lower;
+        let l_actual = batch_l(&inst, b, &r.schedule);
         assert!(
             &end - &b.start <= l_actual.mul_int(2),
             "{ctx}: uniform batch {} breaks Lemma 1",
             b.index
         );
     }
+}
+
+/// L(J_k, f'_k, p_k) of the attempts each job actually made inside batch `b` (Eq. 8 over the
+/// batch's actual chains).
+fn batch_l(inst: &Instance, b: &BatchRecord, schedule: &Schedule) -> Time {
+    let end = b.end.clone().unwrap();
+    let mut actual: Vec<(usize, Vec<u32>)> = b.jobs.iter().map(|&j| (j, Vec::new())).collect();
+    for a in &schedule.attempts {
+        if a.start >= b.start && a.start < end {
+            let i = b.jobs.iter().position(|&j| j == a.job).unwrap();
+            actual[i].1.push(a.procs);
+        }
+    }
+    chains_bound(inst, &actual).unwrap().lower
 }
 
 fn config(cases: u32, seed: u64) -> Config {

@@ -211,6 +211,14 @@ pub fn run(name: &str, opts: &Options) -> Result<Outcome> {
     }
 }
 
+/// How a moldable campaign's times were made, for its summary: "exact" or the grid.
+pub fn times_label(grid_bits: Option<u32>) -> String {
+    match grid_bits {
+        Some(b) => format!("rounded up to 2^-{b} s"),
+        None => "exact".to_string(),
+    }
+}
+
 /// The program version written into every output.
 pub fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")

@@ -166,10 +166,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let mut md = format!(
         "# {name} (resched {})\n\nseed {seed}, mix model, LPT, ε = {eps}, times {}, {sets} sets × {scenarios} scenarios per point{}; expected makespan / L' (mean over sets).\n\n",
         version(),
-        match grid_bits {
-            Some(b) => format!("rounded up to 2^-{b} s"),
-            None => "exact".to_string(),
-        },
+        super::times_label(grid_bits),
         if opts.quick { " (quick)" } else { "" }
     );
     let mut sum_rows = Vec::new();

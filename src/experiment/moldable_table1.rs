@@ -286,10 +286,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         "# {name} (resched {})\n\nseed {seed}, P = {procs}, n = {jobs}, λ = {lambda:e}, {sets} sets × {scenarios} scenarios, ε = {eps}, LPT, times {}{}. \
          Each entry: ours (paper, difference).\n\n",
         version(),
-        match grid_bits {
-            Some(b) => format!("rounded up to 2^-{b} s"),
-            None => "exact".to_string(),
-        },
+        super::times_label(grid_bits),
         if opts.quick { " (quick)" } else { "" }
     );
     let mut header = vec!["algorithm".to_string(), "ratio".to_string()];

@@ -100,7 +100,8 @@ pub fn default_traces() -> Vec<PathBuf> {
     names.iter().map(|n| dir.join(n)).collect()
 }
 
-fn short_name(p: &Path) -> String {
+/// A trace's file name without `.swf` / `.swf.gz` (its label in tables).
+pub(super) fn short_name(p: &Path) -> String {
     let n = p
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

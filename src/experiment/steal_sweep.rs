@@ -16,6 +16,7 @@
 //!
 //! `--quick`: the first 150 jobs of the first window, μ ∈ {1 h, 5 h}, D ∈ {10 min, 1 day}, one
 //! seed.
+use super::rigid_trace::short_name;
 use super::runner::{self, Cell};
 use super::{fmt3, version, Options, Outcome};
 use crate::error::{Error, Result};
@@ -138,16 +139,6 @@ pub fn steal_cell(
 fn first_jobs(mut w: Workload, n: usize) -> Workload {
     w.jobs.truncate(n);
     w
-}
-
-fn short_name(p: &std::path::Path) -> String {
-    let f = p
-        .file_name()
-        .map(|f| f.to_string_lossy().to_string())
-        .unwrap_or_default();
-    f.trim_end_matches(".gz")
-        .trim_end_matches(".swf")
-        .to_string()
 }
 
 /// SFSJ / Baseline of a metric's mean over the cells (f64: display statistics).
