@@ -139,6 +139,22 @@ fn unknown_algorithm_and_priority() {
     );
 }
 
+/// `resched simulate` in peer mode on these files exits 2 with every needle in its error.
+fn peer_fails(inst: &Path, fail: &Path, needles: &[&str]) {
+    let o = resched(&[
+        "simulate",
+        "--peer-instance",
+        inst.to_str().unwrap(),
+        "--peer-failures",
+        fail.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "missing `{n}` in: {err}");
+    }
+}
+
 #[test]
 fn truncated_peer_files() {
     let dir = tempfile::tempdir().unwrap();
@@ -148,19 +164,7 @@ fn truncated_peer_files() {
         "1e-8 4 10 length 0 0 0\nT0 rgd 1.5 2\nT1 rgd 2.25\n",
     );
     let fail = write(dir.path(), "fail", "0 1\n");
-    let o = resched(&[
-        "simulate",
-        "--peer-instance",
-        inst.to_str().unwrap(),
-        "--peer-failures",
-        fail.to_str().unwrap(),
-    ]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("peer:3:") && err.contains("ends early"),
-        "{err}"
-    );
+    peer_fails(&inst, &fail, &["peer:3:", "ends early"]);
 
     let inst = write(
         dir.path(),
@@ -168,19 +172,7 @@ fn truncated_peer_files() {
         "1e-8 4 10 length 0 0 0\nT0 rgd 1.5 2\nT1 rgd 2.25 4\n",
     );
     let fail = write(dir.path(), "fail2", "0 1\n2 0\n1\n");
-    let o = resched(&[
-        "simulate",
-        "--peer-instance",
-        inst.to_str().unwrap(),
-        "--peer-failures",
-        fail.to_str().unwrap(),
-    ]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("fail2:3:") && err.contains("truncated"),
-        "{err}"
-    );
+    peer_fails(&inst, &fail, &["fail2:3:", "truncated"]);
 
     // The first two scenarios are fine: exact output. P = 4, verif 10: T0 (2 procs, 1.5 + 10 =
     // 11.5), T1 (4 procs, 2.25 + 10 = 12.25); LPT (`length`) puts T1 first.
