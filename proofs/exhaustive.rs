@@ -115,6 +115,31 @@ pub struct ExhaustiveReport {
 }
 
 impl ExhaustiveReport {
+    /// The report of `scope` made of per-instance parts (counts added, tallies merged); the
+    /// first part that failed is the error.
+    pub fn from_parts(
+        scope: &str,
+        parts: Vec<Result<ExhaustiveReport>>,
+    ) -> Result<ExhaustiveReport> {
+        let mut rep = ExhaustiveReport {
+            scope: scope.to_string(),
+            ..Default::default()
+        };
+        for part in parts {
+            let part = part?;
+            rep.cases += part.cases;
+            rep.runs += part.runs;
+            rep.opt_solved += part.opt_solved;
+            for (k, t) in part.by_entry {
+                rep.by_entry.entry(k).or_default().merge(t);
+            }
+            for (k, t) in part.by_algo {
+                rep.by_algo.entry(k).or_default().merge(t);
+            }
+        }
+        Ok(rep)
+    }
+
     /// True when no bound broke.
     pub fn holds(&self) -> bool {
         self.by_entry.values().all(|t| t.violation_count == 0)
@@ -211,21 +236,8 @@ pub fn rigid(scope: &RigidScope, budget: &Budget) -> Result<ExhaustiveReport> {
         .par_iter()
         .map(|&(procs, n, idx)| one_instance(procs, n, idx, scope, &times, &algos, budget, &memo))
         .collect();
-    let mut rep = ExhaustiveReport {
-        scope: scope.to_string(),
-        ..Default::default()
-    };
-    for part in parts {
-        let part = part?;
-        rep.cases += part.cases;
-        rep.runs += part.runs;
-        for (k, t) in part.by_entry {
-            rep.by_entry.entry(k).or_default().merge(t);
-        }
-        for (k, t) in part.by_algo {
-            rep.by_algo.entry(k).or_default().merge(t);
-        }
-    }
+    let mut rep = ExhaustiveReport::from_parts(&scope.to_string(), parts)?;
+    // The parts share one memo of optima: count its entries, not the parts' solves.
     rep.opt_solved = memo.lock().map(|m| m.len() as u64).unwrap_or(0);
     Ok(rep)
 }

@@ -127,23 +127,7 @@ pub fn moldable(scope: &MoldableScope, budget: &Budget) -> Result<ExhaustiveRepo
         .par_iter()
         .map(|&(procs, n, idx)| one(procs, n, idx, scope, budget))
         .collect();
-    let mut rep = ExhaustiveReport {
-        scope: scope.to_string(),
-        ..Default::default()
-    };
-    for part in parts {
-        let part = part?;
-        rep.cases += part.cases;
-        rep.runs += part.runs;
-        rep.opt_solved += part.opt_solved;
-        for (k, t) in part.by_entry {
-            rep.by_entry.entry(k).or_default().merge(t);
-        }
-        for (k, t) in part.by_algo {
-            rep.by_algo.entry(k).or_default().merge(t);
-        }
-    }
-    Ok(rep)
+    ExhaustiveReport::from_parts(&scope.to_string(), parts)
 }
 
 fn one(
