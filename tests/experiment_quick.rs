@@ -288,4 +288,13 @@ fn steal_sweep_quick() {
     // Resumes without recomputing.
     let again = experiment::run("steal-sweep", &quick(dir.path())).unwrap();
     assert_eq!(again.stats.computed, 0);
+    // A missing trace is named.
+    let missing = Options {
+        traces: vec![dir.path().join("none.swf")],
+        ..quick(tempfile::tempdir().unwrap().path())
+    };
+    let e = experiment::run("steal-sweep", &missing)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("none.swf"), "{e}");
 }
