@@ -20,7 +20,8 @@ use super::{Budget, Measurement, OptRef, Tally};
 use crate::bounds;
 use crate::error::{Error, Result};
 use crate::model::{Instance, Job, Scenario};
-use crate::schedulers::{self, AlgoSpec, Priority};
+use crate::oracle::{catalogue, AlgoSpec};
+use crate::schedulers::Priority;
 use crate::time::Time;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -184,7 +185,7 @@ fn row(k: &str, t: &Tally, with_slack: bool) -> String {
 
 /// Every rigid algorithm × every priority rule (RANDOM with seed 0), plus R-LIST(m = 2).
 pub fn rigid_algos() -> Vec<AlgoSpec> {
-    let mut names: Vec<&str> = schedulers::rigid_names();
+    let mut names: Vec<&str> = catalogue::evaluated(catalogue::Paper::Rigid);
     names.insert(2, "r-list:2");
     names
         .iter()

@@ -21,12 +21,12 @@ use super::{
     Budget, Entry, Kind, Measurement, OptRef, Paper, Param, Params, Report, Source, Witness,
 };
 use crate::bounds::moldable as mb;
-use crate::engine;
 use crate::error::{Error, Result};
 use crate::model::speedup::ModelKind;
 use crate::model::{Instance, Job, Profile, Scenario, Schedule, SpeedupModel};
+use crate::oracle::{self, AlgoSpec};
 use crate::schedulers::moldable as ms;
-use crate::schedulers::{AlgoSpec, Priority as MPriority};
+use crate::schedulers::Priority as MPriority;
 use crate::time::Time;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -307,17 +307,8 @@ pub fn run_moldable(
         eps: eps.cloned(),
         ..AlgoSpec::new(name).with_priority(prio)
     };
-    let mut s = crate::schedulers::build(&spec, inst)?;
-    let r = engine::run(inst, sc, s.as_mut())?;
-    let m = crate::check::check(inst, sc, &r.schedule)?;
-    if m != r.makespan {
-        return Err(Error::Scheduler {
-            algo: name.into(),
-            time: m.to_string(),
-            msg: "engine and checker disagree".into(),
-        });
-    }
-    Ok((m, r.schedule))
+    let c = oracle::certify(&spec, inst, sc)?;
+    Ok((c.makespan, c.schedule))
 }
 
 /// Runs the moldable algorithm `name` with the priority named `prio` (`lpt`, `hpa`, `la`, …).
@@ -484,8 +475,7 @@ fn check_lemma1(_: &Params, budget: &Budget) -> Result<Report> {
         }
         // BATCH-LIST: Lemma 1 on each batch (the step Theorem 11's proof takes).
         let mut b = ms::batch::BatchList::new(&inst, MPriority::Lpt, ms::default_eps())?;
-        let r = engine::run(&inst, &sc, &mut b)?;
-        crate::check::check(&inst, &sc, &r.schedule)?;
+        let r = oracle::certify_scheduler(&mut b, "batch-list", &inst, &sc)?;
         for rec in b.batches() {
             let end = rec.end.clone().unwrap_or_else(|| r.makespan.clone());
             let len = &end - &rec.start;
@@ -678,8 +668,7 @@ fn check_lemma5(_: &Params, budget: &Budget) -> Result<Report> {
         let mut rng = rng_for(budget, "lemma5", i);
         let (inst, sc) = random_model_case(&mut rng, ModelKind::Monotonic, 8, 6, 9)?;
         let mut b = ms::batch::BatchList::new(&inst, MPriority::Lpt, ms::default_eps())?;
-        let r = engine::run(&inst, &sc, &mut b)?;
-        crate::check::check(&inst, &sc, &r.schedule)?;
+        oracle::certify_scheduler(&mut b, "batch-list", &inst, &sc)?;
         for (j, &f) in sc.failures.iter().enumerate() {
             let last = b
                 .batches()
@@ -1070,8 +1059,8 @@ fn check_thm12(p: &Params, _budget: &Budget) -> Result<Report> {
         let bound = Time::ratio_u64(u64::from(k), 2).unwrap_or_default();
         for prio in PRIOS {
             let mut b = ms::batch::BatchList::new(&w.instance, prio, ms::default_eps())?;
-            let r = engine::run(&w.instance, &w.scenario, &mut b)?;
-            let mk = crate::check::check(&w.instance, &w.scenario, &r.schedule)?;
+            let mk =
+                oracle::certify_scheduler(&mut b, "batch-list", &w.instance, &w.scenario)?.makespan;
             let mut m = Measurement::lower(
                 format!("batch-list/{} K={k}", prio),
                 mk,

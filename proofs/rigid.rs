@@ -14,7 +14,8 @@ use super::{
 use crate::bounds;
 use crate::error::Result;
 use crate::model::arbitrary::Scope;
-use crate::schedulers::{AlgoSpec, Priority};
+use crate::oracle::AlgoSpec;
+use crate::schedulers::Priority;
 use crate::time::Time;
 
 /// The four entries.

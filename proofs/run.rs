@@ -5,40 +5,27 @@
 //! entries stay statements about makespans and bounds.
 use super::{Budget, OptRef};
 use crate::check;
-use crate::engine::{self, Scheduler};
+use crate::engine::Scheduler;
 use crate::error::{Error, Result};
 use crate::model::arbitrary::{Case, Scope};
 use crate::model::{Instance, Scenario, Schedule};
 use crate::opt::{self, Method, OptConfig};
-use crate::schedulers::{self, AlgoSpec, Priority};
+use crate::oracle::{self, AlgoSpec};
+use crate::schedulers::Priority;
 use crate::time::Time;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
 
-/// Runs `sched` through the engine, checks the schedule, and returns the checked makespan.
-/// A schedule that breaks an invariant, or whose checked makespan differs from the engine's,
-/// is an error naming the algorithm.
+/// Runs a scheduler the catalogue does not name (a proof's fixed allotment) through the
+/// oracle's certify path and returns the checked makespan.
 pub fn run_checked(inst: &Instance, sc: &Scenario, sched: &mut dyn Scheduler) -> Result<Time> {
-    let run = engine::run(inst, sc, sched)?;
-    let m = check::check(inst, sc, &run.schedule)?;
-    if m != run.makespan {
-        return Err(Error::Scheduler {
-            algo: sched.name(),
-            time: m.to_string(),
-            msg: format!(
-                "engine makespan {} differs from the checked makespan {m}",
-                run.makespan
-            ),
-        });
-    }
-    Ok(m)
+    Ok(oracle::certify_scheduler(sched, "ledger", inst, sc)?.makespan)
 }
 
-/// Builds `spec` from the registry, runs it and checks its schedule.
+/// Certifies `spec` on the case and returns the checked makespan.
 pub fn algo(inst: &Instance, sc: &Scenario, spec: &AlgoSpec) -> Result<Time> {
-    let mut s = schedulers::build(spec, inst)?;
-    run_checked(inst, sc, s.as_mut())
+    Ok(oracle::certify(spec, inst, sc)?.makespan)
 }
 
 /// A spec `name` with `priority`.

@@ -51,7 +51,11 @@ pub enum Error {
     },
     /// A schedule broke an invariant (see [`crate::check`]).
     #[error("infeasible schedule: {0}")]
-    Check(#[from] crate::check::Violation),
+    Check(#[from] crate::violation::Violation),
+    /// The engine and the checker disagree on a run (the oracle's certify path): a bug in a
+    /// scheduler or in the engine, never a result.
+    #[error("internal error: {algo}: the engine and the checker disagree: {detail}")]
+    Disagree { algo: String, detail: String },
     /// A method was asked for something beyond its stated limits.
     #[error("limit exceeded: {0}")]
     Limit(String),

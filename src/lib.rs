@@ -20,12 +20,14 @@ pub mod error;
 pub mod experiment;
 pub mod model;
 pub mod opt;
+pub mod oracle;
 #[path = "../proofs/mod.rs"]
 pub mod proofs;
 pub mod render;
 pub mod schedulers;
 pub mod stealing;
 pub mod time;
+pub mod violation;
 pub mod workload;
 
 pub use error::{Error, Result};

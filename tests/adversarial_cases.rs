@@ -5,8 +5,9 @@
 //! re-proves OPT with the exact search. So a change in a scheduler or in `opt` that moves one
 //! of these worst cases shows up here.
 use resched::model::{Instance, Scenario};
+use resched::oracle::AlgoSpec;
 use resched::proofs::{run, Budget, OptRef};
-use resched::schedulers::{AlgoSpec, Priority};
+use resched::schedulers::Priority;
 use resched::Time;
 use serde::Deserialize;
 use std::path::Path;

@@ -10,10 +10,9 @@
 //! code rather than stored, with ε = 1/P^(P+1); its makespan under R-SHELFFILL with LPT is
 //! exactly P (see [`prop4_instance`]).
 use resched::bounds;
-use resched::check::check;
-use resched::engine;
 use resched::model::{Instance, Job, Scenario};
-use resched::schedulers::{self, AlgoSpec, Priority};
+use resched::oracle::{self, AlgoSpec};
+use resched::schedulers::Priority;
 use resched::Time;
 use serde::Deserialize;
 use std::path::Path;
@@ -46,19 +45,14 @@ fn run_checked(inst: &Instance, sc: &Scenario, algo: &str, priority: Priority) -
         seed: 1,
         eps: None,
     };
-    let mut s = schedulers::build(&spec, inst).unwrap_or_else(|e| panic!("{algo}: {e}"));
-    let run =
-        engine::run(inst, sc, s.as_mut()).unwrap_or_else(|e| panic!("{algo}/{priority}: {e}"));
-    let m = check(inst, sc, &run.schedule)
-        .unwrap_or_else(|v| panic!("{algo}/{priority}: infeasible schedule: {v}"));
-    assert_eq!(
-        m, run.makespan,
-        "{algo}/{priority}: engine and checker disagree"
-    );
+    let mut p = oracle::Prepared::new(&spec, inst).unwrap_or_else(|e| panic!("{algo}: {e}"));
+    let m = p
+        .certify(inst, sc)
+        .unwrap_or_else(|e| panic!("{algo}/{priority}: {e}"))
+        .makespan;
     // The recording-free run must give the same makespan.
-    let mut s2 = schedulers::build(&spec, inst).unwrap_or_else(|e| panic!("{algo}: {e}"));
-    let fast = engine::run_makespan(inst, sc, s2.as_mut()).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(fast.makespan, m, "{algo}/{priority}: run_makespan differs");
+    let fast = p.makespan(inst, sc).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(fast, m, "{algo}/{priority}: run_makespan differs");
     m
 }
 

@@ -7,11 +7,12 @@ use resched::bounds::moldable::{
 };
 use resched::engine::{self, Scheduler};
 use resched::model::{Instance, Scenario};
+use resched::oracle::{self, AlgoSpec};
 use resched::schedulers::moldable::batch::BatchList;
 use resched::schedulers::moldable::list::List;
 use resched::schedulers::moldable::lpa::{lpa, lpa_list, mintime, r_table};
 use resched::schedulers::moldable::mt_allotment::ChainCounts;
-use resched::schedulers::moldable::{build, Order, Priority};
+use resched::schedulers::moldable::{Order, Priority};
 use resched::Time;
 
 fn t(s: &str) -> Time {
@@ -116,7 +117,13 @@ fn section_4_7_batch_list_makespan_13() {
     assert_eq!(b[1].allotment.alloc, vec![vec![2, 4], vec![1, 2]]);
     assert_eq!(b[1].end, Some(t("13")));
     // The registry builds the same scheduler.
-    let mut s = build("batch-list", Order::Index, Some(&eps), &inst).unwrap();
+    let mut s = oracle::build(
+        &AlgoSpec::new("batch-list")
+            .with_priority(Priority::Index)
+            .with_eps(eps.clone()),
+        &inst,
+    )
+    .unwrap();
     assert_eq!(run(&inst, &sc, s.as_mut()), t("13"));
 }
 
@@ -138,7 +145,13 @@ fn section_4_7_batch_list_uniform_matches_the_paper() {
     assert_eq!(b[1].allotment.alloc, vec![vec![2, 2], vec![1, 1]]);
     assert_eq!(b[1].allotment.bound.lower, t("6"));
     assert_eq!(b[1].end, Some(t("13")));
-    let mut s = build("batch-list-uniform", Order::Index, Some(&eps), &inst).unwrap();
+    let mut s = oracle::build(
+        &AlgoSpec::new("batch-list-uniform")
+            .with_priority(Priority::Index)
+            .with_eps(eps.clone()),
+        &inst,
+    )
+    .unwrap();
     assert_eq!(run(&inst, &sc, s.as_mut()), t("13"));
 }
 
@@ -256,7 +269,7 @@ fn theorem_10_local_allocation_is_sqrt_p_away() {
         .unwrap();
         let half_sqrt = Time::ratio_u64(u64::from(s), 2).unwrap();
         for algo in ["lpa-list", "mintime"] {
-            let mut sched = build(algo, Priority::Lpt, None, &one).unwrap();
+            let mut sched = oracle::build(&AlgoSpec::new(algo), &one).unwrap();
             let p = engine::run(&one, &Scenario::none(1), sched.as_mut())
                 .unwrap()
                 .schedule
@@ -283,7 +296,7 @@ fn theorem_10_local_allocation_is_sqrt_p_away() {
                 opt,
                 "OPT equals the lower bound L'"
             );
-            let mut sched = build(algo, Priority::Lpt, None, &inst).unwrap();
+            let mut sched = oracle::build(&AlgoSpec::new(algo), &inst).unwrap();
             let m = run(&inst, &sc, sched.as_mut());
             assert!(
                 &m / &opt >= half_sqrt,
@@ -399,7 +412,6 @@ fn two_l_fails_for_changing_allocations() {
 /// algorithms refuse moldable instances.
 #[test]
 fn registry_builds_moldable_algorithms() {
-    use resched::schedulers::{self, AlgoSpec};
     let (inst, sc) = section_4_7();
     for (name, want) in [
         ("lpa-list", "13"),
@@ -409,8 +421,10 @@ fn registry_builds_moldable_algorithms() {
         ("batch-list", "13"),
     ] {
         let mut spec = AlgoSpec::new(name).with_priority(Priority::Lpt);
-        spec.eps = Some(t("1/100"));
-        let mut s = schedulers::build(&spec, &inst).unwrap();
+        if name == "batch-list" {
+            spec.eps = Some(t("1/100"));
+        }
+        let mut s = oracle::build(&spec, &inst).unwrap();
         assert_eq!(run(&inst, &sc, s.as_mut()), t(want), "{name}");
         // The same value runs a second scenario from scratch (reset at time 0).
         assert!(
@@ -420,7 +434,13 @@ fn registry_builds_moldable_algorithms() {
     }
     let mut spec = AlgoSpec::new("batch-list");
     spec.eps = Some(Time::zero());
-    let e = schedulers::build(&spec, &inst).err().unwrap().to_string();
+    let e = oracle::build(&spec, &inst).err().unwrap().to_string();
     assert!(e.contains("--eps"), "{e}");
-    assert!(schedulers::build(&AlgoSpec::new("greedy"), &inst).is_err());
+    assert!(oracle::build(&AlgoSpec::new("greedy"), &inst).is_err());
+    // ε given to an algorithm that takes none is refused, not ignored.
+    let e = oracle::build(&AlgoSpec::new("lpa-list").with_eps(t("1/100")), &inst)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(e.contains("takes no ε"), "{e}");
 }

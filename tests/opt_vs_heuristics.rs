@@ -5,8 +5,9 @@
 //! `cargo test --test opt_vs_heuristics -- --nocapture` to see them).
 use resched::model::{Instance, Scenario};
 use resched::opt::{self, generate, Method, OptConfig, Status};
-use resched::schedulers::{self, AlgoSpec, Priority};
-use resched::{bounds, check, engine, Time};
+use resched::oracle::{self, catalogue, AlgoSpec};
+use resched::schedulers::Priority;
+use resched::{bounds, check, Time};
 
 fn instances() -> Vec<(u64, Instance, Scenario)> {
     let mut out = Vec::new();
@@ -68,7 +69,7 @@ fn opt_is_below_every_heuristic_and_within_the_proven_ratios() {
         );
         let greedy_bound = bounds::greedy_ratio(inst.procs);
         let rlist_bound = bounds::reservation_ratio(inst.procs);
-        let mut algos: Vec<String> = schedulers::rigid_names()
+        let mut algos: Vec<String> = catalogue::evaluated(catalogue::Paper::Rigid)
             .iter()
             .map(|s| s.to_string())
             .collect();
@@ -76,10 +77,9 @@ fn opt_is_below_every_heuristic_and_within_the_proven_ratios() {
         for algo in &algos {
             for pr in Priority::ALL {
                 let spec = AlgoSpec::new(algo.as_str()).with_priority(pr);
-                let mut s = schedulers::build(&spec, &inst).unwrap();
-                let run = engine::run(&inst, &sc, s.as_mut()).unwrap();
-                let m = check::check(&inst, &sc, &run.schedule)
-                    .unwrap_or_else(|v| panic!("{algo}/{pr:?}: {v}; {}", desc()));
+                let m = oracle::certify(&spec, &inst, &sc)
+                    .unwrap_or_else(|v| panic!("{algo}/{pr:?}: {v}; {}", desc()))
+                    .makespan;
                 runs += 1;
                 assert!(opt <= m, "{algo}/{pr:?} beats OPT: {m} < {opt}; {}", desc());
                 let ratio = &m / &opt;

@@ -9,11 +9,9 @@
 //! property reports the case as JSON.
 use quickcheck::{Gen, QuickCheck, TestResult};
 use resched::bounds;
-use resched::engine;
 use resched::model::arbitrary::{Case, Scope};
 use resched::proofs::exhaustive::rigid_algos;
 use resched::proofs::{rigid, run, Budget, OptRef};
-use resched::schedulers;
 
 const SEED: u64 = 0x5EED_0006;
 
@@ -52,13 +50,14 @@ fn every_rigid_algorithm_is_feasible_and_above_l() {
                     show(&c)
                 ));
             }
-            let mut s = schedulers::build(&spec, &c.instance).expect("build");
-            let fast = engine::run_makespan(&c.instance, &c.scenario, s.as_mut()).expect("run");
-            if fast.makespan != m {
+            let fast = resched::oracle::Prepared::new(&spec, &c.instance)
+                .and_then(|mut p| p.makespan(&c.instance, &c.scenario))
+                .expect("run");
+            if fast != m {
                 return TestResult::error(format!(
                     "{}: run_makespan {} ≠ {m}\n{}",
                     run::label(&spec),
-                    fast.makespan,
+                    fast,
                     show(&c)
                 ));
             }

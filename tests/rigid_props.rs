@@ -17,10 +17,10 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use resched::bounds;
-use resched::check::check;
 use resched::engine;
 use resched::model::{Instance, Scenario};
-use resched::schedulers::{self, rlist, AlgoSpec, Priority};
+use resched::oracle::{self, catalogue, AlgoSpec};
+use resched::schedulers::{rlist, Priority};
 use resched::Time;
 
 const DEFAULT_SEED: u64 = 0x5eed_2026_0001;
@@ -54,14 +54,9 @@ fn run(inst: &Instance, sc: &Scenario, algo: &str, pr: Priority) -> Result<Time,
         seed: 11,
         eps: None,
     };
-    let mut s = schedulers::build(&spec, inst)
-        .map_err(|e| TestCaseError::fail(format!("{algo}/{pr}: {e}")))?;
-    let r = engine::run(inst, sc, s.as_mut())
-        .map_err(|e| TestCaseError::fail(format!("{algo}/{pr}: {e}")))?;
-    let m = check(inst, sc, &r.schedule)
-        .map_err(|v| TestCaseError::fail(format!("{algo}/{pr}: infeasible: {v}")))?;
-    prop_assert_eq!(&m, &r.makespan, "{}/{}: engine vs checker", algo, pr);
-    Ok(m)
+    oracle::certify(&spec, inst, sc)
+        .map(|c| c.makespan)
+        .map_err(|e| TestCaseError::fail(format!("{algo}/{pr}: {e}")))
 }
 
 fn property(case: &Case) -> Result<(), TestCaseError> {
@@ -70,7 +65,7 @@ fn property(case: &Case) -> Result<(), TestCaseError> {
     let g_bound = &bounds::greedy_ratio(inst.procs) * &lower;
     let r_bound = &bounds::reservation_ratio(inst.procs) * &lower;
     for pr in Priority::ALL {
-        for algo in schedulers::rigid_names() {
+        for algo in catalogue::evaluated(catalogue::Paper::Rigid) {
             let m = run(&inst, &sc, algo, pr)?;
             prop_assert!(
                 m >= lower,
@@ -91,7 +86,7 @@ fn property(case: &Case) -> Result<(), TestCaseError> {
             }
         }
         // The fast GREEDY and the reference R-LIST(0) make the same decisions.
-        let keys = schedulers::rigid_keys(&inst, "greedy").unwrap();
+        let keys = catalogue::rigid_keys(&inst).unwrap();
         let a = engine::run(
             &inst,
             &sc,

@@ -7,7 +7,8 @@ use libfuzzer_sys::fuzz_target;
 use resched::bounds::moldable as mb;
 use resched::model::arbitrary::{Case, Scope};
 use resched::proofs::{moldable, run};
-use resched::schedulers::{AlgoSpec, Priority};
+use resched::oracle::AlgoSpec;
+use resched::schedulers::Priority;
 
 fuzz_target!(|data: &[u8]| {
     let (mixed, rest) = match data.split_first() {

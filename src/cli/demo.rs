@@ -5,12 +5,10 @@
 //! failure where the variants differ (the golden case `backfill_delays_head_failure`).
 //! Every schedule passes the checker. Nothing is written unless `--gantt DIR` is given.
 use super::Exit;
-use crate::bounds;
-use crate::check;
-use crate::engine;
 use crate::error::{Error, Result};
 use crate::model::{Instance, Scenario};
-use crate::schedulers::{self, AlgoSpec, Priority};
+use crate::oracle::{self, catalogue, AlgoSpec};
+use crate::schedulers::Priority;
 use crate::time::Time;
 use std::path::PathBuf;
 
@@ -45,9 +43,7 @@ pub fn run(a: Args) -> Result<Exit> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }
     for (name, inst, sc) in examples()? {
-        let lb = bounds::rigid(&inst, &sc)
-            .map(|b| b.lower)
-            .unwrap_or_default();
+        let lb = oracle::Bound::of(&inst, &sc)?.lower;
         println!(
             "{name}: P = {}, {} jobs, failures {:?}, L(f) = {lb}",
             inst.procs,
@@ -58,20 +54,18 @@ pub fn run(a: Args) -> Result<Exit> {
             "  {:<26} {:>10} {:>10} {:>10} {:>9}",
             "algorithm", "makespan", "decimal", "ratio", "decimal"
         );
-        for algo in schedulers::rigid_names() {
+        for algo in catalogue::evaluated(catalogue::Paper::Rigid) {
             let spec = AlgoSpec {
                 name: algo.into(),
                 priority: Some(priority),
                 seed: 0,
                 eps: None,
             };
-            let mut s = schedulers::build(&spec, &inst)?;
-            let run = engine::run(&inst, &sc, s.as_mut())?;
-            let m = check::check(&inst, &sc, &run.schedule)?;
-            let r = m.checked_div(&lb).unwrap_or_default();
+            let c = oracle::certify(&spec, &inst, &sc)?;
+            let (m, r) = (&c.makespan, &c.ratio);
             println!(
                 "  {:<26} {:>10} {:>10} {:>10} {:>9}",
-                s.name(),
+                c.algorithm,
                 m.to_string(),
                 m.to_decimal_string(4),
                 r.to_string(),
@@ -79,7 +73,7 @@ pub fn run(a: Args) -> Result<Exit> {
             );
             if let Some(dir) = &a.gantt {
                 let path = dir.join(format!("{name}-{algo}.svg"));
-                let svg = super::simulate::gantt_svg(&inst, &run.schedule, &sc)?;
+                let svg = super::simulate::gantt_svg(&inst, &c.schedule, &sc)?;
                 crate::error::write_atomic(&path, svg.as_bytes())?;
             }
         }

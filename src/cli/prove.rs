@@ -15,8 +15,9 @@
 //! Exit code 1 when a measured case breaks its statement.
 use super::Exit;
 use crate::error::{Error, Result};
+use crate::oracle::AlgoSpec;
 use crate::proofs::{self, adversary, exhaustive, Budget, Params, Source};
-use crate::schedulers::{AlgoSpec, Priority};
+use crate::schedulers::Priority;
 use std::path::PathBuf;
 
 /// Arguments of `resched prove`.

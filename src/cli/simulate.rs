@@ -8,11 +8,11 @@
 //! internal error (exit 2), never printed as a result.
 use super::Exit;
 use crate::bounds;
-use crate::check;
 use crate::engine;
 use crate::error::{write_atomic, Error, Result};
 use crate::model::{Instance, Scenario};
-use crate::schedulers::{self, AlgoSpec, Priority};
+use crate::oracle::{self, AlgoSpec};
+use crate::schedulers::{self, Priority};
 use crate::time::Time;
 use crate::workload::peer::{self, PeerInstance};
 use rayon::prelude::*;
@@ -112,23 +112,14 @@ pub fn run(a: Args) -> Result<Exit> {
         seed: a.seed,
         eps,
     };
-    let mut sched = schedulers::build(&spec, &inst)?;
-    let run = engine::run(&inst, &sc, sched.as_mut())?;
-    let makespan = check::check(&inst, &sc, &run.schedule).map_err(|v| Error::Scheduler {
-        algo: sched.name(),
-        time: "end".into(),
-        msg: format!("internal error: the schedule fails the checker: {v}"),
-    })?;
-    if makespan != run.makespan {
-        return Err(Error::Scheduler {
-            algo: sched.name(),
-            time: makespan.to_string(),
-            msg: format!(
-                "internal error: engine makespan {} differs from the checker's",
-                run.makespan
-            ),
-        });
-    }
+    let c = oracle::certify(&spec, &inst, &sc)?;
+    let makespan = c.makespan.clone();
+    let run = engine::Run {
+        makespan: c.makespan.clone(),
+        schedule: c.schedule.clone(),
+        events: c.events,
+    };
+    let sched = c.algorithm.clone();
     let lb = bounds::rigid(&inst, &sc);
     if let Some(g) = &a.gantt {
         write_atomic(g, gantt_svg(&inst, &run.schedule, &sc)?.as_bytes())?;
@@ -147,7 +138,7 @@ pub fn run(a: Args) -> Result<Exit> {
         let mut schedule = run.schedule.clone();
         schedule.makespan = Some(makespan.clone());
         let v = serde_json::json!({
-            "algorithm": sched.name(),
+            "algorithm": sched,
             "makespan": makespan,
             "makespan_decimal": makespan.to_decimal_string(6),
             "tmax": lb.as_ref().map(|b| b.tmax.clone()),
@@ -173,7 +164,7 @@ pub fn run(a: Args) -> Result<Exit> {
         );
         return Ok(Exit::Ok);
     }
-    println!("algorithm  {}", sched.name());
+    println!("algorithm  {sched}");
     println!("makespan   {}", both(&makespan));
     match (&lb, &ratio) {
         (Some(b), Some(r)) => {
@@ -350,7 +341,7 @@ pub fn peer_greedy(
     priority: Priority,
     seed: u64,
 ) -> Result<schedulers::rlist::Greedy> {
-    let keys = schedulers::rigid_keys(inst, "greedy")?;
+    let keys = oracle::catalogue::rigid_keys(inst)?;
     Ok(schedulers::rlist::Greedy::new(
         &keys, inst.procs, priority, seed,
     ))

@@ -7,13 +7,12 @@
 //! exact ratio is turned into an `f64` only to be averaged (display statistics). The maximum
 //! ratio is kept exact.
 //!
-//! Every cell validates schedules: scenario 0 of every (set, algorithm) is simulated with the
-//! schedule recorded and passed through [`crate::check::check`], whose makespan must equal the
-//! engine's; the other scenarios use the faster [`crate::engine::run_makespan`].
-use crate::check;
-use crate::engine::{self, Scheduler};
+//! Every cell validates schedules: scenario 0 of every (set, algorithm) goes through the oracle's
+//! certify path ([`crate::oracle::Prepared::certify`]: engine, checker, equal makespans); the
+//! other scenarios use the engine alone ([`crate::oracle::Prepared::makespan`]).
 use crate::error::{Error, Result};
 use crate::model::{Instance, Scenario};
+use crate::oracle::{AlgoSpec, Prepared};
 use crate::time::Time;
 use serde::{Deserialize, Serialize};
 
@@ -44,12 +43,28 @@ pub struct AlgoStats {
     pub seconds: f64,
 }
 
-/// An algorithm to evaluate: its label, priority label and the scheduler (reset by the engine
-/// at time 0 of every run).
+/// An algorithm to evaluate: its label, priority label and the prepared scheduler (reset by the
+/// engine at time 0 of every run).
 pub struct Contender {
     pub algo: String,
     pub priority: String,
-    pub scheduler: Box<dyn Scheduler>,
+    pub prepared: Prepared,
+}
+
+impl Contender {
+    /// Builds `spec` for `inst`; the labels are the catalogue's paper label (e.g. `R-List-0`)
+    /// and the priority rule's (e.g. `LPT`).
+    pub fn new(spec: &AlgoSpec, inst: &Instance) -> Result<Contender> {
+        let r = spec.resolve()?;
+        Ok(Contender {
+            algo: r.entry.label.to_string(),
+            priority: spec
+                .priority
+                .unwrap_or(crate::schedulers::Priority::Lpt)
+                .to_string(),
+            prepared: Prepared::new(spec, inst)?,
+        })
+    }
 }
 
 /// Running mean and variance (Welford), in f64: display statistics only.
@@ -104,18 +119,11 @@ pub fn evaluate(
         {
             let t0 = std::time::Instant::now();
             let makespan = if k == 0 {
-                let run = engine::run(inst, sc, c.scheduler.as_mut())?;
-                let checked = check::check(inst, sc, &run.schedule)?;
-                if checked != run.makespan {
-                    return Err(Error::Limit(format!(
-                        "{} {}: engine makespan {} but the checker finds {checked}",
-                        c.algo, c.priority, run.makespan
-                    )));
-                }
+                let certified = c.prepared.certify(inst, sc)?;
                 a.3 += 1;
-                run.makespan
+                certified.makespan
             } else {
-                engine::run_makespan(inst, sc, c.scheduler.as_mut())?.makespan
+                c.prepared.makespan(inst, sc)?
             };
             *sec += t0.elapsed().as_secs_f64();
             let ratio = &makespan / &lb;

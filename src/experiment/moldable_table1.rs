@@ -20,8 +20,9 @@ use super::{fmt3, version, Options, Outcome};
 use crate::bounds::moldable::{lprime, min_time_area};
 use crate::error::{Error, Result};
 use crate::model::{Instance, Scenario};
+use crate::oracle::{catalogue, AlgoSpec};
 use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure};
-use crate::schedulers::{self, AlgoSpec, Priority};
+use crate::schedulers::Priority;
 use crate::time::Time;
 use crate::workload::sampling::FailureLaw;
 use crate::workload::synthetic::{MoldModel, MoldableSetSpec};
@@ -110,18 +111,18 @@ pub fn mold_cell(
     let mean_failures =
         scen.iter().map(|s| s.total_failures() as f64).sum::<f64>() / scenarios as f64;
     let mut contenders = Vec::with_capacity(algos.len());
-    for &(label, name) in algos {
+    for &(_, name) in algos {
+        let takes_eps = catalogue::parse(name)?
+            .entry
+            .params
+            .contains(&catalogue::Param::Eps);
         let spec = AlgoSpec {
             name: name.to_string(),
             priority: Some(Priority::Lpt),
             seed,
-            eps: Some(eps.clone()),
+            eps: takes_eps.then(|| eps.clone()),
         };
-        contenders.push(Contender {
-            algo: label.to_string(),
-            priority: "LPT".into(),
-            scheduler: schedulers::build(&spec, &inst)?,
-        });
+        contenders.push(Contender::new(&spec, &inst)?);
     }
     let setup_seconds = t0.elapsed().as_secs_f64();
     // L'(J, f) needs min_p t_j(p) and min_p a_j(p), which do not depend on f: computed once

@@ -17,8 +17,9 @@ use super::{fmt3, version, Options, Outcome};
 use crate::bounds;
 use crate::error::{Error, Result};
 use crate::model::{Instance, Scenario};
+use crate::oracle::AlgoSpec;
 use crate::render::plot::{self, Chart, Figure, LineChart, Series};
-use crate::schedulers::{self, AlgoSpec, Priority};
+use crate::schedulers::Priority;
 use crate::time::Time;
 use crate::workload::sampling::FailureLaw;
 use crate::workload::synthetic::RigidSetSpec;
@@ -104,7 +105,7 @@ pub fn rigid_cell(
         .collect::<Result<_>>()?;
     let mean_failures = scen.iter().map(|s| s.total_failures() as f64).sum::<f64>() / n_scen as f64;
     let mut contenders = Vec::with_capacity(algos.len() * priorities.len());
-    for &(label, name) in algos {
+    for &(_, name) in algos {
         for &p in priorities {
             let spec = AlgoSpec {
                 name: name.to_string(),
@@ -112,11 +113,7 @@ pub fn rigid_cell(
                 seed: seed.wrapping_add(set),
                 eps: None,
             };
-            contenders.push(Contender {
-                algo: label.to_string(),
-                priority: p.to_string(),
-                scheduler: schedulers::build(&spec, inst)?,
-            });
+            contenders.push(Contender::new(&spec, inst)?);
         }
     }
     let lower = |sc: &Scenario| -> Result<Time> {

@@ -44,6 +44,10 @@ pub enum Priority {
     Random,
     /// Large jobs first (p ≥ (P+1)/2, by decreasing p), then the small ones by LPT.
     Ljf,
+    /// The instance's own job order (the moldable paper's Section 4.7 example runs "J1 to J4").
+    /// Not one of the evaluated rules, so it is in neither [`Priority::PAPER`] nor
+    /// [`Priority::ALL`]; it is accepted by name.
+    Index,
 }
 
 impl Priority {
@@ -81,6 +85,7 @@ impl Priority {
             Priority::Sa => "sa",
             Priority::Random => "random",
             Priority::Ljf => "ljf",
+            Priority::Index => "index",
         }
     }
 
@@ -88,6 +93,7 @@ impl Priority {
     pub fn valid_names() -> String {
         Priority::ALL
             .iter()
+            .chain([Priority::Index].iter())
             .map(|p| p.name())
             .collect::<Vec<_>>()
             .join(", ")
@@ -109,6 +115,7 @@ impl FromStr for Priority {
         let low = s.trim().to_ascii_lowercase();
         Priority::ALL
             .iter()
+            .chain([Priority::Index].iter())
             .copied()
             .find(|p| p.name() == low)
             .ok_or_else(|| {
@@ -129,6 +136,7 @@ pub fn order(priority: Priority, keys: &[(u32, Time)], platform: u32, seed: u64)
     let mut idx: Vec<usize> = (0..keys.len()).collect();
     let by_time_desc = |a: &usize, b: &usize| keys[*b].1.cmp(&keys[*a].1);
     match priority {
+        Priority::Index => {}
         Priority::Lpt => idx.sort_by(by_time_desc),
         Priority::Spt => idx.sort_by(|a, b| keys[*a].1.cmp(&keys[*b].1)),
         Priority::Hpa => idx.sort_by(|a, b| keys[*b].0.cmp(&keys[*a].0)),

@@ -16,7 +16,6 @@ pub mod list;
 pub mod lpa;
 pub mod mt_allotment;
 
-use crate::engine::Scheduler;
 use crate::error::{Error, Result};
 use crate::model::Instance;
 use crate::schedulers::priority;
@@ -89,6 +88,7 @@ impl Keyer {
             return (0, Time::zero());
         };
         match priority {
+            Priority::Index => (0, Time::zero()),
             Priority::Lpt => (0, -t),
             Priority::Spt => (0, t.clone()),
             Priority::Hpa => (0, -Time::from(p)),
@@ -107,56 +107,6 @@ impl Keyer {
                 }
             }
         }
-    }
-}
-
-/// The moldable algorithms by name: `list` (LIST with the LPA allocation, the same as
-/// `lpa-list`), `lpa-list`, `mintime`, `minarea`, `batch-list` (ε > 0, default 3/10; a count
-/// per attempt) and `batch-list-uniform` (one count per job and batch).
-/// Every scheduler built here resets itself at time 0, so one value runs many scenarios.
-pub const NAMES: [&str; 6] = [
-    "list",
-    "lpa-list",
-    "mintime",
-    "minarea",
-    "batch-list",
-    "batch-list-uniform",
-];
-
-/// Builds the moldable scheduler `name` for `inst`. `eps` is BATCH-LIST's ε (default 3/10, the
-/// paper's Section 5.1 value); it must be > 0.
-pub fn build(
-    name: &str,
-    order: impl Into<Order>,
-    eps: Option<&Time>,
-    inst: &Instance,
-) -> Result<Box<dyn Scheduler>> {
-    let order = order.into();
-    let lower = name.to_ascii_lowercase();
-    match lower.as_str() {
-        "list" | "lpa-list" => Ok(Box::new(lpa::lpa_list(inst, order))),
-        "mintime" => Ok(Box::new(lpa::mintime(inst, order))),
-        "minarea" => Ok(Box::new(lpa::minarea(inst, order))),
-        "batch-list" => {
-            let eps = eps.cloned().unwrap_or_else(default_eps);
-            Ok(Box::new(batch::BatchList::new(inst, order, eps)?))
-        }
-        "batch-list-uniform" => {
-            let eps = eps.cloned().unwrap_or_else(default_eps);
-            Ok(Box::new(batch::BatchList::with_counts(
-                inst,
-                order,
-                eps,
-                mt_allotment::ChainCounts::Uniform,
-            )?))
-        }
-        _ => Err(Error::option(
-            "--algo",
-            format!(
-                "unknown moldable algorithm `{name}` (expected one of {})",
-                NAMES.join(", ")
-            ),
-        )),
     }
 }
 
