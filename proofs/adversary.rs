@@ -283,7 +283,7 @@ fn moldable_mutate(
     let n = models.len();
     let j = rng.random_range(0..n);
     let fresh = |rng: &mut ChaCha8Rng, procs: u32| -> Option<SpeedupModel> {
-        match super::moldable::random_job(rng, kind, procs, "x".into())
+        match super::moldable_cases::random_job(rng, kind, procs, "x".into())
             .ok()?
             .profile
         {
@@ -342,12 +342,12 @@ pub fn search_lpa(kind: ModelKind, budget: &Budget) -> Result<Found> {
     let run_algo = |i: &Instance, s: &Scenario| -> Result<Time> {
         let mut worst = Time::zero();
         for prio in [MPriority::Lpt, MPriority::Hpa, MPriority::La] {
-            worst = worst.max(super::moldable::run_moldable(i, s, "lpa-list", prio, None)?.0);
+            worst = worst.max(super::moldable_cases::run_moldable(i, s, "lpa-list", prio, None)?.0);
         }
         Ok(worst)
     };
     let start = |rng: &mut ChaCha8Rng| {
-        super::moldable::random_model_case(
+        super::moldable_cases::random_model_case(
             rng,
             kind,
             MOLDABLE_MAX_PROCS,

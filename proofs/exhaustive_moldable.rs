@@ -13,7 +13,7 @@
 //!   schedule's allocation p*: LPA-LIST, MINTIME, MINAREA ≤ r(α, β)·OPT;
 //! - Theorem 11: BATCH-LIST ≤ 2(1+ε)·⌈log2(f_max+2)⌉·OPT (ε = 3/10).
 use super::exhaustive::ExhaustiveReport;
-use super::moldable::run_moldable;
+use super::moldable_cases::run_moldable;
 use super::run::describe;
 use super::{Budget, Measurement, OptRef};
 use crate::bounds::moldable as mb;

@@ -22,6 +22,7 @@ pub mod adversary;
 pub mod exhaustive;
 pub mod exhaustive_moldable;
 pub mod moldable;
+pub mod moldable_cases;
 pub mod moldable_witness;
 pub mod rigid;
 pub mod rigid_witness;
