@@ -13,7 +13,7 @@
 //! by job index, so a permutation is a different case for them. OPT does not depend on the
 //! order and is computed once per multiset (memoised on the sorted jobs).
 //!
-//! Default scope ([`RigidScope::DEFAULT`]) runs in CI; [`RigidScope::LARGE`] behind
+//! Default scope ([`RigidScope::DEFAULT`]) runs in CI; [`RigidScope::large`] behind
 //! `RESCHED_EXHAUSTIVE=large` (see the README).
 use super::run::{self, describe, label};
 use super::{Budget, Measurement, OptRef, Tally};
