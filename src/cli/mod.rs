@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 a check that failed (an infeasible schedule), 2 bad input or usage.
 use clap::{Parser, Subcommand};
 
+pub mod algorithms;
 pub mod demo;
 pub mod experiment;
 pub mod opt;
@@ -37,6 +38,8 @@ pub enum Command {
     Steal(steal::Args),
     /// The theorem ledger: rebuild a statement's witness and measure it, or print the whole ledger.
     Prove(prove::Args),
+    /// List every algorithm of the catalogue: names, aliases, paper and section, parameters.
+    Algorithms(algorithms::Args),
 }
 
 /// What a subcommand reports back to `main`.
@@ -64,6 +67,7 @@ pub fn main() -> i32 {
         Command::Opt(a) => opt::run(a),
         Command::Steal(a) => steal::run(a),
         Command::Prove(a) => prove::run(a),
+        Command::Algorithms(a) => algorithms::run(a),
     };
     match result {
         Ok(Exit::Ok) => 0,

@@ -227,7 +227,7 @@ pub const CATALOGUE: &[Entry] = &[
     rigid(
         "greedy",
         &["r-list-0", "r-list:0"],
-        "Section 4.1, Algorithm 1 with m = 0; Proposition 2 (≤ (2 − 1/P)·OPT)",
+        "Section 4.1, Algorithm 1 with m = 0; Section 4.2.2, Proposition 2 (≤ (2 − 1/P)·OPT)",
         "R-List-0",
         "R-LIST without reservations: start every queued job that fits",
         rlist(Backfill::M(0), Reservations::Recomputed),
@@ -243,7 +243,7 @@ pub const CATALOGUE: &[Entry] = &[
     rigid(
         "conservative",
         &["r-list-q", "r-list:q"],
-        "Section 4.1, Algorithm 1 with m = |Q|; Proposition 1 (≤ (3 − 4/(P+1))·OPT with LJF)",
+        "Section 4.1, Algorithm 1 with m = |Q|; Section 4.2.1, Proposition 1 (≤ (3 − 4/(P+1))·OPT with LJF)",
         "R-List-Q",
         "R-LIST with a reservation for every queued job (conservative backfilling)",
         rlist(Backfill::Queue, Reservations::Recomputed),
@@ -293,7 +293,7 @@ pub const CATALOGUE: &[Entry] = &[
     rigid(
         "r-shelf-b",
         &[],
-        "Section 4.2, Algorithm 2 with backfilling",
+        "Section 4.3, Algorithm 2 with backfilling (b = 1)",
         "R-Shelf-B",
         "shelves of the failure-free schedule, re-executions in later shelves, backfilled",
         Algo::Shelf {
@@ -304,7 +304,7 @@ pub const CATALOGUE: &[Entry] = &[
     rigid(
         "r-shelf-nb",
         &[],
-        "Section 4.2, Algorithm 2 without backfilling",
+        "Section 4.3, Algorithm 2 without backfilling (b = 0)",
         "R-Shelf-NB",
         "shelves of the failure-free schedule, re-executions in later shelves",
         Algo::Shelf {
@@ -315,7 +315,7 @@ pub const CATALOGUE: &[Entry] = &[
     rigid(
         "r-shelffill-b",
         &[],
-        "Section 4.3, Algorithm 3 with backfilling",
+        "Section 4.4, Algorithm 3 with backfilling (b = 1)",
         "R-ShelfFill-B",
         "shelves filled with re-executions as they fail, backfilled",
         Algo::Shelf {
@@ -326,7 +326,7 @@ pub const CATALOGUE: &[Entry] = &[
     rigid(
         "r-shelffill-nb",
         &[],
-        "Section 4.3, Algorithm 3 without backfilling",
+        "Section 4.4, Algorithm 3 without backfilling (b = 0)",
         "R-ShelfFill-NB",
         "shelves filled with re-executions as they fail",
         Algo::Shelf {
@@ -337,7 +337,7 @@ pub const CATALOGUE: &[Entry] = &[
     moldable(
         "lpa-list",
         &["list"],
-        "Section 4.2, Algorithms 1 and 2 (r(α, β) of Eq. 10); Theorems 2, 4, 6",
+        "Sections 4.2–4.3, LIST (Algorithm 1) with LPA (Algorithm 2); Theorems 1, 2, 4, 6, 8, 9",
         "LPA",
         "LIST with LPA's allocation, re-chosen at every attempt",
         Algo::LpaList,
@@ -361,7 +361,7 @@ pub const CATALOGUE: &[Entry] = &[
     moldable(
         "batch-list",
         &["batch"],
-        "Section 4.4, BATCH-LIST with MT-ALLOTMENT (Lemma 3); Theorem 13",
+        "Section 4.4, BATCH-LIST with MT-ALLOTMENT (Lemma 3); Theorems 11–13",
         "BATCH",
         "batches of attempts, each allotted by MT-ALLOTMENT (a count per attempt)",
         Algo::BatchList {
