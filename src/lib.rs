@@ -76,6 +76,12 @@
 //! `--quick` size in its doc comment, and record what it measured beside the paper's numbers
 //! in `EXPERIMENTS.md`. Algorithms are named by catalogue name; their column labels come from
 //! the catalogue.
+// Nothing user-visible panics (DESIGN): library code outside tests may not unwrap, expect or
+// panic; an invariant that cannot fail says why where it is allowed.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 pub mod bounds;
 pub mod check;
 pub mod cli;

@@ -820,6 +820,7 @@ forward_binop!(Mul, mul);
 /// anything that comes from a user.
 impl Div<&Time> for &Time {
     type Output = Time;
+    #[allow(clippy::panic)] // the operator's documented contract: a zero divisor is a caller bug
     fn div(self, rhs: &Time) -> Time {
         match self.checked_div(rhs) {
             Some(q) => q,
