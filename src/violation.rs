@@ -8,6 +8,10 @@ use std::fmt;
 /// The first broken invariant found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Violation {
+    ScenarioLength {
+        jobs: usize,
+        failures: usize,
+    },
     UnknownJob {
         attempt_index: usize,
         job: usize,
@@ -66,6 +70,9 @@ impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use Violation::*;
         match self {
+            ScenarioLength { jobs, failures } => {
+                write!(f, "[one failure count per job] the scenario has {failures} counts for {jobs} jobs")
+            }
             UnknownJob { attempt_index, job } => {
                 write!(f, "[job exists] attempts[{attempt_index}] names job {job}, which the instance does not have")
             }

@@ -11,6 +11,8 @@
 //! 4. at every instant at most P processors are busy (an attempt occupies [s, s + t));
 //! 5. node ids, where given, are distinct within an attempt, below P, and never shared by two
 //!    attempts that overlap in time.
+pub mod reference;
+
 use crate::model::{Instance, Scenario, Schedule};
 use crate::time::Time;
 
@@ -53,8 +55,14 @@ pub fn check(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Resul
         }
         per_job[a.job].push(i);
     }
-    for (j, idx) in per_job.iter_mut().enumerate() {
-        let expected = scenario.failures.get(j).copied().unwrap_or(0) + 1;
+    if scenario.failures.len() != n {
+        return Err(Violation::ScenarioLength {
+            jobs: n,
+            failures: scenario.failures.len(),
+        });
+    }
+    for (j, (idx, &f)) in per_job.iter_mut().zip(&scenario.failures).enumerate() {
+        let expected = f.saturating_add(1);
         if idx.len() as u64 != u64::from(expected) {
             return Err(Violation::AttemptCount {
                 job: name(j),
