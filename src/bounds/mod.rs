@@ -33,14 +33,22 @@ pub fn rigid(inst: &Instance, scenario: &Scenario) -> Option<RigidBound> {
     Some(RigidBound { tmax, area, lower })
 }
 
-/// Proposition 2's ratio for GREEDY (R-LIST with m = 0): 2 − 1/P.
+/// `x / k` for a divisor its caller has proven positive (a validated P ≥ 1, or a difference
+/// the formula's case split makes ≥ 1). `Time::div_int` fails only on k = 0, so with
+/// `k.max(1)` the default below is unreachable; the `debug_assert!` states the proof.
+pub(crate) fn div_positive(x: &Time, k: u64) -> Time {
+    debug_assert!(k > 0, "the caller proves the divisor positive");
+    x.div_int(k.max(1)).unwrap_or_default()
+}
+
+/// Proposition 2's ratio for GREEDY (R-LIST with m = 0): 2 − 1/P (P ≥ 1).
 pub fn greedy_ratio(procs: u32) -> Time {
-    Time::from_int(2) - Time::ratio_u64(1, u64::from(procs.max(1))).unwrap_or_default()
+    Time::from_int(2) - div_positive(&Time::one(), u64::from(procs))
 }
 
 /// Proposition 1's ratio for RESERVATION with LJF (R-LIST with m ≥ 1): 3 − 4/(P+1).
 pub fn reservation_ratio(procs: u32) -> Time {
-    Time::from_int(3) - Time::ratio_u64(4, u64::from(procs) + 1).unwrap_or_default()
+    Time::from_int(3) - div_positive(&Time::from_int(4), u64::from(procs) + 1)
 }
 
 /// The harmonic number H_P = 1 + 1/2 + … + 1/P (Proposition 3's makespan), exactly.

@@ -29,7 +29,8 @@ pub struct MoldBound {
 
 impl MoldBound {
     fn new(tmax: Time, area: Time, procs: u32) -> MoldBound {
-        let per_proc = area.div_int(u64::from(procs.max(1))).unwrap_or_default();
+        // P ≥ 1 for every validated instance.
+        let per_proc = super::div_positive(&area, u64::from(procs));
         MoldBound {
             lower: tmax.clone().max(per_proc),
             tmax,
@@ -246,7 +247,8 @@ pub fn r_alpha_beta(alpha: &Time, beta: &Time, procs: u32) -> Time {
     }
     let p = u64::from(procs);
     let num = &alpha.mul_int(p) + &beta.mul_int(p - 2);
-    num.div_int(p - 1).unwrap_or_default()
+    // P ≥ 2 here (P ≤ 1 returned above), so P − 1 ≥ 1.
+    super::div_positive(&num, p - 1)
 }
 
 /// Lemma 1's bound on a LIST schedule: 2A/P if p_min ≥ P/2, else A/(P−p_min) +
@@ -255,10 +257,11 @@ pub fn r_alpha_beta(alpha: &Time, beta: &Time, procs: u32) -> Time {
 pub fn lemma1(area: &Time, tmax: &Time, pmin: u32, procs: u32) -> Time {
     let (p, m) = (u64::from(procs), u64::from(pmin.max(1)));
     if 2 * m >= p {
-        return area.mul_int(2).div_int(p).unwrap_or_default();
+        return super::div_positive(&area.mul_int(2), p);
     }
+    // 2m < P and m ≥ 1, so P − m > m ≥ 1.
     let num = area + &tmax.mul_int(p - 2 * m);
-    num.div_int(p - m).unwrap_or_default()
+    super::div_positive(&num, p - m)
 }
 
 /// ⌈log2(x)⌉ for x ≥ 1.
@@ -283,14 +286,13 @@ pub fn batch_bound(eps: &Time, fmax: u32) -> Time {
 /// A certified rational upper bound on 2(P^(1/4) + 1) (Theorem 8), within 2^−28 of it.
 pub fn power_bound_upper(procs: u32) -> Time {
     let bits = 32;
-    let s = Time::from(procs)
-        .sqrt_enclosure(bits)
-        .map(|x| x.1)
-        .unwrap_or_else(Time::zero);
-    let q = s
-        .sqrt_enclosure(bits)
-        .map(|x| x.1)
-        .unwrap_or_else(Time::zero);
+    // An enclosure exists for every x ≥ 0 (`sqrt_enclosure` fails only on a negative x), and
+    // P and √P are not negative: the zero defaults are unreachable.
+    let s = Time::from(procs).sqrt_enclosure(bits).map(|x| x.1);
+    debug_assert!(s.is_some());
+    let q = s.unwrap_or_default().sqrt_enclosure(bits).map(|x| x.1);
+    debug_assert!(q.is_some());
+    let q = q.unwrap_or_default();
     (&q + &Time::one()).mul_int(2)
 }
 
