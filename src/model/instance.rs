@@ -29,7 +29,11 @@ pub struct Instance {
 pub struct RawJob {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::json::opt_u32"
+    )]
     pub procs: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<Time>,
@@ -41,6 +45,7 @@ pub struct RawJob {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawInstance {
+    #[serde(deserialize_with = "super::json::u32")]
     pub processors: u32,
     pub jobs: Vec<RawJob>,
 }

@@ -11,6 +11,7 @@ use std::path::Path;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
+    #[serde(deserialize_with = "super::json::vec_u32")]
     pub failures: Vec<u32>,
 }
 
