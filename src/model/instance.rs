@@ -53,6 +53,12 @@ pub struct RawInstance {
 /// Largest P accepted (moldable tables have P entries per job).
 pub const MAX_PROCS: u32 = 1 << 24;
 
+/// Largest number of table entries (moldable jobs × P) an instance file may make the reader
+/// compute: 2^25 exact times, ~0.8 GB. A model such as `{"model": "roofline", ...}` is a few
+/// bytes whatever P is, so without this bound a small file could ask for n·2^24 times. The
+/// papers' largest settings (P = 15000, n = 500; P = 7500, n = 1000) need 7.5·10^6.
+pub const MAX_TABLE_ENTRIES: u64 = 1 << 25;
+
 impl Instance {
     /// Builds and validates an instance.
     pub fn new(procs: u32, jobs: Vec<Job>) -> Result<Instance, FieldError> {
@@ -173,6 +179,7 @@ impl Instance {
                 ),
             ));
         }
+        check_table_budget(&raw)?;
         let mut jobs = Vec::with_capacity(raw.jobs.len());
         for (j, rj) in raw.jobs.into_iter().enumerate() {
             let name = rj.name.unwrap_or_else(|| format!("J{}", j + 1));
@@ -247,6 +254,28 @@ impl Instance {
     }
 }
 
+/// Refuses, before any table is computed, an instance whose moldable tables would hold more
+/// than [`MAX_TABLE_ENTRIES`] times; names the first job that crosses the bound.
+fn check_table_budget(raw: &RawInstance) -> Result<(), FieldError> {
+    let mut entries = 0u64;
+    for (j, rj) in raw.jobs.iter().enumerate() {
+        if rj.speedup.is_some() {
+            entries = entries.saturating_add(u64::from(raw.processors));
+            if entries > MAX_TABLE_ENTRIES {
+                return Err(FieldError::new(
+                    format!("jobs[{j}].speedup"),
+                    format!(
+                        "the moldable jobs up to this one need {entries} table entries (one per job \
+                         and processor count, P = {}), above the limit of {MAX_TABLE_ENTRIES}",
+                        raw.processors
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,6 +326,15 @@ mod tests {
                 "jobs[0].speedup.times[1]",
             ),
         ];
+        // Three tiny roofline models on P = 2^24 would need 3·2^24 > 2^25 table entries.
+        let big = format!(
+            r#"{{"processors": {MAX_PROCS}, "jobs": [{0}, {0}, {0}]}}"#,
+            r#"{"speedup": {"model": "roofline", "w": 1, "pbar": 1}}"#
+        );
+        let cases: Vec<(&str, &str)> = cases
+            .into_iter()
+            .chain([(big.as_str(), "jobs[2].speedup")])
+            .collect();
         for (text, field) in cases {
             let e = Instance::from_json_str(text, "f.json").unwrap_err();
             let msg = e.to_string();
