@@ -118,6 +118,17 @@ impl Instance {
                     "must not be empty",
                 ));
             }
+            // A name is printed as is in text output (a terminal) and in pictures: control
+            // characters there are garbage at best and terminal escape sequences at worst.
+            if let Some(c) = job.name.chars().find(|c| c.is_control()) {
+                return Err(FieldError::new(
+                    format!("jobs[{j}].name"),
+                    format!(
+                        "contains the control character U+{:04X}; names must be printable",
+                        c as u32
+                    ),
+                ));
+            }
             if !names.insert(job.name.as_str()) {
                 return Err(FieldError::new(
                     format!("jobs[{j}].name"),
@@ -326,6 +337,11 @@ mod tests {
                 "jobs[0].speedup.times[1]",
             ),
         ];
+        let ctl = r#"{"processors": 1, "jobs": [{"name": "a\u0000b", "procs": 1, "time": 1}]}"#;
+        let e = Instance::from_json_str(ctl, "c.json")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`jobs[0].name`") && e.contains("U+0000"), "{e}");
         // Three tiny roofline models on P = 2^24 would need 3·2^24 > 2^25 table entries.
         let big = format!(
             r#"{{"processors": {MAX_PROCS}, "jobs": [{0}, {0}, {0}]}}"#,
