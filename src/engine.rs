@@ -13,6 +13,24 @@
 //! decision, so no decision at t is made with processors that are in fact already free.
 //!
 //! The scheduler is also called once at time 0 with no completion (the paper's virtual job J_0).
+//!
+//! # Budget (DESIGN "Explicit limits")
+//! A run starts exactly Σ_j (f_j + 1) attempts — a job's attempt f_j + 1 succeeds and a done
+//! job cannot be started again — and calls the scheduler at most once more than that (at time 0,
+//! then only at instants where an attempt ends). So one number bounds a run's length and its
+//! memory: the engine checks Σ_j (f_j + 1) against a [`Budget`] *before* it allocates or
+//! simulates anything, and refuses a run over budget with [`Error::Limit`]. The defaults:
+//! - [`run`] records every attempt (~100 bytes each, more for big times):
+//!   [`Budget::RECORDED`] = 5·10^6 attempts, about 0.5 GB of schedule (and as much again
+//!   for the checker that reads it);
+//! - [`run_makespan`] keeps only O(n) state, so its bound is one of time, not memory:
+//!   [`Budget::UNRECORDED`] = 10^8 attempts, about half a minute of GREEDY in a release build.
+//!
+//! The papers' campaigns stay far below both: moldable sets have n = 500 jobs and about
+//! λ·Σ t failures (a few hundred attempts more), the rigid simulator's files 100 jobs with up to
+//! a few thousand failures per scenario, the rigid traces a day of jobs. A scenario of
+//! `[0, 1000000000]` is refused at once instead of filling memory. Library callers that need
+//! more pass their own budget to [`run_budget`] or [`run_makespan_budget`].
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -232,18 +250,91 @@ pub struct Run {
     pub events: u64,
 }
 
-/// Simulates `sched` on `inst` under `scenario` and records the schedule.
-pub fn run(inst: &Instance, scenario: &Scenario, sched: &mut dyn Scheduler) -> Result<Run> {
-    simulate(inst, scenario, sched, true)
+// A makespan-only run keeps less in memory than a recorded one: it may never get less.
+const _: () = assert!(Budget::RECORDED.max_attempts <= Budget::UNRECORDED.max_attempts);
+
+/// The explicit limit of one run: how many attempts it may start (module doc, "Budget").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Largest Σ_j (f_j + 1) accepted: the number of attempts the run starts.
+    pub max_attempts: u64,
 }
 
-/// Like [`run`], but keeps only the makespan (for large batches of scenarios).
+impl Budget {
+    /// The budget of [`run`], which records every attempt: 5·10^6 attempts (~0.5 GB).
+    pub const RECORDED: Budget = Budget {
+        max_attempts: 5_000_000,
+    };
+    /// The budget of [`run_makespan`], which keeps O(n) state: 10^8 attempts.
+    pub const UNRECORDED: Budget = Budget {
+        max_attempts: 100_000_000,
+    };
+
+    /// Refuses a run of `attempts` attempts above the budget (before anything is allocated).
+    fn admit(&self, attempts: u64, record: bool) -> Result<()> {
+        if attempts <= self.max_attempts {
+            return Ok(());
+        }
+        let (what, name) = if record {
+            (
+                "a recorded run (its schedule is kept in memory)",
+                "RECORDED",
+            )
+        } else {
+            ("a makespan-only run", "UNRECORDED")
+        };
+        Err(Error::Limit(format!(
+            "the failure scenario asks for Σ(f_j + 1) = {attempts} attempts, above the engine's \
+             budget of {} attempts for {what} (engine::Budget::{name}); lower the failure counts, \
+             or call engine::run_budget / run_makespan_budget with a larger engine::Budget",
+            self.max_attempts
+        )))
+    }
+}
+
+/// Simulates `sched` on `inst` under `scenario` and records the schedule, within
+/// [`Budget::RECORDED`].
+pub fn run(inst: &Instance, scenario: &Scenario, sched: &mut dyn Scheduler) -> Result<Run> {
+    simulate(inst, scenario, sched, true, Budget::RECORDED)
+}
+
+/// Like [`run`], but keeps only the makespan (for large batches of scenarios), within
+/// [`Budget::UNRECORDED`].
 pub fn run_makespan(
     inst: &Instance,
     scenario: &Scenario,
     sched: &mut dyn Scheduler,
 ) -> Result<Run> {
-    simulate(inst, scenario, sched, false)
+    simulate(inst, scenario, sched, false, Budget::UNRECORDED)
+}
+
+/// [`run`] within `budget` instead of the default.
+pub fn run_budget(
+    inst: &Instance,
+    scenario: &Scenario,
+    sched: &mut dyn Scheduler,
+    budget: Budget,
+) -> Result<Run> {
+    simulate(inst, scenario, sched, true, budget)
+}
+
+/// [`run_makespan`] within `budget` instead of the default.
+pub fn run_makespan_budget(
+    inst: &Instance,
+    scenario: &Scenario,
+    sched: &mut dyn Scheduler,
+    budget: Budget,
+) -> Result<Run> {
+    simulate(inst, scenario, sched, false, budget)
+}
+
+/// Σ_j (f_j + 1), the number of attempts a run under `scenario` starts (saturating: a sum that
+/// does not fit a `u64` is over every budget anyway).
+pub fn attempts_needed(scenario: &Scenario) -> u64 {
+    scenario
+        .failures
+        .iter()
+        .fold(0u64, |acc, &f| acc.saturating_add(u64::from(f) + 1))
 }
 
 fn simulate(
@@ -251,9 +342,12 @@ fn simulate(
     scenario: &Scenario,
     sched: &mut dyn Scheduler,
     record: bool,
+    budget: Budget,
 ) -> Result<Run> {
     let algo = sched.name();
     scenario.validate(inst).map_err(|e| e.in_file("scenario"))?;
+    let attempts = attempts_needed(scenario);
+    budget.admit(attempts, record)?;
     let n = inst.jobs.len();
     let mut state = State {
         free: inst.procs,
@@ -270,6 +364,13 @@ fn simulate(
     let mut events = 0u64;
     loop {
         events += 1;
+        // Unreachable for a correct engine (module doc, "Budget": events ≤ attempts + 1); kept
+        // as an error so that a broken invariant can never turn into an endless loop.
+        if events > attempts.saturating_add(1) {
+            return Err(Error::Limit(format!(
+                "internal: {algo} reached event {events} of a run of {attempts} attempts"
+            )));
+        }
         {
             let mut ctx = Ctx {
                 inst,
@@ -393,6 +494,41 @@ mod tests {
         assert!(e.to_string().contains("while it runs"), "{e}");
         let e = run(&inst, &Scenario::none(2), &mut Naive).unwrap_err();
         assert!(e.to_string().contains("failures"), "{e}");
+    }
+
+    /// A scenario over budget is refused before anything runs (issue 12: `[0, 1000000000]` used
+    /// to fill 13 GB in a minute); a budget of exactly Σ(f_j + 1) is enough.
+    #[test]
+    fn budget_is_checked_before_the_run() {
+        let t = Time::from_int;
+        let inst = Instance::rigid(2, &[(1, t(2)), (1, t(3))]).unwrap();
+        let huge = Scenario::new(vec![0, 1_000_000_000]);
+        let started = std::time::Instant::now();
+        for e in [
+            run(&inst, &huge, &mut Naive).unwrap_err(),
+            run_makespan(&inst, &huge, &mut Naive).unwrap_err(),
+        ] {
+            assert!(matches!(e, Error::Limit(_)), "{e}");
+            let msg = e.to_string();
+            assert!(msg.contains("1000000002 attempts"), "{msg}");
+            assert!(msg.contains("engine::Budget"), "{msg}");
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+        let max = Scenario::new(vec![u32::MAX - 1; 3]);
+        assert_eq!(attempts_needed(&max), 3 * u64::from(u32::MAX));
+        let sc = Scenario::new(vec![2, 1]);
+        assert_eq!(attempts_needed(&sc), 5);
+        let tight = Budget { max_attempts: 5 };
+        let r = run_budget(&inst, &sc, &mut Naive, tight).unwrap();
+        assert_eq!(r.schedule.attempts.len(), 5);
+        assert!(r.events <= 6);
+        let m = run_makespan_budget(&inst, &sc, &mut Naive, tight).unwrap();
+        assert_eq!(m.makespan, r.makespan);
+        let short = Budget { max_attempts: 4 };
+        assert!(matches!(
+            run_budget(&inst, &sc, &mut Naive, short),
+            Err(Error::Limit(_))
+        ));
     }
 
     /// The event queue's fast order agrees with `Time`'s exact order, extremes included.

@@ -60,8 +60,10 @@ pub enum ParseTimeError {
     Syntax(String),
     #[error("`{0}` has a zero denominator")]
     ZeroDenominator(String),
-    #[error("`{0}` has an exponent too large to represent")]
+    #[error("`{0}` has an exponent too large to represent (|exponent| ≤ 4000)")]
     Exponent(String),
+    #[error("a number of {0} characters is longer than the {MAX_LITERAL_LEN} accepted")]
+    TooLong(usize),
 }
 
 impl Time {
@@ -915,8 +917,16 @@ impl fmt::Debug for Time {
 }
 
 /// Largest decimal exponent accepted when parsing (`1e4000` would make a 13 kbit integer; a
-/// user's time value has no business being larger).
+/// user's time value has no business being larger). The limit is on the exponent because a short
+/// literal (`1e999999999`) could otherwise name a number whose digits exhaust memory.
 const MAX_EXPONENT: i64 = 4000;
+
+/// Longest literal accepted when parsing, in characters. Digits cost the writer as many bytes as
+/// they cost memory, but turning decimal digits into a big integer takes time quadratic in their
+/// number: 10^5 digits take milliseconds, 10^7 would take minutes. The bound is far above any
+/// value resched writes itself (big times are written as `a/b` and read back by the experiment
+/// caches), so a round trip never meets it.
+pub const MAX_LITERAL_LEN: usize = 100_000;
 
 impl FromStr for Time {
     type Err = ParseTimeError;
@@ -926,6 +936,9 @@ impl FromStr for Time {
         let s = s.trim();
         if s.is_empty() {
             return Err(ParseTimeError::Empty);
+        }
+        if s.len() > MAX_LITERAL_LEN {
+            return Err(ParseTimeError::TooLong(s.len()));
         }
         let syntax = || ParseTimeError::Syntax(s.to_string());
         if let Some((a, b)) = s.split_once('/') {
@@ -1006,31 +1019,68 @@ impl serde::Serialize for Time {
 }
 
 impl<'de> serde::Deserialize<'de> for Time {
+    /// Reads a JSON integer, a JSON number of any form (`12.5`, `1e-7`, `2E+3`, 30 digits), or a
+    /// string (`"a/b"`, a decimal), always exactly.
+    ///
+    /// serde_json is built with `arbitrary_precision` (Cargo.toml): a number that does not fit
+    /// an `i64`/`u64` reaches [`serde::de::Visitor::visit_map`] as the literal text the user
+    /// wrote (serde_json's private one-entry map, read back through [`serde_json::Number`]),
+    /// which is parsed by [`Time::from_str`] exactly, like a string. So
+    /// `12345678901234567890123` is that integer, not the nearest `f64`. `1e400` is read exactly
+    /// as the integer 10^400, like the string `"1e400"`: a time is a rational with no upper
+    /// bound, and the parser's explicit limits (|exponent| ≤ 4000, [`MAX_LITERAL_LEN`]
+    /// characters) keep it from exhausting memory; it never becomes `inf`.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Time, D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = Time;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(
-                    "an exact number: an integer, a string \"a/b\", or a decimal such as \"12.5\"",
-                )
-            }
-            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Time, E> {
-                Ok(Time::from_int(v))
-            }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Time, E> {
-                Ok(Time::from_big(BigRational::from_integer(BigInt::from(v))))
-            }
-            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Time, E> {
-                Time::from_f64_decimal(v)
-                    .ok_or_else(|| E::custom(format!("{v} is not a finite number")))
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Time, E> {
-                v.parse().map_err(E::custom)
-            }
-        }
-        d.deserialize_any(V)
+        d.deserialize_any(TimeVisitor)
     }
+}
+
+/// The visitor of [`Time`]'s `Deserialize`.
+struct TimeVisitor;
+
+impl<'de> serde::de::Visitor<'de> for TimeVisitor {
+    type Value = Time;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "an exact number: an integer, a decimal such as 12.5 or 1e-7, or a string \"a/b\"",
+        )
+    }
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Time, E> {
+        Ok(Time::from_int(v))
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Time, E> {
+        Ok(Time::from_big(BigRational::from_integer(BigInt::from(v))))
+    }
+    fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Time, E> {
+        Ok(Time::from_big(BigRational::from_integer(BigInt::from(v))))
+    }
+    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Time, E> {
+        Ok(Time::from_big(BigRational::from_integer(BigInt::from(v))))
+    }
+    /// serde_json calls this only when the literal is exactly the shortest round-trip form of
+    /// the `f64` (a number re-read from a `serde_json::Value`, e.g. `0.1`), so reading that form
+    /// back gives the number as written. Other formats' floats are read the same way.
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Time, E> {
+        Time::from_f64_decimal(v).ok_or_else(|| E::custom(format!("{v} is not a finite number")))
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Time, E> {
+        v.parse().map_err(E::custom)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Time, A::Error> {
+        use serde::de::Error as _;
+        let literal = json_number_literal(map)
+            .ok_or_else(|| A::Error::invalid_type(serde::de::Unexpected::Map, &self))?;
+        literal.parse().map_err(A::Error::custom)
+    }
+}
+
+/// The text of a JSON number that serde_json (with `arbitrary_precision`) hands to a visitor as
+/// a one-entry map, or `None` when the map is a real JSON object. Shared by every exact reader
+/// of numbers ([`Time`] and the integer counts of [`crate::model::json`]).
+pub fn json_number_literal<'de, A: serde::de::MapAccess<'de>>(map: A) -> Option<String> {
+    use serde::Deserialize as _;
+    let n = serde_json::Number::deserialize(serde::de::value::MapAccessDeserializer::new(map));
+    n.ok().map(|n| n.as_str().to_string())
 }
 
 #[cfg(test)]

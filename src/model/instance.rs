@@ -29,7 +29,11 @@ pub struct Instance {
 pub struct RawJob {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::json::opt_u32"
+    )]
     pub procs: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<Time>,
@@ -41,12 +45,19 @@ pub struct RawJob {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawInstance {
+    #[serde(deserialize_with = "super::json::u32")]
     pub processors: u32,
     pub jobs: Vec<RawJob>,
 }
 
 /// Largest P accepted (moldable tables have P entries per job).
 pub const MAX_PROCS: u32 = 1 << 24;
+
+/// Largest number of table entries (moldable jobs × P) an instance file may make the reader
+/// compute: 2^25 exact times, ~0.8 GB. A model such as `{"model": "roofline", ...}` is a few
+/// bytes whatever P is, so without this bound a small file could ask for n·2^24 times. The
+/// papers' largest settings (P = 15000, n = 500; P = 7500, n = 1000) need 7.5·10^6.
+pub const MAX_TABLE_ENTRIES: u64 = 1 << 25;
 
 impl Instance {
     /// Builds and validates an instance.
@@ -105,6 +116,17 @@ impl Instance {
                 return Err(FieldError::new(
                     format!("jobs[{j}].name"),
                     "must not be empty",
+                ));
+            }
+            // A name is printed as is in text output (a terminal) and in pictures: control
+            // characters there are garbage at best and terminal escape sequences at worst.
+            if let Some(c) = job.name.chars().find(|c| c.is_control()) {
+                return Err(FieldError::new(
+                    format!("jobs[{j}].name"),
+                    format!(
+                        "contains the control character U+{:04X}; names must be printable",
+                        c as u32
+                    ),
                 ));
             }
             if !names.insert(job.name.as_str()) {
@@ -168,6 +190,7 @@ impl Instance {
                 ),
             ));
         }
+        check_table_budget(&raw)?;
         let mut jobs = Vec::with_capacity(raw.jobs.len());
         for (j, rj) in raw.jobs.into_iter().enumerate() {
             let name = rj.name.unwrap_or_else(|| format!("J{}", j + 1));
@@ -242,6 +265,28 @@ impl Instance {
     }
 }
 
+/// Refuses, before any table is computed, an instance whose moldable tables would hold more
+/// than [`MAX_TABLE_ENTRIES`] times; names the first job that crosses the bound.
+fn check_table_budget(raw: &RawInstance) -> Result<(), FieldError> {
+    let mut entries = 0u64;
+    for (j, rj) in raw.jobs.iter().enumerate() {
+        if rj.speedup.is_some() {
+            entries = entries.saturating_add(u64::from(raw.processors));
+            if entries > MAX_TABLE_ENTRIES {
+                return Err(FieldError::new(
+                    format!("jobs[{j}].speedup"),
+                    format!(
+                        "the moldable jobs up to this one need {entries} table entries (one per job \
+                         and processor count, P = {}), above the limit of {MAX_TABLE_ENTRIES}",
+                        raw.processors
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,6 +337,20 @@ mod tests {
                 "jobs[0].speedup.times[1]",
             ),
         ];
+        let ctl = r#"{"processors": 1, "jobs": [{"name": "a\u0000b", "procs": 1, "time": 1}]}"#;
+        let e = Instance::from_json_str(ctl, "c.json")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`jobs[0].name`") && e.contains("U+0000"), "{e}");
+        // Three tiny roofline models on P = 2^24 would need 3·2^24 > 2^25 table entries.
+        let big = format!(
+            r#"{{"processors": {MAX_PROCS}, "jobs": [{0}, {0}, {0}]}}"#,
+            r#"{"speedup": {"model": "roofline", "w": 1, "pbar": 1}}"#
+        );
+        let cases: Vec<(&str, &str)> = cases
+            .into_iter()
+            .chain([(big.as_str(), "jobs[2].speedup")])
+            .collect();
         for (text, field) in cases {
             let e = Instance::from_json_str(text, "f.json").unwrap_err();
             let msg = e.to_string();

@@ -2,13 +2,16 @@
 //! formats and validation.
 //!
 //! Times are exact ([`crate::time::Time`]); processor counts are plain integers. Every loader
-//! validates what it reads and reports the file and the field that break a rule.
+//! reads numbers exactly and validates what it reads, reporting the file and the field that break
+//! a rule ([`json`]).
 pub mod arbitrary;
 pub mod instance;
 pub mod job;
+pub mod json;
 pub mod scenario;
 pub mod schedule;
 pub mod speedup;
+mod speedup_json;
 
 pub use instance::Instance;
 pub use job::{Job, Profile};
@@ -16,16 +19,4 @@ pub use scenario::Scenario;
 pub use schedule::{Attempt, Schedule};
 pub use speedup::SpeedupModel;
 
-use crate::error::{Error, Result};
-use std::path::Path;
-
-/// Parses JSON text into `T`, reporting `file`, line and column on malformed input.
-pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(text: &str, file: &str) -> Result<T> {
-    serde_json::from_str(text).map_err(|e| Error::json(file, &e))
-}
-
-/// Reads a (possibly gzipped) JSON file into `T`.
-pub(crate) fn load_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
-    let text = crate::error::read_text(path)?;
-    parse_json(&text, &path.display().to_string())
-}
+pub(crate) use json::{load_json, parse_json};

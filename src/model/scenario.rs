@@ -7,10 +7,16 @@ use crate::error::{FieldError, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+/// The largest failure count of one job: its successful attempt, number f_j + 1, must fit the
+/// `u32` attempt numbers of schedules. (How many attempts a run may make in all is the engine's
+/// budget, [`crate::engine::Budget`].)
+pub const MAX_FAILURES: u32 = u32::MAX - 1;
+
 /// f_j for every job j, in instance order.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
+    #[serde(deserialize_with = "super::json::vec_u32")]
     pub failures: Vec<u32>,
 }
 
@@ -32,8 +38,17 @@ impl Scenario {
         self.failures.iter().map(|&f| u64::from(f)).sum()
     }
 
-    /// Checks the scenario fits `inst`.
+    /// Checks the scenario fits `inst`: one entry per job, each at most [`MAX_FAILURES`].
     pub fn validate(&self, inst: &Instance) -> Result<(), FieldError> {
+        if let Some(j) = self.failures.iter().position(|&f| f > MAX_FAILURES) {
+            return Err(FieldError::new(
+                format!("failures[{j}]"),
+                format!(
+                    "{} is above {MAX_FAILURES}: attempt f_j + 1 must have a 32-bit number",
+                    self.failures[j]
+                ),
+            ));
+        }
         if self.failures.len() != inst.jobs.len() {
             return Err(FieldError::new(
                 "failures",
@@ -69,5 +84,29 @@ impl Scenario {
 impl From<Vec<u32>> for Scenario {
     fn from(failures: Vec<u32>) -> Self {
         Scenario { failures }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::Time;
+
+    #[test]
+    fn failure_counts_leave_room_for_the_attempt_number() {
+        let inst = Instance::rigid(1, &[(1, Time::one()), (1, Time::one())]).unwrap();
+        let ok = Scenario::from_json_str(r#"{"failures": [0, 4294967294]}"#, "s.json", &inst);
+        assert_eq!(ok.unwrap().failures[1], MAX_FAILURES);
+        let e = Scenario::from_json_str(r#"{"failures": [0, 4294967295]}"#, "s.json", &inst)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("s.json: field `failures[1]`"), "{e}");
+        let e = Scenario::from_json_str(r#"{"failures": [0]}"#, "s.json", &inst)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("`failures`") && e.contains("one per job (2)"),
+            "{e}"
+        );
     }
 }

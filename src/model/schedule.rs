@@ -16,13 +16,20 @@ use std::path::Path;
 #[serde(deny_unknown_fields)]
 pub struct Attempt {
     /// 0-based job index.
+    #[serde(deserialize_with = "super::json::usize")]
     pub job: usize,
     /// 1-based attempt number.
+    #[serde(deserialize_with = "super::json::u32")]
     pub attempt: u32,
     pub start: Time,
+    #[serde(deserialize_with = "super::json::u32")]
     pub procs: u32,
     pub duration: Time,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::json::opt_vec_u32"
+    )]
     pub nodes: Option<Vec<u32>>,
 }
 

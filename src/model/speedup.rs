@@ -61,12 +61,16 @@ use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::sync::OnceLock;
 
 /// A speedup model with its parameters, as written in an instance file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "model", rename_all = "lowercase", deny_unknown_fields)]
+///
+/// Written as an internally tagged object (`{"model": "amdahl", "w": 10, "gamma": "0.2"}`); read
+/// by the hand-written `Deserialize` of `speedup_json.rs`, which reads every number exactly and
+/// names the parameter that is missing or foreign to the model.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "model", rename_all = "lowercase")]
 pub enum SpeedupModel {
     /// An explicit table `times[p-1] = t(p)` for p = 1..=P. With `monotonic` set, t must be
     /// non-increasing and the area p·t(p) non-decreasing.

@@ -26,12 +26,11 @@ pub fn svg(inst: &Instance, schedule: &Schedule, scenario: Option<&Scenario>) ->
     let procs = inst.procs.max(1) as usize;
     let rows = assign_rows(procs, schedule);
     let makespan = schedule.makespan();
-    let span = makespan.to_f64().max(f64::MIN_POSITIVE);
     let row_h = (600.0 / procs as f64).clamp(0.05, 28.0);
     let plot_h = row_h * procs as f64;
     let height = TOP + plot_h + BOTTOM;
     let plot_w = WIDTH - LEFT - RIGHT;
-    let x = |t: &Time| LEFT + t.to_f64() / span * plot_w;
+    let x = |t: &Time| LEFT + fraction(t, &makespan) * plot_w;
     let last_attempt = last_attempts(inst.jobs.len(), schedule);
 
     let mut out = String::new();
@@ -190,13 +189,32 @@ fn last_attempts(n: usize, schedule: &Schedule) -> Vec<u32> {
     last
 }
 
+/// Where `t` lies in [0, makespan], as a pixel fraction. Computed on the exact ratio, so that a
+/// time too large for an `f64` (a user may write 10^400) still gives a finite position, never
+/// `inf`/`NaN` in the SVG.
+fn fraction(t: &Time, makespan: &Time) -> f64 {
+    match t.checked_div(makespan) {
+        Some(r) => {
+            let f = r.to_f64();
+            if f.is_finite() {
+                f
+            } else {
+                0.0
+            }
+        }
+        None => 0.0,
+    }
+}
+
 fn axes(out: &mut String, makespan: &Time, procs: usize, plot_w: f64, plot_h: f64) {
-    let span = makespan.to_f64();
     let y_axis = TOP + plot_h;
-    let ticks = 10;
+    let ticks = 10u64;
     for k in 0..=ticks {
         let xt = LEFT + plot_w * k as f64 / ticks as f64;
-        let value = span * k as f64 / ticks as f64;
+        let value = makespan
+            .mul_int(k)
+            .div_int(ticks)
+            .unwrap_or_else(Time::zero);
         let _ = writeln!(
             out,
             r##"<line x1="{xt:.2}" y1="{y_axis:.2}" x2="{xt:.2}" y2="{:.2}" stroke="#333"/>"##,
@@ -206,7 +224,7 @@ fn axes(out: &mut String, makespan: &Time, procs: usize, plot_w: f64, plot_h: f6
             out,
             r#"<text x="{xt:.2}" y="{:.2}" text-anchor="middle">{}</text>"#,
             y_axis + 18.0,
-            short(value)
+            short(&value)
         );
     }
     let _ = writeln!(
@@ -236,7 +254,21 @@ fn axes(out: &mut String, makespan: &Time, procs: usize, plot_w: f64, plot_h: f6
     );
 }
 
-fn short(v: f64) -> String {
+/// A tick label: a few significant digits. Values beyond `f64` (or near its edge) are written
+/// from their exact integer part, so a label is never `inf`.
+fn short(t: &Time) -> String {
+    let v = t.to_f64();
+    if v.is_finite() && v.abs() < 1e300 {
+        return short_f64(v);
+    }
+    let digits = t.floor().magnitude().to_string();
+    let sign = if t.is_negative() { "-" } else { "" };
+    let (head, tail) = digits.split_at(1);
+    let tail = tail.get(..2).unwrap_or(tail);
+    format!("{sign}{head}.{tail:0<2}e{}", digits.len() - 1)
+}
+
+fn short_f64(v: f64) -> String {
     if v == 0.0 {
         "0".into()
     } else if v.abs() >= 1e5 || v.abs() < 1e-3 {
@@ -253,17 +285,74 @@ fn job_colour(j: usize) -> String {
     format!("hsl({hue:.1}, 62%, 62%)")
 }
 
+/// Names come from users: see [`super::xml_escape`].
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    super::xml_escape(s)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::Attempt;
+
+    fn attempt(job: usize, attempt: u32, start: Time, procs: u32, duration: Time) -> Attempt {
+        Attempt {
+            job,
+            attempt,
+            start,
+            procs,
+            duration,
+            nodes: None,
+        }
+    }
+
+    /// Names with markup and control characters (which the instance reader refuses, but an
+    /// instance built in code may hold) and times beyond `f64` still give well-formed XML with
+    /// finite coordinates, checked by a real XML parser.
+    #[test]
+    fn hostile_names_and_huge_times_give_well_formed_svg() {
+        let t = Time::from_int;
+        let names = [
+            "<&\"'\u{0}\u{7}",
+            "]]><x>",
+            "\u{1b}[31mred\t\n\r\u{7f}\u{85}\u{fffe}\u{ffff}",
+            "&amp; <!-- -->",
+        ];
+        let huge: Time = "1e400".parse().unwrap();
+        let inst = Instance {
+            procs: 2,
+            jobs: names
+                .iter()
+                .map(|n| crate::model::Job::rigid(*n, 1, huge.clone()))
+                .collect(),
+        };
+        let schedule = Schedule {
+            attempts: vec![
+                attempt(0, 1, t(0), 1, huge.clone()),
+                attempt(1, 1, t(0), 1, huge.clone()),
+                attempt(2, 1, huge.clone(), 1, huge.clone()),
+                attempt(3, 1, huge.clone(), 1, huge.clone()),
+            ],
+            algorithm: Some("<\u{0}algo\">".into()),
+            ..Default::default()
+        };
+        let s = svg(&inst, &schedule, None);
+        let doc = roxmltree::Document::parse(&s).unwrap_or_else(|e| panic!("{e}\n{s}"));
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        let titles: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("title"))
+            .filter_map(|n| n.text())
+            .collect();
+        assert!(
+            titles.iter().any(|x| x.starts_with("<&\"'␀␇ #1")),
+            "{titles:?}"
+        );
+        for word in ["inf", "NaN"] {
+            assert!(!s.contains(word), "{word} in {s}");
+        }
+        assert!(s.contains(">2.00e400<"), "{s}");
+    }
 
     #[test]
     fn draws_every_attempt_and_marks_failures() {

@@ -1,3 +1,57 @@
 //! Pictures: Gantt charts of schedules (SVG) and plots of experiments.
+//!
+//! Text that reaches a picture may come from a user (job names, algorithm names, file names), so
+//! it goes through [`xml_escape`] (or [`xml_chars`] where the backend escapes markup itself):
+//! every SVG written is well-formed XML whatever the names contain.
 pub mod gantt;
 pub mod plot;
+
+/// `s` with the characters XML 1.0 forbids or hides replaced by visible ones (XML 1.0 §2.2:
+/// `Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`):
+/// - the C0 controls U+0000–U+001F become their Control Pictures U+2400–U+241F (`␀`, `␇`, …):
+///   forbidden ones must go, and tab, line feed and carriage return would vanish from a
+///   one-line label; a picture keeps names that differ only there distinct;
+/// - DEL U+007F becomes `␡` (U+2421), legal but invisible;
+/// - the C1 controls U+0080–U+009F (legal but "discouraged", and invisible) and the
+///   noncharacters U+FFFE, U+FFFF (forbidden) become U+FFFD `�`.
+pub fn xml_chars(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+            '\u{7f}' => '\u{2421}',
+            '\u{80}'..='\u{9f}' | '\u{fffe}' | '\u{ffff}' => '\u{fffd}',
+            c => c,
+        })
+        .collect()
+}
+
+/// `s` as XML character data or attribute value: markup characters as entities (`&amp;`,
+/// `&lt;`, `&gt;`, `&quot;`, `&apos;`) and the characters of [`xml_chars`] replaced.
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in xml_chars(s).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_replaces_forbidden_characters() {
+        assert_eq!(
+            xml_escape("a<b>&\"c'\u{0}\u{7}\t\n\u{7f}\u{85}\u{ffff}é😀"),
+            "a&lt;b&gt;&amp;&quot;c&apos;␀␇␉␊␡\u{fffd}\u{fffd}é😀"
+        );
+        assert_eq!(xml_chars("<&\u{1f}"), "<&\u{241f}");
+    }
+}

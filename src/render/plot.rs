@@ -195,10 +195,57 @@ impl Figure {
     }
 }
 
+/// The figure with every text passed through [`super::xml_chars`]: plotters' SVG backend
+/// escapes markup but writes control characters as they are, which XML forbids (titles and
+/// labels carry trace and file names).
+fn printable(fig: &Figure) -> Figure {
+    let t = |s: &String| super::xml_chars(s);
+    let panels = fig
+        .panels
+        .iter()
+        .map(|p| match p {
+            Chart::Line(c) => Chart::Line(LineChart {
+                title: t(&c.title),
+                x_label: t(&c.x_label),
+                y_label: t(&c.y_label),
+                series: c
+                    .series
+                    .iter()
+                    .map(|s| Series {
+                        label: t(&s.label),
+                        ..s.clone()
+                    })
+                    .collect(),
+                ..c.clone()
+            }),
+            Chart::Bar(c) => Chart::Bar(BarChart {
+                title: t(&c.title),
+                y_label: t(&c.y_label),
+                groups: c.groups.iter().map(t).collect(),
+                series: c
+                    .series
+                    .iter()
+                    .map(|s| BarSeries {
+                        label: t(&s.label),
+                        ..s.clone()
+                    })
+                    .collect(),
+                ..c.clone()
+            }),
+        })
+        .collect();
+    Figure {
+        title: t(&fig.title),
+        panels,
+        ..fig.clone()
+    }
+}
+
 /// The figure as SVG text.
 pub fn svg(fig: &Figure) -> Result<String> {
     fonts()?;
     fig.validate()?;
+    let fig = &printable(fig);
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, fig.size()).into_drawing_area();
@@ -525,6 +572,18 @@ mod tests {
             y_range: None,
             reference: Some(1.0),
         }
+    }
+
+    #[test]
+    fn hostile_labels_give_well_formed_svg() {
+        let mut c = line();
+        c.title = "<trace\u{0}>&\"'".into();
+        c.series[0].label = "a\u{7}b".into();
+        let mut fig = Figure::single(Chart::Line(c));
+        fig.title = "\u{1b}[1m".into();
+        let s = svg(&fig).unwrap();
+        roxmltree::Document::parse(&s).unwrap_or_else(|e| panic!("{e}\n{s}"));
+        assert!(s.contains("a␇b"), "{s}");
     }
 
     #[test]
