@@ -80,18 +80,6 @@ pub struct Expect {
 }
 
 impl Expect {
-    /// A pin of `spec`'s makespan.
-    pub fn pin(spec: &AlgoSpec, makespan: Time, why: impl Into<String>) -> Expect {
-        Expect {
-            algorithm: spec.name.clone(),
-            priority: spec.priority.unwrap_or(Priority::Lpt).name().to_string(),
-            seed: (spec.seed != 0).then_some(spec.seed),
-            eps: spec.eps.clone(),
-            makespan,
-            why: why.into(),
-        }
-    }
-
     /// The spec to run, validated (name, priority, ε); errors name `expect[i].<field>`.
     fn spec(&self, i: usize) -> Result<AlgoSpec, FieldError> {
         let field = |f: &str| format!("expect[{i}].{f}");
