@@ -18,11 +18,11 @@
 //! `resched prove --search` (see the README), and re-checked by the ledger.
 use super::run::{self, label};
 use super::{Budget, OptRef};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::arbitrary::Scope;
 use crate::model::speedup::ModelKind;
 use crate::model::{Instance, Job, Profile, Scenario, SpeedupModel};
-use crate::oracle::AlgoSpec;
+use crate::oracle::{corpus, AlgoSpec};
 use crate::schedulers::moldable::Priority as MPriority;
 use crate::time::Time;
 use rand::{RngExt, SeedableRng};
@@ -231,35 +231,42 @@ pub fn search_rigid(spec: &AlgoSpec, budget: &Budget) -> Result<Found> {
     )
 }
 
-/// The JSON of a golden case in the corpus schema of `tests/cases/` (description, instance,
-/// scenario, lower_bound, expect: [{algorithm, priority, makespan, why}]), so the same runner
-/// format serves hand-made and adversarial cases. `expect` lists (algorithm, priority, exact
-/// makespan); OPT and the ratio are stated in the description and each `why`.
+/// The JSON of a golden case in the corpus schema ([`crate::oracle::corpus`], documented in
+/// `tests/cases/README.md`), so the corpus runner re-checks it: the oracle's lower bound, OPT
+/// when the search proved it exact (an interval is stated in the description only), and
+/// `expect` = (algorithm, priority, exact makespan), the ratio stated in each `why`.
 pub fn golden_json(found: &Found, expect: &[(String, String, Time)], note: &str) -> Result<String> {
     let opt = match &found.opt {
         OptRef::Exact(t) => format!("OPT = {t} (exact search)"),
         other => other.to_string(),
     };
     let lower = found.opt.lower().clone();
-    let expect: Vec<serde_json::Value> = expect
+    let mut case = corpus::Case::new(format!("{note}; {opt}"), &found.instance, &found.scenario)?;
+    if let OptRef::Exact(t) = &found.opt {
+        case.opt = Some(corpus::Opt {
+            makespan: t.clone(),
+            why: "proven by the exact search (opt::solve, method search) when the adversarial \
+                  search saved the case"
+                .into(),
+        });
+    }
+    case.expect = expect
         .iter()
-        .map(|(a, p, m)| {
-            serde_json::json!({
-                "algorithm": a,
-                "priority": p,
-                "makespan": m,
-                "why": format!("found by the adversarial search; {opt}; makespan/OPT = {}", super::ratio(m, &lower).map(|r| r.to_string()).unwrap_or_default()),
-            })
+        .map(|(a, p, m)| corpus::Expect {
+            algorithm: a.clone(),
+            priority: p.clone(),
+            seed: None,
+            eps: None,
+            makespan: m.clone(),
+            why: format!(
+                "found by the adversarial search; {opt}; makespan/OPT = {}",
+                super::ratio(m, &lower)
+                    .map(|r| r.to_string())
+                    .unwrap_or_default()
+            ),
         })
         .collect();
-    let v = serde_json::json!({
-        "description": format!("{note}; {opt}"),
-        "instance": found.instance.to_raw(),
-        "scenario": found.scenario,
-        "lower_bound": lower,
-        "expect": expect,
-    });
-    serde_json::to_string_pretty(&v).map_err(|e| Error::Limit(format!("json: {e}")))
+    case.to_json()
 }
 
 /// One random mutation of a moldable case of model `kind`: redraw a job's parameters, add,

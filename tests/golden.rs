@@ -1,41 +1,15 @@
-//! Golden tests of the rigid schedulers (rigid paper Sections 4.1–4.4), as data.
+//! Generated golden tests of the rigid schedulers (rigid paper Section 4.4): the families too
+//! large or too many to store as cases of the corpus (`tests/cases/`, run by `tests/corpus.rs`).
 //!
-//! Every file of `tests/cases/*.json` holds an instance, a failure scenario, optionally the
-//! exact lower bound L(f), and a list of `{algorithm, priority, makespan, why}`: one runner builds
-//! each named algorithm through the registry, runs it in the engine, checks the schedule with the
-//! independent checker, and compares the exact makespan. The `why` of each expectation is the
-//! hand computation that justifies it (Propositions 3's values are the harmonic numbers).
-//!
-//! Proposition 4's construction has P + P^P − 1 jobs (3129 for P = 5), so it is generated here in
-//! code rather than stored, with ε = 1/P^(P+1); its makespan under R-SHELFFILL with LPT is
-//! exactly P (see [`prop4_instance`]).
+//! Proposition 3's makespan is the harmonic number H_P for every P (the corpus stores P = 4 and
+//! P = 10). Proposition 4's construction has P + P^P − 1 jobs (3129 for P = 5), so it is generated
+//! here in code rather than stored, with ε = 1/P^(P+1); its makespan under R-SHELFFILL with LPT
+//! is exactly P (see [`prop4_instance`]). Every run goes through `oracle::Prepared`.
 use resched::bounds;
 use resched::model::{Instance, Job, Scenario};
 use resched::oracle::{self, AlgoSpec};
 use resched::schedulers::Priority;
 use resched::Time;
-use serde::Deserialize;
-use std::path::Path;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Case {
-    description: String,
-    instance: serde_json::Value,
-    scenario: serde_json::Value,
-    #[serde(default)]
-    lower_bound: Option<Time>,
-    expect: Vec<Expect>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Expect {
-    algorithm: String,
-    priority: String,
-    makespan: Time,
-    why: String,
-}
 
 /// Runs `algo`/`priority`, checks the schedule, returns the makespan.
 fn run_checked(inst: &Instance, sc: &Scenario, algo: &str, priority: Priority) -> Time {
@@ -54,50 +28,6 @@ fn run_checked(inst: &Instance, sc: &Scenario, algo: &str, priority: Priority) -
     let fast = p.makespan(inst, sc).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(fast, m, "{algo}/{priority}: run_makespan differs");
     m
-}
-
-#[test]
-fn golden_cases() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    assert!(
-        files.len() >= 7,
-        "expected the golden corpus in {}",
-        dir.display()
-    );
-    let mut checked = 0;
-    for f in &files {
-        let name = f.display().to_string();
-        let text = std::fs::read_to_string(f).unwrap();
-        let case: Case = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let inst = Instance::from_json_str(&case.instance.to_string(), &name).unwrap();
-        let sc = Scenario::from_json_str(&case.scenario.to_string(), &name, &inst).unwrap();
-        assert!(!case.description.is_empty());
-        if let Some(lb) = &case.lower_bound {
-            assert_eq!(
-                &bounds::rigid(&inst, &sc).unwrap().lower,
-                lb,
-                "{name}: L(f)"
-            );
-        }
-        for e in &case.expect {
-            assert!(
-                !e.why.is_empty(),
-                "{name}: {} needs its hand computation",
-                e.algorithm
-            );
-            let pr: Priority = e.priority.parse().unwrap();
-            let m = run_checked(&inst, &sc, &e.algorithm, pr);
-            assert_eq!(m, e.makespan, "{name}: {}/{}: {}", e.algorithm, pr, e.why);
-            checked += 1;
-        }
-    }
-    assert!(checked >= 50, "only {checked} expectations");
 }
 
 /// Proposition 3's values are the harmonic numbers, for every P (not only the stored 4 and 10).

@@ -1,48 +1,44 @@
-//! Golden tests of the moldable paper with exact expected values: Section 4.7's example
-//! (r(α,β) table, LPA's allocation, LPA-LIST and BATCH-LIST makespans), Theorem 1's tight
-//! instance, Theorem 8's single power job, Theorem 10's concave job profile and Theorem 12's
-//! BATCH-LIST instance. Every schedule goes through the invariant checker.
-use resched::bounds::moldable::{
-    lower_bound, lprime, lstar_exact, power_bound_upper, r_alpha_beta,
-};
-use resched::engine::{self, Scheduler};
+//! Structural golden tests of the moldable paper: what a run's makespan does not show. Every
+//! makespan of a catalogue algorithm on a stored instance is a case of the corpus
+//! (`tests/cases/moldable_*.json`, run by `tests/corpus.rs`: Section 4.7's LPA-LIST, BATCH-LIST,
+//! MINTIME and MINAREA, Theorems 1, 8 and 12); here are the allocations and batches behind
+//! them — Section 4.7's r(α,β) table, LPA's allocation and MT-ALLOTMENT's batches, Theorem 1's
+//! allocation, Theorem 10's generated concave profile, Theorem 12's batches — and two
+//! counterexamples on LIST with per-attempt allocations the catalogue does not name. Every run
+//! goes through `oracle::certify` or `oracle::certify_scheduler`.
+use resched::bounds::moldable::{lower_bound, lprime, lstar_exact, r_alpha_beta};
+use resched::engine::Scheduler;
 use resched::model::{Instance, Scenario};
-use resched::oracle::{self, AlgoSpec};
+use resched::oracle::{self, corpus, AlgoSpec, Certified, Prepared};
 use resched::schedulers::moldable::batch::BatchList;
 use resched::schedulers::moldable::list::List;
-use resched::schedulers::moldable::lpa::{lpa, lpa_list, mintime, r_table};
+use resched::schedulers::moldable::lpa::{lpa, minarea_alloc, mintime_alloc, r_table};
 use resched::schedulers::moldable::mt_allotment::ChainCounts;
 use resched::schedulers::moldable::{Order, Priority};
 use resched::Time;
+use std::path::Path;
 
 fn t(s: &str) -> Time {
     s.parse().unwrap()
 }
 
-/// Runs a scheduler, checks the schedule, returns the makespan.
-fn run(inst: &Instance, sc: &Scenario, s: &mut dyn Scheduler) -> Time {
-    let r = engine::run(inst, sc, s).unwrap();
-    let m = resched::check::check(inst, sc, &r.schedule)
-        .unwrap_or_else(|v| panic!("{}: {v}", s.name()));
-    assert_eq!(m, r.makespan);
-    m
+/// Runs a scheduler the test built (to read its batches or its fixed allocation afterwards)
+/// through the oracle's certify path.
+fn certified(inst: &Instance, sc: &Scenario, s: &mut dyn Scheduler) -> Certified {
+    let name = s.name();
+    oracle::certify_scheduler(s, "test", inst, sc).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// Section 4.7's instance and scenario, from its corpus case.
 fn section_4_7() -> (Instance, Scenario) {
-    let text = r#"{"processors": 4, "jobs": [
-        {"name": "J1", "speedup": {"model": "arbitrary", "times": [11, 7, 5, 4]}},
-        {"name": "J2", "speedup": {"model": "arbitrary", "times": [10, "9.8", "9.6", "9.5"]}},
-        {"name": "J3", "speedup": {"model": "arbitrary", "times": [4, 3, 3, "2.5"]}},
-        {"name": "J4", "speedup": {"model": "arbitrary", "times": [3, 2, "1.7", "1.4"]}}]}"#;
-    (
-        Instance::from_json_str(text, "section-4.7").unwrap(),
-        Scenario::new(vec![0, 0, 1, 1]),
-    )
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/moldable_section_4_7.json");
+    let case = corpus::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    (case.instance, case.scenario)
 }
 
 #[test]
 fn section_4_7_r_table_and_lpa_allocation() {
-    let (inst, _) = section_4_7();
+    let (inst, sc) = section_4_7();
     // The table as printed, each value to its printed number of decimals.
     let printed = [
         ["3.2", "2.9", "2.7", "2.9"],
@@ -69,29 +65,22 @@ fn section_4_7_r_table_and_lpa_allocation() {
     assert_eq!(r_table(&inst.jobs[0], 4)[0], Some(t("19/6")));
     assert_eq!(r_alpha_beta(&t("15/11"), &t("5/4"), 4), t("30/11"));
     assert_eq!(lpa(&inst), vec![3, 1, 1, 2]);
-}
-
-#[test]
-fn section_4_7_lpa_list_makespan_13() {
-    let (inst, sc) = section_4_7();
-    // "Assuming that jobs are prioritized from J1 to J4": index order; LPT gives the same here.
-    for prio in [Order::Index, Order::rule(Priority::Lpt)] {
-        let mut s = lpa_list(&inst, prio);
-        assert_eq!(run(&inst, &sc, &mut s), t("13"), "{prio:?}");
-    }
-    // Its lower bound L(J,f,p) for the LPA allocation: t_max = 10 (J2; J3's two attempts take 8),
+    // L(J,f,p) of the LPA allocation: t_max = 10 (J2; J3's two attempts take 8),
     // A = 15 + 10 + 2·4 + 2·4 = 41.
     let b = lower_bound(&inst, &sc, |j, _| [3, 1, 1, 2][j]).unwrap();
     assert_eq!((b.tmax, b.area), (t("10"), t("41")));
+    // The baselines' allocations: every least time is on 4 processors, every least area on 1.
+    assert_eq!(mintime_alloc(&inst), vec![4, 4, 4, 4]);
+    assert_eq!(minarea_alloc(&inst), vec![1, 1, 1, 1]);
 }
 
 #[test]
-fn section_4_7_batch_list_makespan_13() {
+fn section_4_7_batch_list_batches() {
     let (inst, sc) = section_4_7();
     // "by setting a small ε"
     let eps = t("1/100");
     let mut s = BatchList::new(&inst, Order::Index, eps.clone()).unwrap();
-    assert_eq!(run(&inst, &sc, &mut s), t("13"));
+    assert_eq!(certified(&inst, &sc, &mut s).makespan, t("13"));
     let b = s.batches();
     assert_eq!(b.len(), 2);
     // Batch 1: J1 on 2, the others on 1; L = 10 (J2), the optimum of the batch.
@@ -116,26 +105,16 @@ fn section_4_7_batch_list_makespan_13() {
     assert!(b[1].allotment.bound.lower <= &(&Time::one() + &eps) * &lstar);
     assert_eq!(b[1].allotment.alloc, vec![vec![2, 4], vec![1, 2]]);
     assert_eq!(b[1].end, Some(t("13")));
-    // The registry builds the same scheduler.
-    let mut s = oracle::build(
-        &AlgoSpec::new("batch-list")
-            .with_priority(Priority::Index)
-            .with_eps(eps.clone()),
-        &inst,
-    )
-    .unwrap();
-    assert_eq!(run(&inst, &sc, s.as_mut()), t("13"));
 }
 
 /// The uniform reading (one count per job and batch) reproduces the paper's Section 4.7 batch
-/// 2 exactly: J3 on 2 and J4 on 1 processor for both attempts, L = 6, makespan 13.
+/// 2 exactly: J3 on 2 and J4 on 1 processor for both attempts, L = 6.
 #[test]
 fn section_4_7_batch_list_uniform_matches_the_paper() {
     let (inst, sc) = section_4_7();
-    let eps = t("1/100");
     let mut s =
-        BatchList::with_counts(&inst, Order::Index, eps.clone(), ChainCounts::Uniform).unwrap();
-    assert_eq!(run(&inst, &sc, &mut s), t("13"));
+        BatchList::with_counts(&inst, Order::Index, t("1/100"), ChainCounts::Uniform).unwrap();
+    assert_eq!(certified(&inst, &sc, &mut s).makespan, t("13"));
     let b = s.batches();
     assert_eq!(b.len(), 2);
     assert_eq!(
@@ -145,14 +124,6 @@ fn section_4_7_batch_list_uniform_matches_the_paper() {
     assert_eq!(b[1].allotment.alloc, vec![vec![2, 2], vec![1, 1]]);
     assert_eq!(b[1].allotment.bound.lower, t("6"));
     assert_eq!(b[1].end, Some(t("13")));
-    let mut s = oracle::build(
-        &AlgoSpec::new("batch-list-uniform")
-            .with_priority(Priority::Index)
-            .with_eps(eps.clone()),
-        &inst,
-    )
-    .unwrap();
-    assert_eq!(run(&inst, &sc, s.as_mut()), t("13"));
 }
 
 fn roofline(procs: u32, jobs: &[(&str, u32)]) -> Instance {
@@ -169,63 +140,19 @@ fn roofline(procs: u32, jobs: &[(&str, u32)]) -> Instance {
     .unwrap()
 }
 
-/// Theorem 1: P = 2K, two jobs with w = p̄ = K+1, no failure. LPA gives each K+1 processors
-/// (α = β = 1, the only p with r = 2), so they run one after the other: makespan 2.
-///
-/// OPT = 1 + 1/K, by hand: both jobs on K processors run in parallel and take (K+1)/K. No
-/// schedule does better: if the jobs overlap in time, one of them has at most K processors and
-/// takes at least (K+1)/K; if they do not overlap, the makespan is at least 1 + 1 = 2 ≥ 1 + 1/K.
+/// Theorem 1's allocation: P = 2K, two jobs with w = p̄ = K+1; LPA gives each K+1 processors
+/// (α = β = 1, the only p with r = 2). The makespans and the optimum are corpus cases
+/// (`moldable_thm1_k*.json`).
 #[test]
-fn theorem_1_tight_instance() {
+fn theorem_1_allocation() {
     // K = 1 (P = 2) is degenerate: P−2 = 0 makes r(1, 2) = 2 tie with r(1, 1), and Algorithm 2
     // keeps the first minimum, p = 1. The paper's "clearly minimizing" needs K ≥ 2.
     let k1 = roofline(2, &[("2", 2), ("2", 2)]);
     assert_eq!(lpa(&k1), vec![1, 1]);
-    for k in [2u32, 3, 5, 8] {
+    for k in [2u32, 3, 5, 8, 13] {
         let w = (k + 1).to_string();
         let inst = roofline(2 * k, &[(&w, k + 1), (&w, k + 1)]);
-        let sc = Scenario::none(2);
-        assert_eq!(lpa(&inst), vec![k + 1, k + 1]);
-        let mut s = lpa_list(&inst, Priority::Lpt);
-        let m = run(&inst, &sc, &mut s);
-        assert_eq!(m, t("2"));
-        let opt = &Time::one() + &Time::ratio_u64(1, u64::from(k)).unwrap();
-        // The hand optimum is a feasible schedule: both on K processors.
-        assert_eq!(inst.jobs[0].time(k).cloned().unwrap(), opt);
-        // Ratio 2/(1 + 1/K) = 2 − 2/(K+1).
-        assert_eq!(
-            &m / &opt,
-            &t("2") - &Time::ratio_u64(2, u64::from(k) + 1).unwrap()
-        );
-        // And L' agrees that OPT ≥ 1 + 1/K is not beaten by the lower bound: L' ≤ OPT.
-        assert!(lprime(&inst, &sc).unwrap().lower <= opt);
-    }
-}
-
-/// Theorem 8: one power job with δ = 1/2. LPA allocates at most √P processors (beyond, α > β and
-/// r = 2α grows), so T ≥ w/P^(1/4) while OPT = w/√P (all P processors): ratio ≥ P^(1/4). For P a
-/// fourth power the table is exact and LPA picks exactly √P: the ratio is exactly P^(1/4).
-#[test]
-fn theorem_8_single_power_job() {
-    for (procs, quarter) in [(16u32, 2i64), (256, 4), (81, 3)] {
-        let text = format!(
-            r#"{{"processors": {procs}, "jobs": [{{"speedup": {{"model": "power", "w": 12, "delta": "1/2"}}}}]}}"#
-        );
-        let inst = Instance::from_json_str(&text, "power").unwrap();
-        let sc = Scenario::none(1);
-        let p = lpa(&inst)[0];
-        assert!(
-            u64::from(p) * u64::from(p) <= u64::from(procs),
-            "P = {procs}: LPA allocated {p}"
-        );
-        let m = run(&inst, &sc, &mut lpa_list(&inst, Priority::Lpt));
-        let opt = inst.jobs[0].time(procs).cloned().unwrap(); // a single job: OPT = min_p t(p) = t(P)
-        assert_eq!(
-            opt,
-            &t("12") / &Time::from_int((procs as f64).sqrt() as i64)
-        );
-        assert_eq!(&m / &opt, Time::from_int(quarter), "P = {procs}");
-        assert!(&m / &opt <= power_bound_upper(procs));
+        assert_eq!(lpa(&inst), vec![k + 1, k + 1], "K = {k}");
     }
 }
 
@@ -245,6 +172,8 @@ fn theorem_10_times(procs: u32) -> Vec<Time> {
         .collect()
 }
 
+/// Theorem 10: whichever count a local allocation picks for this job, one of two instances puts
+/// it √P/2 away from OPT. Generated for P = 16 and 64 (the instance of case 2 has P jobs).
 #[test]
 fn theorem_10_local_allocation_is_sqrt_p_away() {
     for procs in [16u32, 64] {
@@ -269,8 +198,8 @@ fn theorem_10_local_allocation_is_sqrt_p_away() {
         .unwrap();
         let half_sqrt = Time::ratio_u64(u64::from(s), 2).unwrap();
         for algo in ["lpa-list", "mintime"] {
-            let mut sched = oracle::build(&AlgoSpec::new(algo), &one).unwrap();
-            let p = engine::run(&one, &Scenario::none(1), sched.as_mut())
+            let spec = AlgoSpec::new(algo);
+            let p = oracle::certify(&spec, &one, &Scenario::none(1))
                 .unwrap()
                 .schedule
                 .attempts[0]
@@ -296,8 +225,7 @@ fn theorem_10_local_allocation_is_sqrt_p_away() {
                 opt,
                 "OPT equals the lower bound L'"
             );
-            let mut sched = oracle::build(&AlgoSpec::new(algo), &inst).unwrap();
-            let m = run(&inst, &sc, sched.as_mut());
+            let m = oracle::certify(&spec, &inst, &sc).unwrap().makespan;
             assert!(
                 &m / &opt >= half_sqrt,
                 "{algo} P={procs}: ratio {} < √P/2",
@@ -307,10 +235,9 @@ fn theorem_10_local_allocation_is_sqrt_p_away() {
     }
 }
 
-/// Theorem 12: K jobs, t_j = 1/2^j on any number of processors (one is best: least area),
-/// f_j = 2^(j−1) − 1, P = K. OPT = 1/2 (each job alone: 2^(j−1)·2^−j). BATCH-LIST runs K batches:
-/// B_1 lasts t_1 = 1/2, B_k (2 ≤ k < K) lasts 2^(k−1)·t_(k+1) = 1/4, B_K lasts t_K; so the
-/// makespan is exactly 1/2 + (K−2)/4 + 2^−K ≥ K/4.
+/// Theorem 12's batches: K jobs, t_j = 1/2^j on any number of processors, f_j = 2^(j−1) − 1,
+/// P = K. BATCH-LIST runs exactly K batches, each job on one processor (least area). The
+/// makespans 1/2 + (K−2)/4 + 2^−K ≥ K/4 are corpus cases (`moldable_thm12_k*.json`).
 #[test]
 fn theorem_12_batch_list_takes_k_batches() {
     for k in 2u32..=6 {
@@ -318,15 +245,10 @@ fn theorem_12_batch_list_takes_k_batches() {
         let refs: Vec<(&str, u32)> = jobs.iter().map(|(w, p)| (w.as_str(), *p)).collect();
         let inst = roofline(k, &refs);
         let sc = Scenario::new((1..=k).map(|j| (1u32 << (j - 1)) - 1).collect());
-        let opt = t("1/2");
-        assert_eq!(lprime(&inst, &sc).unwrap().lower, opt);
         let mut s = BatchList::new(&inst, Priority::Lpt, t("3/10")).unwrap();
-        let m = run(&inst, &sc, &mut s);
-        assert_eq!(s.batches().len(), k as usize);
-        let expected = &(&t("1/2") + &Time::ratio_u64(u64::from(k) - 2, 4).unwrap())
-            + &Time::ratio_u64(1, 1u64 << k).unwrap();
-        assert_eq!(m, expected, "K = {k}");
+        let m = certified(&inst, &sc, &mut s).makespan;
         assert!(m >= Time::ratio_u64(u64::from(k), 4).unwrap());
+        assert_eq!(s.batches().len(), k as usize);
         for b in s.batches() {
             assert!(
                 b.allotment.alloc.iter().flatten().all(|&p| p == 1),
@@ -334,20 +256,6 @@ fn theorem_12_batch_list_takes_k_batches() {
             );
         }
     }
-}
-
-/// MINTIME and MINAREA on Section 4.7: MINTIME takes 4 processors each (all least times at
-/// P = 4), MINAREA one each.
-#[test]
-fn baselines_on_section_4_7() {
-    let (inst, sc) = section_4_7();
-    let mut s = mintime(&inst, Order::Index);
-    // All on 4 processors, one after the other: 4 + 9.5 + 2·2.5 + 2·1.4 = 21.3.
-    assert_eq!(run(&inst, &sc, &mut s), t("21.3"));
-    let mut s: List<Vec<u32>> = resched::schedulers::moldable::lpa::minarea(&inst, Order::Index);
-    assert_eq!(s.allotment(), &vec![1, 1, 1, 1]);
-    // J1 [0,11], J2 [0,10], J3 [0,4] [4,8], J4 [0,3] [3,6].
-    assert_eq!(run(&inst, &sc, &mut s), t("11"));
 }
 
 /// Lemma 1 is stated for "a processor allocation p", and Section 3.3 lets p change from one
@@ -369,8 +277,7 @@ fn lemma_1_needs_fixed_allocations() {
     let sc = Scenario::new(vec![3, 1]);
     let alloc = PerAttempt(vec![vec![7, 3, 3, 1], vec![1, 6]]);
     let mut s = List::new(&inst, alloc.clone(), Priority::Lpt, "LIST/LPT");
-    let r = engine::run(&inst, &sc, &mut s).unwrap();
-    resched::check::check(&inst, &sc, &r.schedule).unwrap();
+    let r = certified(&inst, &sc, &mut s);
     assert_eq!(r.makespan, t("233/4"));
     let b = lower_bound(&inst, &sc, |j, i| alloc.0[j][i as usize - 1]).unwrap();
     assert_eq!((b.area.clone(), b.tmax.clone()), (t("137"), t("79/2")));
@@ -401,43 +308,39 @@ fn two_l_fails_for_changing_allocations() {
         vec![6, 2],
     ]);
     let mut s = List::new(&inst, alloc.clone(), Priority::Lpt, "LIST/LPT");
-    let m = run(&inst, &sc, &mut s);
+    let m = certified(&inst, &sc, &mut s).makespan;
     assert_eq!(m, t("3653/30"));
     let b = lower_bound(&inst, &sc, |j, i| alloc.0[j][i as usize - 1]).unwrap();
     assert_eq!(b.lower.mul_int(2), t("4519/45"));
     assert!(m > b.lower.mul_int(2));
 }
 
-/// The registry builds every moldable name; BATCH-LIST rejects ε ≤ 0 naming `--eps`; rigid
-/// algorithms refuse moldable instances.
+/// One prepared moldable scheduler runs a second scenario from scratch (reset at time 0);
+/// BATCH-LIST rejects ε ≤ 0 naming `--eps`; rigid algorithms refuse moldable instances; ε given
+/// to an algorithm that takes none is refused, not ignored.
 #[test]
-fn registry_builds_moldable_algorithms() {
+fn catalogue_errors_and_reuse() {
     let (inst, sc) = section_4_7();
-    for (name, want) in [
-        ("lpa-list", "13"),
-        ("list", "13"),
-        ("mintime", "21.3"),
-        ("minarea", "11"),
-        ("batch-list", "13"),
+    for name in [
+        "lpa-list",
+        "mintime",
+        "minarea",
+        "batch-list",
+        "batch-list-uniform",
     ] {
-        let mut spec = AlgoSpec::new(name).with_priority(Priority::Lpt);
-        if name == "batch-list" {
-            spec.eps = Some(t("1/100"));
-        }
-        let mut s = oracle::build(&spec, &inst).unwrap();
-        assert_eq!(run(&inst, &sc, s.as_mut()), t(want), "{name}");
-        // The same value runs a second scenario from scratch (reset at time 0).
-        assert!(
-            run(&inst, &Scenario::none(4), s.as_mut()) <= t(want),
-            "{name}"
-        );
+        let spec = AlgoSpec::new(name).with_priority(Priority::Index);
+        let mut p = Prepared::new(&spec, &inst).unwrap();
+        let first = p.certify(&inst, &sc).unwrap().makespan;
+        let none = p.certify(&inst, &Scenario::none(4)).unwrap().makespan;
+        assert!(none <= first, "{name}");
+        assert_eq!(p.certify(&inst, &sc).unwrap().makespan, first, "{name}");
     }
-    let mut spec = AlgoSpec::new("batch-list");
-    spec.eps = Some(Time::zero());
-    let e = oracle::build(&spec, &inst).err().unwrap().to_string();
+    let e = oracle::build(&AlgoSpec::new("batch-list").with_eps(Time::zero()), &inst)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
     assert!(e.contains("--eps"), "{e}");
     assert!(oracle::build(&AlgoSpec::new("greedy"), &inst).is_err());
-    // ε given to an algorithm that takes none is refused, not ignored.
     let e = oracle::build(&AlgoSpec::new("lpa-list").with_eps(t("1/100")), &inst)
         .err()
         .map(|e| e.to_string())

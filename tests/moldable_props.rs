@@ -10,6 +10,12 @@
 //!   uses, computed exactly), and each batch obeys the steps of that proof: T_k ≤ 2·L(J_k,f'_k,p_k)
 //!   (Lemma 1) and L(J_k,f_k,p_k) ≤ (1+ε)·min_p L(J_k,f_k,p) (Lemma 3).
 //!
+//! Every run goes through the oracle: catalogue algorithms through `oracle::certify`, the
+//! schedulers whose internals are inspected (BATCH-LIST's batch records, LIST with a random
+//! per-attempt allocation the catalogue does not name) through `oracle::certify_scheduler`,
+//! BATCH-LIST's two readings checked to give the catalogue's makespan. L(J,f,p) is taken over the
+//! counts each schedule actually used.
+//!
 //! proptest draws a seed (fixed base seed, so runs are reproducible); the instance is built from
 //! the seed with ChaCha8, and every assertion message prints the seed and the instance JSON.
 use proptest::prelude::*;
@@ -17,13 +23,13 @@ use proptest::test_runner::{Config, RngSeed};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use resched::bounds::moldable::{
-    batch_bound, chains_bound, lemma1, lower_bound, lpa_bound_instance, lprime, lstar_exact,
+    batch_bound, chains_bound, lemma1, lpa_bound_instance, lprime, lstar_exact,
 };
-use resched::engine::{self, Scheduler};
+use resched::engine::Scheduler;
 use resched::model::{Instance, Scenario, Schedule};
+use resched::oracle::{self, AlgoSpec, Certified};
 use resched::schedulers::moldable::batch::{BatchList, BatchRecord};
-use resched::schedulers::moldable::list::{min_busy, Allotment, List, PerAttempt};
-use resched::schedulers::moldable::lpa::{lpa_list, minarea, mintime};
+use resched::schedulers::moldable::list::{min_busy, List, PerAttempt};
 use resched::schedulers::moldable::mt_allotment::ChainCounts;
 use resched::schedulers::moldable::Priority;
 use resched::Time;
@@ -100,43 +106,60 @@ fn gen(seed: u64, model: &str) -> (Instance, Scenario, String) {
     (inst, sc, json)
 }
 
-fn run_checked(inst: &Instance, sc: &Scenario, s: &mut dyn Scheduler, ctx: &str) -> engine::Run {
-    let r = engine::run(inst, sc, s).unwrap_or_else(|e| panic!("{ctx}: {e}"));
-    let m = resched::check::check(inst, sc, &r.schedule)
-        .unwrap_or_else(|v| panic!("{ctx}: {} infeasible: {v}", s.name()));
-    assert_eq!(m, r.makespan, "{ctx}");
-    r
+/// Runs a scheduler the test built (to read its batches, or with an allocation the catalogue does
+/// not name) through the oracle's certify path.
+fn certified(inst: &Instance, sc: &Scenario, s: &mut dyn Scheduler, ctx: &str) -> Certified {
+    let name = s.name();
+    oracle::certify_scheduler(s, "props", inst, sc).unwrap_or_else(|e| panic!("{ctx}: {name}: {e}"))
 }
 
-/// LIST with allocation `alloc` obeys Lemma 1 and Eq. (9) for that allocation.
-/// With `fixed` (one count per job) Lemma 1 must hold. With counts that change from one attempt
-/// to the next neither Lemma 1 nor the weaker T ≤ 2·L(J,f,p) holds (golden tests
-/// `lemma_1_needs_fixed_allocations` and `two_l_fails_for_changing_allocations`): only the
-/// checker and Eq. (9) are asserted then.
-fn check_list<A: Allotment>(
-    inst: &Instance,
-    sc: &Scenario,
-    mut s: List<A>,
-    fixed: bool,
-    ctx: &str,
-) -> Time {
-    let r = run_checked(inst, sc, &mut s, ctx);
-    let b = lower_bound(inst, sc, |j, i| s.allotment().procs(j, i)).unwrap();
+/// Certifies a catalogue algorithm.
+fn certify(inst: &Instance, sc: &Scenario, spec: &AlgoSpec, ctx: &str) -> Certified {
+    oracle::certify(spec, inst, sc).unwrap_or_else(|e| panic!("{ctx}: {}: {e}", spec.label()))
+}
+
+/// Each job's chain of counts in `schedule`, in attempt order.
+fn chains(inst: &Instance, schedule: &Schedule) -> Vec<(usize, Vec<u32>)> {
+    let mut out: Vec<(usize, Vec<(u32, u32)>)> = (0..inst.len()).map(|j| (j, Vec::new())).collect();
+    for a in &schedule.attempts {
+        out[a.job].1.push((a.attempt, a.procs));
+    }
+    out.into_iter()
+        .map(|(j, mut c)| {
+            c.sort_unstable();
+            (j, c.into_iter().map(|x| x.1).collect())
+        })
+        .collect()
+}
+
+/// A LIST run obeys Eq. (9) for the counts it used, and Lemma 1 when each job kept one count.
+/// With `fixed` (LPA, MINTIME, MINAREA: one count per job) the run must have kept them and
+/// Lemma 1 must hold. With counts that change from one attempt to the next neither Lemma 1 nor
+/// the weaker T ≤ 2·L(J,f,p) holds (golden tests `lemma_1_needs_fixed_allocations` and
+/// `two_l_fails_for_changing_allocations`): only the checker and Eq. (9) are asserted then.
+fn check_list(inst: &Instance, r: &Certified, fixed: bool, ctx: &str) -> Time {
+    let used = chains(inst, &r.schedule);
+    let b = chains_bound(inst, &used).unwrap();
     assert!(
         r.makespan >= b.lower,
         "{ctx}: {} below its L(J,f,p)",
-        s.name()
+        r.algorithm
     );
     let pmin = min_busy(&r.schedule);
     assert!(pmin >= 1, "{ctx}: LIST left every processor idle");
     if !fixed {
-        return r.makespan;
+        return r.makespan.clone();
     }
+    assert!(
+        used.iter().all(|(_, c)| c.iter().all(|p| *p == c[0])),
+        "{ctx}: {} changed a job's count",
+        r.algorithm
+    );
     let l1 = lemma1(&b.area, &b.tmax, pmin, inst.procs);
     assert!(
         r.makespan <= l1,
         "{ctx}: {} = {} above Lemma 1's {l1} (p_min = {pmin}); schedule {:?}",
-        s.name(),
+        r.algorithm,
         r.makespan,
         r.schedule
             .attempts
@@ -144,7 +167,7 @@ fn check_list<A: Allotment>(
             .map(|a| (a.job, a.start.to_string(), a.procs, a.duration.to_string()))
             .collect::<Vec<_>>()
     );
-    r.makespan
+    r.makespan.clone()
 }
 
 fn check_model(seed: u64, model: &str) {
@@ -156,7 +179,9 @@ fn check_model(seed: u64, model: &str) {
     let lp = lprime(&inst, &sc).unwrap();
     let bound = lpa_bound_instance(&inst);
     for prio in [Priority::Lpt, Priority::Hpa, Priority::La] {
-        let m = check_list(&inst, &sc, lpa_list(&inst, prio), true, &ctx);
+        let spec = |name: &str| AlgoSpec::new(name).with_priority(prio);
+        let lpa = certify(&inst, &sc, &spec("lpa-list"), &ctx);
+        let m = check_list(&inst, &lpa, true, &ctx);
         assert!(m >= lp.lower, "{ctx}: below L'");
         if let Some(b) = &bound {
             assert!(
@@ -165,8 +190,9 @@ fn check_model(seed: u64, model: &str) {
                 b * &lp.lower
             );
         }
-        check_list(&inst, &sc, mintime(&inst, prio), true, &ctx);
-        check_list(&inst, &sc, minarea(&inst, prio), true, &ctx);
+        for name in ["mintime", "minarea"] {
+            check_list(&inst, &certify(&inst, &sc, &spec(name), &ctx), true, &ctx);
+        }
     }
     // LIST whose allocation changes at every attempt.
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
@@ -175,10 +201,10 @@ fn check_model(seed: u64, model: &str) {
         .iter()
         .map(|&f| (0..=f).map(|_| rng.random_range(1..=inst.procs)).collect())
         .collect();
+    let mut random = List::new(&inst, PerAttempt(per), Priority::Lpt, "LIST/random");
     check_list(
         &inst,
-        &sc,
-        List::new(&inst, PerAttempt(per), Priority::Lpt, "LIST/random"),
+        &certified(&inst, &sc, &mut random, &ctx),
         false,
         &ctx,
     );
@@ -191,7 +217,15 @@ fn check_model(seed: u64, model: &str) {
     for eps in ["3/10", "1"] {
         let eps: Time = eps.parse().unwrap();
         let mut s = BatchList::new(&inst, Priority::Lpt, eps.clone()).unwrap();
-        let r = run_checked(&inst, &sc, &mut s, &ctx);
+        let r = certified(&inst, &sc, &mut s, &ctx);
+        let spec = AlgoSpec::new("batch-list")
+            .with_priority(Priority::Lpt)
+            .with_eps(eps.clone());
+        assert_eq!(
+            certify(&inst, &sc, &spec, &ctx).makespan,
+            r.makespan,
+            "{ctx}"
+        );
         let fmax = sc.failures.iter().copied().max().unwrap_or(0);
         let bb = batch_bound(&eps, fmax);
         assert!(r.makespan >= lstar, "{ctx}: BATCH-LIST beats min_p L");
@@ -242,7 +276,15 @@ fn check_model(seed: u64, model: &str) {
     let eps: Time = "3/10".parse().unwrap();
     let mut s =
         BatchList::with_counts(&inst, Priority::Lpt, eps.clone(), ChainCounts::Uniform).unwrap();
-    let r = run_checked(&inst, &sc, &mut s, &ctx);
+    let r = certified(&inst, &sc, &mut s, &ctx);
+    let spec = AlgoSpec::new("batch-list-uniform")
+        .with_priority(Priority::Lpt)
+        .with_eps(eps.clone());
+    assert_eq!(
+        certify(&inst, &sc, &spec, &ctx).makespan,
+        r.makespan,
+        "{ctx}"
+    );
     let fmax = sc.failures.iter().copied().max().unwrap_or(0);
     assert!(r.makespan >= lstar, "{ctx}: BATCH-LIST-U beats min_p L");
     assert!(
