@@ -168,7 +168,8 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    std::fs::write(&tmp, contents).map_err(|e| Error::io(&tmp, e))?;
+    // A failure names the path the user gave, not the temporary sibling.
+    std::fs::write(&tmp, contents).map_err(|e| Error::io(path, e))?;
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         Error::io(path, e)

@@ -17,16 +17,22 @@ pub enum Violation {
         job: usize,
     },
     NegativeStart {
+        /// Position of the attempt in the schedule's `attempts` list.
+        index: usize,
         job: String,
         attempt: u32,
         start: Time,
     },
     ProcsNotAllowed {
+        /// Position of the attempt in the schedule's `attempts` list.
+        index: usize,
         job: String,
         attempt: u32,
         procs: u32,
     },
     WrongDuration {
+        /// Position of the attempt in the schedule's `attempts` list.
+        index: usize,
         job: String,
         attempt: u32,
         expected: Time,
@@ -38,22 +44,30 @@ pub enum Violation {
         found: u32,
     },
     AttemptNumbering {
+        /// Position of the attempt in the schedule's `attempts` list.
+        index: usize,
         job: String,
         position: u32,
         found: u32,
     },
     Overlap {
+        /// Position of the attempt in the schedule's `attempts` list.
+        index: usize,
         job: String,
         attempt: u32,
         start: Time,
         previous_end: Time,
     },
     Capacity {
+        /// The attempt whose start exceeds the capacity.
+        index: usize,
         time: Time,
         used: u64,
         capacity: u32,
     },
     BadNodes {
+        /// Position of the attempt in the schedule's `attempts` list.
+        index: usize,
         job: String,
         attempt: u32,
         msg: String,
@@ -76,29 +90,29 @@ impl fmt::Display for Violation {
             UnknownJob { attempt_index, job } => {
                 write!(f, "[job exists] attempts[{attempt_index}] names job {job}, which the instance does not have")
             }
-            NegativeStart { job, attempt, start } => {
-                write!(f, "[start ≥ 0] job {job} attempt {attempt} starts at {start}")
+            NegativeStart { index, job, attempt, start } => {
+                write!(f, "[start ≥ 0] attempts[{index}]: job {job} attempt {attempt} starts at {start}")
             }
-            ProcsNotAllowed { job, attempt, procs } => {
-                write!(f, "[allowed processors] job {job} attempt {attempt} uses {procs} processors, which the job cannot run on")
+            ProcsNotAllowed { index, job, attempt, procs } => {
+                write!(f, "[allowed processors] attempts[{index}]: job {job} attempt {attempt} uses {procs} processors, which the job cannot run on")
             }
-            WrongDuration { job, attempt, expected, found } => {
-                write!(f, "[duration = t_j(p)] job {job} attempt {attempt} lasts {found}, expected {expected}")
+            WrongDuration { index, job, attempt, expected, found } => {
+                write!(f, "[duration = t_j(p)] attempts[{index}]: job {job} attempt {attempt} lasts {found}, expected {expected}")
             }
             AttemptCount { job, expected, found } => {
                 write!(f, "[f_j + 1 attempts] job {job} has {found} attempts, expected {expected}")
             }
-            AttemptNumbering { job, position, found } => {
-                write!(f, "[attempts in order] job {job}: attempt number {found} is its attempt #{position} by start time")
+            AttemptNumbering { index, job, position, found } => {
+                write!(f, "[attempts in order] attempts[{index}]: job {job}: attempt number {found} is its attempt #{position} by start time")
             }
-            Overlap { job, attempt, start, previous_end } => write!(
+            Overlap { index, job, attempt, start, previous_end } => write!(
                 f,
-                "[no overlap] job {job} attempt {attempt} starts at {start}, before its previous attempt ends at {previous_end}"
+                "[no overlap] attempts[{index}]: job {job} attempt {attempt} starts at {start}, before its previous attempt ends at {previous_end}"
             ),
-            Capacity { time, used, capacity } => {
-                write!(f, "[capacity] {used} processors busy at time {time}, only {capacity} exist")
+            Capacity { index, time, used, capacity } => {
+                write!(f, "[capacity] attempts[{index}] starts at time {time} with {used} processors busy, only {capacity} exist")
             }
-            BadNodes { job, attempt, msg } => write!(f, "[node ids] job {job} attempt {attempt}: {msg}"),
+            BadNodes { index, job, attempt, msg } => write!(f, "[node ids] attempts[{index}]: job {job} attempt {attempt}: {msg}"),
             NodeShared { node, time, first, second } => {
                 write!(f, "[node exclusive] node {node} is used by {first} and {second} at time {time}")
             }

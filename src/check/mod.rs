@@ -33,6 +33,7 @@ pub fn check(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Resul
         let job = &inst.jobs[a.job];
         if a.start.is_negative() {
             return Err(Violation::NegativeStart {
+                index: i,
                 job: name(a.job),
                 attempt: a.attempt,
                 start: a.start.clone(),
@@ -40,6 +41,7 @@ pub fn check(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Resul
         }
         let Some(t) = job.time(a.procs) else {
             return Err(Violation::ProcsNotAllowed {
+                index: i,
                 job: name(a.job),
                 attempt: a.attempt,
                 procs: a.procs,
@@ -47,6 +49,7 @@ pub fn check(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Resul
         };
         if *t != a.duration {
             return Err(Violation::WrongDuration {
+                index: i,
                 job: name(a.job),
                 attempt: a.attempt,
                 expected: t.clone(),
@@ -80,6 +83,7 @@ pub fn check(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Resul
         for (pos, &i) in idx.iter().enumerate() {
             if at[i].attempt != pos as u32 + 1 {
                 return Err(Violation::AttemptNumbering {
+                    index: i,
                     job: name(j),
                     position: pos as u32 + 1,
                     found: at[i].attempt,
@@ -89,6 +93,7 @@ pub fn check(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Resul
                 let prev_end = at[idx[pos - 1]].end();
                 if at[i].start < prev_end {
                     return Err(Violation::Overlap {
+                        index: i,
                         job: name(j),
                         attempt: at[i].attempt,
                         start: at[i].start.clone(),
@@ -105,22 +110,23 @@ pub fn check(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Resul
 
 /// Sweep over start/end events; at equal instants ends come first (an attempt occupies [s, e)).
 fn check_capacity(procs: u32, schedule: &Schedule) -> Result<(), Violation> {
-    let mut events: Vec<(Time, bool, u32)> = Vec::with_capacity(2 * schedule.attempts.len());
-    for a in &schedule.attempts {
+    let mut events: Vec<(Time, bool, u32, usize)> = Vec::with_capacity(2 * schedule.attempts.len());
+    for (i, a) in schedule.attempts.iter().enumerate() {
         if a.duration.is_zero() {
             continue;
         }
-        events.push((a.start.clone(), true, a.procs));
-        events.push((a.end(), false, a.procs));
+        events.push((a.start.clone(), true, a.procs, i));
+        events.push((a.end(), false, a.procs, i));
     }
     // false (end) sorts before true (start) at the same instant.
     events.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.cmp(&y.1)));
     let mut used: u64 = 0;
-    for (t, is_start, p) in events {
+    for (t, is_start, p, index) in events {
         if is_start {
             used += u64::from(p);
             if used > u64::from(procs) {
                 return Err(Violation::Capacity {
+                    index,
                     time: t,
                     used,
                     capacity: procs,
@@ -138,6 +144,7 @@ fn check_nodes(inst: &Instance, schedule: &Schedule) -> Result<(), Violation> {
     for (i, a) in schedule.attempts.iter().enumerate() {
         let Some(nodes) = &a.nodes else { continue };
         let bad = |msg: String| Violation::BadNodes {
+            index: i,
             job: inst.jobs[a.job].name.clone(),
             attempt: a.attempt,
             msg,
@@ -166,7 +173,10 @@ fn check_nodes(inst: &Instance, schedule: &Schedule) -> Result<(), Violation> {
     }
     let label = |i: usize| {
         let a = &schedule.attempts[i];
-        format!("job {} attempt {}", inst.jobs[a.job].name, a.attempt)
+        format!(
+            "attempts[{i}] (job {} attempt {})",
+            inst.jobs[a.job].name, a.attempt
+        )
     };
     for (v, ivs) in by_node.iter_mut().enumerate() {
         ivs.sort();

@@ -53,6 +53,20 @@ pub fn parse_seconds(option: &str, s: &str) -> Result<Duration> {
 pub fn run(a: Args) -> Result<Exit> {
     let inst = Instance::load(&a.instance)?;
     let sc = Scenario::load(&a.scenario, &inst)?;
+    // The exact methods' limit, checked here so that the message names the file and field.
+    if let Some((j, f)) =
+        (sc.failures.iter().enumerate()).find(|(_, &f)| f >= opt::problem::MAX_ATTEMPTS_PER_JOB)
+    {
+        return Err(Error::invalid(
+            &a.scenario.display().to_string(),
+            format!("failures[{j}]"),
+            format!(
+                "limit exceeded: job {} fails {f} times; the exact methods allow at most {} attempts per job (255 attempts)",
+                inst.jobs[j].name,
+                opt::problem::MAX_ATTEMPTS_PER_JOB
+            ),
+        ));
+    }
     let method: Method = a.method.parse()?;
     let cfg = OptConfig {
         method,

@@ -141,7 +141,7 @@ pub fn build(inst: &Instance, sc: &Scenario) -> Result<IntProblem> {
         let f = sc.failures[j];
         if f >= MAX_ATTEMPTS_PER_JOB {
             return Err(Error::Limit(format!(
-                "opt: job {} fails {f} times; the exact methods allow at most {} attempts per job",
+                "opt: failures[{j}]: job {} fails {f} times; the exact methods allow at most {} attempts per job",
                 inst.jobs[j].name, MAX_ATTEMPTS_PER_JOB
             )));
         }
