@@ -10,6 +10,7 @@
 //! this module: the checker judges the oracle.
 pub mod catalogue;
 pub mod certify;
+pub mod diff;
 
 pub use catalogue::{Algo, Entry, Family, Paper, CATALOGUE};
 pub use certify::{
