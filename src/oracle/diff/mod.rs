@@ -1,6 +1,7 @@
 //! Differential testing (`resched diff`): another implementation of the papers' algorithms
-//! against the oracle. DESIGN's third purpose ("an oracle for faster implementations"), run in
-//! bulk. This part talks to the other implementation.
+//! against the oracle, on seeded random cases, with the first mismatch shrunk to a small
+//! counterexample written as a golden case. DESIGN's third purpose ("an oracle for faster
+//! implementations"), run in bulk.
 //!
 //! # The other implementation's side
 //! It is a command, given as a template (`--cmd`), split into words without a shell
@@ -46,9 +47,24 @@
 //! and an `error` response (`refused`) are mismatches too, reported with the end of the
 //! program's standard error. In JSONL mode the program is restarted after any of these.
 //!
+//! # What resched does
+//! [`scope`] draws the cases; [`run`] runs resched through [`crate::oracle::certify`] and the
+//! other program, and [`compare`] judges: makespans exactly (or within `--rel-tol`); a schedule
+//! through the checker first. The first mismatch is shrunk ([`shrink`]) and written
+//! ([`counterexample`]) with the commands that reproduce it. [`peer`] is the adapter for the
+//! rigid paper's C++ simulator, whose printed makespans are compared without running it.
 pub mod answer;
+pub mod compare;
+pub mod counterexample;
 pub mod external;
+pub mod peer;
 pub mod process;
+pub mod run;
+pub mod scope;
+pub mod shrink;
 pub mod template;
 
+pub use compare::{Kind, Mismatch, Rules, Verdict};
 pub use external::{External, Protocol};
+pub use run::{Algo, Config, Outcome};
+pub use scope::Scope;
