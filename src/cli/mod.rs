@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 
 pub mod demo;
+pub mod diff;
 pub mod experiment;
 pub mod opt;
 pub mod prove;
@@ -37,6 +38,10 @@ pub enum Command {
     Steal(steal::Args),
     /// The theorem ledger: rebuild a statement's witness and measure it, or print the whole ledger.
     Prove(prove::Args),
+    /// Differential testing: another implementation against the oracle on seeded random cases,
+    /// the first mismatch shrunk and written as a golden case (or the rigid paper simulator's
+    /// printed makespans against GREEDY).
+    Diff(diff::Args),
 }
 
 /// What a subcommand reports back to `main`.
@@ -64,6 +69,7 @@ pub fn main() -> i32 {
         Command::Opt(a) => opt::run(a),
         Command::Steal(a) => steal::run(a),
         Command::Prove(a) => prove::run(a),
+        Command::Diff(a) => diff::run(a),
     };
     match result {
         Ok(Exit::Ok) => 0,
