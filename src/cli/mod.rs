@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 
 pub mod algorithms;
 pub mod demo;
+pub mod diff;
 pub mod experiment;
 pub mod opt;
 pub mod prove;
@@ -40,6 +41,10 @@ pub enum Command {
     Prove(prove::Args),
     /// List every algorithm of the catalogue: names, aliases, paper and section, parameters.
     Algorithms(algorithms::Args),
+    /// Differential testing: another implementation against the oracle on seeded random cases,
+    /// the first mismatch shrunk and written as a golden case (or the rigid paper simulator's
+    /// printed makespans against GREEDY).
+    Diff(diff::Args),
 }
 
 /// What a subcommand reports back to `main`.
@@ -68,6 +73,7 @@ pub fn main() -> i32 {
         Command::Steal(a) => steal::run(a),
         Command::Prove(a) => prove::run(a),
         Command::Algorithms(a) => algorithms::run(a),
+        Command::Diff(a) => diff::run(a),
     };
     match result {
         Ok(Exit::Ok) => 0,

@@ -11,6 +11,7 @@
 pub mod catalogue;
 pub mod certify;
 pub mod corpus;
+pub mod diff;
 
 pub use catalogue::{Algo, Entry, Family, Paper, CATALOGUE};
 pub use certify::{
