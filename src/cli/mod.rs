@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 a check that failed (an infeasible schedule), 2 bad input or usage.
 use clap::{Parser, Subcommand};
 
+pub mod batch;
 pub mod demo;
 pub mod experiment;
 pub mod opt;
@@ -27,6 +28,8 @@ pub enum Command {
     /// Run one scheduling algorithm on an instance and a failure scenario (or GREEDY over the
     /// rigid paper simulator's files) and print the exact makespan, L(f) and ratio.
     Simulate(simulate::Args),
+    /// Certify many requests (instance, scenario, algorithm) given as JSON Lines, in parallel.
+    Batch(batch::Args),
     /// Run every rigid algorithm on small built-in examples and print a table.
     Demo(demo::Args),
     /// Reproduce a paper's evaluation (rigid-qbar, rigid-procs, rigid-trace, ...).
@@ -59,6 +62,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Verify(a) => verify::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Batch(a) => batch::run(a),
         Command::Demo(a) => demo::run(a),
         Command::Experiment(a) => experiment::run(a),
         Command::Opt(a) => opt::run(a),
