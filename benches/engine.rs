@@ -14,15 +14,21 @@ use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use resched::cli::simulate::peer_greedy;
-use resched::engine::run_makespan;
+use resched::engine::{run_makespan, Scheduler};
 use resched::model::{Instance, Scenario};
+use resched::oracle::{self, AlgoSpec};
 use resched::schedulers::Priority;
 use resched::workload::peer::{load_failures, PeerInstance};
 use resched::Time;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;
+
+/// GREEDY (R-LIST with m = 0) with `priority`, built through the oracle's catalogue (the
+/// engine is then run directly: these benchmarks measure the engine, not the checker).
+fn peer_greedy(inst: &Instance, priority: Priority) -> Box<dyn Scheduler> {
+    oracle::build(&AlgoSpec::new("greedy").with_priority(priority), inst).expect("rigid")
+}
 
 fn peer_sample(c: &mut Criterion) {
     // `<repo>/../shared` (CI, main checkout) or `../../shared` (a worktree /work/wt/<name>).
@@ -38,11 +44,11 @@ fn peer_sample(c: &mut Criterion) {
     let inst = &p.instance;
     let scenarios =
         load_failures(&dir.join("failures_sample_1_0.3"), inst.len(), None).expect("failure file");
-    let greedy = peer_greedy(inst, p.priority, 0).expect("rigid");
+    let greedy = || peer_greedy(inst, p.priority);
     let events: u64 = scenarios
         .iter()
         .map(|s| {
-            run_makespan(inst, s, &mut greedy.clone())
+            run_makespan(inst, s, greedy().as_mut())
                 .expect("run")
                 .events
         })
@@ -57,10 +63,10 @@ fn peer_sample(c: &mut Criterion) {
         .throughput(Throughput::Elements(events));
     g.bench_function("1_thread", |b| {
         b.iter(|| {
-            let mut s = greedy.clone();
+            let mut s = greedy();
             let mut acc = Time::zero();
             for sc in &scenarios {
-                acc = acc.max(run_makespan(inst, sc, &mut s).expect("run").makespan);
+                acc = acc.max(run_makespan(inst, sc, s.as_mut()).expect("run").makespan);
             }
             black_box(acc)
         })
@@ -69,10 +75,9 @@ fn peer_sample(c: &mut Criterion) {
         b.iter(|| {
             let v: Vec<Time> = scenarios
                 .par_iter()
-                .map_init(
-                    || greedy.clone(),
-                    |s, sc| run_makespan(inst, sc, s).expect("run").makespan,
-                )
+                .map_init(greedy, |s, sc| {
+                    run_makespan(inst, sc, s.as_mut()).expect("run").makespan
+                })
                 .collect();
             black_box(v)
         })
@@ -103,15 +108,15 @@ fn scaling(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(10));
     for n in [1_000usize, 10_000, 100_000] {
         let (inst, sc) = synthetic(n, 42);
-        let greedy = peer_greedy(&inst, Priority::Lpt, 0).expect("rigid");
-        let events = run_makespan(&inst, &sc, &mut greedy.clone())
+        let greedy = || peer_greedy(&inst, Priority::Lpt);
+        let events = run_makespan(&inst, &sc, greedy().as_mut())
             .expect("run")
             .events;
         g.throughput(Throughput::Elements(events));
         g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
             b.iter(|| {
                 black_box(
-                    run_makespan(&inst, &sc, &mut greedy.clone())
+                    run_makespan(&inst, &sc, greedy().as_mut())
                         .expect("run")
                         .makespan,
                 )
@@ -135,11 +140,11 @@ criterion_group! {
 fn oneshot() {
     let which = std::env::var("RESCHED_ENGINE_ONESHOT").unwrap_or_default();
     let run = |label: &str, inst: &Instance, scs: &[Scenario], prio: Priority| {
-        let mut g = peer_greedy(inst, prio, 0).expect("rigid");
+        let mut g = peer_greedy(inst, prio);
         let t0 = std::time::Instant::now();
         let mut events = 0u64;
         for sc in scs {
-            events += run_makespan(inst, sc, &mut g).expect("run").events;
+            events += run_makespan(inst, sc, g.as_mut()).expect("run").events;
         }
         let ns = t0.elapsed().as_nanos() as f64;
         println!(

@@ -91,13 +91,13 @@ impl fmt::Display for Violation {
                 write!(f, "[job exists] attempts[{attempt_index}] names job {job}, which the instance does not have")
             }
             NegativeStart { index, job, attempt, start } => {
-                write!(f, "[start ≥ 0] attempts[{index}]: job {job} attempt {attempt} starts at {start}")
+                write!(f, "[start ≥ 0] attempts[{index}].start: job {job} attempt {attempt} starts at {start}")
             }
             ProcsNotAllowed { index, job, attempt, procs } => {
-                write!(f, "[allowed processors] attempts[{index}]: job {job} attempt {attempt} uses {procs} processors, which the job cannot run on")
+                write!(f, "[allowed processors] attempts[{index}].procs: job {job} attempt {attempt} uses {procs} processors, which the job cannot run on")
             }
             WrongDuration { index, job, attempt, expected, found } => {
-                write!(f, "[duration = t_j(p)] attempts[{index}]: job {job} attempt {attempt} lasts {found}, expected {expected}")
+                write!(f, "[duration = t_j(p)] attempts[{index}].duration: job {job} attempt {attempt} lasts {found}, expected {expected}")
             }
             AttemptCount { job, expected, found } => {
                 write!(f, "[f_j + 1 attempts] job {job} has {found} attempts, expected {expected}")
@@ -110,7 +110,7 @@ impl fmt::Display for Violation {
                 "[no overlap] attempts[{index}]: job {job} attempt {attempt} starts at {start}, before its previous attempt ends at {previous_end}"
             ),
             Capacity { index, time, used, capacity } => {
-                write!(f, "[capacity] attempts[{index}] starts at time {time} with {used} processors busy, only {capacity} exist")
+                write!(f, "[capacity] {used} processors busy at time {time}, only {capacity} exist (attempts[{index}] starts then)")
             }
             BadNodes { index, job, attempt, msg } => write!(f, "[node ids] attempts[{index}]: job {job} attempt {attempt}: {msg}"),
             NodeShared { node, time, first, second } => {

@@ -324,3 +324,30 @@ fn peer_output_does_not_depend_on_threads() {
     assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 300);
     assert!(text.contains("priority rarea (SA)"), "{text}");
 }
+
+/// `--threads 0` in peer mode is an error, not "all cores" (leave it out for that).
+#[test]
+fn peer_threads_zero_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let inst = write(
+        dir.path(),
+        "peer",
+        "1e-8 4 10 length 0 0 0\nT0 rgd 1.5 2\nT1 rgd 2.25 4\n",
+    );
+    let fail = write(dir.path(), "fail", "0 1\n");
+    let o = resched(&[
+        "simulate",
+        "--peer-instance",
+        inst.to_str().unwrap(),
+        "--peer-failures",
+        fail.to_str().unwrap(),
+        "--threads",
+        "0",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("option `threads`: must be at least 1"),
+        "{err}"
+    );
+}

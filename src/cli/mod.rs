@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 
 pub mod algorithms;
+pub mod batch;
 pub mod demo;
 pub mod diff;
 pub mod experiment;
@@ -29,6 +30,8 @@ pub enum Command {
     /// Run one scheduling algorithm on an instance and a failure scenario (or GREEDY over the
     /// rigid paper simulator's files) and print the exact makespan, L(f) and ratio.
     Simulate(simulate::Args),
+    /// Certify many requests (instance, scenario, algorithm) given as JSON Lines, in parallel.
+    Batch(batch::Args),
     /// Run every rigid algorithm on small built-in examples and print a table.
     Demo(demo::Args),
     /// Reproduce a paper's evaluation (rigid-qbar, rigid-procs, rigid-trace, ...).
@@ -67,6 +70,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Verify(a) => verify::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Batch(a) => batch::run(a),
         Command::Demo(a) => demo::run(a),
         Command::Experiment(a) => experiment::run(a),
         Command::Opt(a) => opt::run(a),

@@ -1,18 +1,18 @@
-//! `resched simulate`: runs one algorithm of the registry ([`crate::schedulers`]) on an instance
-//! and a failure scenario and prints the exact makespan, the lower bound L(f) of the rigid paper
-//! (Section 3.3, Eqs. 5–6) and their ratio; or, in peer mode, runs GREEDY (R-LIST with m = 0,
-//! Algorithm 1) over every scenario of the rigid paper's simulator files
-//! ([`crate::workload::peer`]), in parallel with a deterministic output order.
+//! `resched simulate`: runs one algorithm of the catalogue ([`crate::oracle::catalogue`]) on an
+//! instance and a failure scenario through the oracle's certify path ([`crate::oracle::certify`])
+//! and prints the exact makespan, the lower bound — L(f) of the rigid paper (Section 3.3,
+//! Eqs. 5–6) for rigid instances, L'(J, f) of the moldable paper (Section 5.1) otherwise — and
+//! their ratio; or, in peer mode, runs GREEDY (R-LIST with m = 0, rigid paper Algorithm 1) over
+//! every scenario of the rigid paper's simulator files ([`crate::workload::peer`]), in parallel
+//! with a deterministic output order.
 //!
-//! Every schedule printed has passed [`crate::check::check`]; a schedule that fails it is an
-//! internal error (exit 2), never printed as a result.
+//! Every schedule printed has passed [`crate::check::check`] inside the oracle; a schedule that
+//! fails it is an internal error (exit 2), never printed as a result.
 use super::Exit;
-use crate::bounds;
-use crate::engine;
 use crate::error::{write_atomic, Error, Result};
 use crate::model::{Instance, Scenario};
-use crate::oracle::{self, AlgoSpec};
-use crate::schedulers::{self, Priority};
+use crate::oracle::{self, catalogue, AlgoSpec, Bound, BoundKind, Certified, Prepared};
+use crate::schedulers::Priority;
 use crate::time::Time;
 use crate::workload::peer::{self, PeerInstance};
 use rayon::prelude::*;
@@ -21,11 +21,7 @@ use std::path::{Path, PathBuf};
 
 /// Arguments of `resched simulate`.
 #[derive(Debug, clap::Args)]
-#[command(
-    after_help = "Algorithms: greedy, easy, conservative, r-list:<m>, r-shelf-b, r-shelf-nb, r-shelffill-b, \
-r-shelffill-nb; moldable: lpa-list (alias list), mintime, minarea, batch-list, batch-list-uniform [--eps E].\nPriorities: lpt (default), spt, hpa, lpa, la, sa, random, ljf.\n\
-Peer mode: resched simulate --peer-instance sample_1_0.3 --peer-failures failures_sample_1_0.3 [--scenarios N]"
-)]
+#[command(after_help = short_help(), after_long_help = long_help())]
 pub struct Args {
     /// Instance file (JSON).
     #[arg(
@@ -41,7 +37,7 @@ pub struct Args {
         conflicts_with = "peer_instance"
     )]
     pub scenario: Option<PathBuf>,
-    /// Algorithm name (see below).
+    /// Algorithm name, from the catalogue (listed below; `--help` describes each).
     #[arg(
         long,
         required_unless_present = "peer_instance",
@@ -76,9 +72,31 @@ pub struct Args {
     /// Peer mode: run only the first N scenarios.
     #[arg(long, requires = "peer_instance")]
     pub scenarios: Option<usize>,
-    /// Peer mode: worker threads (default: all cores). The output does not depend on it.
+    /// Peer mode: worker threads, at least 1 (default: one per core). The output does not depend
+    /// on it.
     #[arg(long, requires = "peer_instance")]
     pub threads: Option<usize>,
+}
+
+/// The `after_help` of `simulate`: the catalogue's names (the full list is in `--help`).
+fn short_help() -> String {
+    format!(
+        "Algorithms: {} (--help describes each).\nPriorities: {} (default lpt).\n\
+Peer mode: resched simulate --peer-instance sample_1_0.3 --peer-failures failures_sample_1_0.3 [--scenarios N] [--threads N]",
+        catalogue::names().join(", "),
+        Priority::valid_names()
+    )
+}
+
+/// The `after_long_help` of `simulate`: every algorithm of the catalogue, with its paper.
+fn long_help() -> String {
+    format!(
+        "Algorithms (--algo; case-insensitive):\n{}\nPriorities (--priority): {} (default lpt; \
+`index` is the job order, as the moldable paper's Section 4.7 example).\n\n\
+Peer mode: resched simulate --peer-instance sample_1_0.3 --peer-failures failures_sample_1_0.3 [--scenarios N] [--threads N]",
+        catalogue::help(),
+        Priority::valid_names()
+    )
 }
 
 /// Runs the command.
@@ -91,40 +109,28 @@ pub fn run(a: Args) -> Result<Exit> {
     };
     let inst = Instance::load(ipath)?;
     let sc = Scenario::load(spath, &inst)?;
-    let priority = a
-        .priority
-        .as_deref()
-        .map(str::parse::<Priority>)
-        .transpose()?;
-    let eps = match a.eps.as_deref() {
-        None => None,
-        Some(e) => {
-            let v: Time = e
-                .parse()
-                .map_err(|err| Error::option("--eps", format!("{err}")))?;
-            crate::schedulers::moldable::check_eps(&v)?;
-            Some(v)
-        }
-    };
+    // The engine's budget, checked here so that the message names the scenario file.
+    let needed = crate::engine::attempts_needed(&sc);
+    let budget = crate::engine::Budget::RECORDED.max_attempts;
+    if needed > budget {
+        return Err(Error::invalid(
+            &spath.display().to_string(),
+            "failures",
+            format!(
+                "limit exceeded: {needed} attempts (Σ f_j + 1), above the {budget} a recorded run may start (engine::Budget::RECORDED)"
+            ),
+        ));
+    }
     let spec = AlgoSpec {
         name: algo.clone(),
-        priority,
+        priority: parse_priority(a.priority.as_deref())?,
         seed: a.seed,
-        eps,
+        eps: parse_eps(a.eps.as_deref())?,
     };
     let c = oracle::certify(&spec, &inst, &sc)?;
-    let makespan = c.makespan.clone();
-    let run = engine::Run {
-        makespan: c.makespan.clone(),
-        schedule: c.schedule.clone(),
-        events: c.events,
-    };
-    let sched = c.algorithm.clone();
-    let lb = bounds::rigid(&inst, &sc);
     if let Some(g) = &a.gantt {
-        write_atomic(g, gantt_svg(&inst, &run.schedule, &sc)?.as_bytes())?;
+        write_atomic(g, gantt_svg(&inst, &c.schedule, &sc)?.as_bytes())?;
     }
-    let ratio = lb.as_ref().and_then(|b| makespan.checked_div(&b.lower));
     let vs_opt = if a.vs_opt {
         Some(crate::opt::solve(
             &inst,
@@ -135,78 +141,114 @@ pub fn run(a: Args) -> Result<Exit> {
         None
     };
     if a.json {
-        let mut schedule = run.schedule.clone();
-        schedule.makespan = Some(makespan.clone());
-        let v = serde_json::json!({
-            "algorithm": sched,
-            "makespan": makespan,
-            "makespan_decimal": makespan.to_decimal_string(6),
-            "tmax": lb.as_ref().map(|b| b.tmax.clone()),
-            "area": lb.as_ref().map(|b| b.area.clone()),
-            "lower_bound": lb.as_ref().map(|b| b.lower.clone()),
-            "ratio": ratio,
-            "ratio_decimal": ratio.as_ref().map(|r| r.to_decimal_string(6)),
-            "failures": sc.total_failures(),
-            "attempts": run.schedule.attempts.len(),
-            "events": run.events,
-            "schedule": schedule,
-        });
-        let mut v = v;
-        if let Some(o) = &vs_opt {
-            v["opt"] = serde_json::json!(o.makespan);
-            v["opt_proven"] = serde_json::json!(o.is_optimal());
-            v["opt_lower_bound"] = serde_json::json!(o.lower_bound());
-            v["ratio_vs_opt"] = serde_json::json!(makespan.checked_div(&o.makespan));
-        }
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&v).map_err(|e| Error::json("output", &e))?
-        );
-        return Ok(Exit::Ok);
+        println!("{}", json_report(&inst, &sc, &c, vs_opt.as_ref())?);
+    } else {
+        print!("{}", text_report(&inst, &sc, &c, vs_opt.as_ref())?);
     }
-    println!("algorithm  {sched}");
-    println!("makespan   {}", both(&makespan));
-    match (&lb, &ratio) {
-        (Some(b), Some(r)) => {
-            println!(
-                "L(f)       {}   (t_max = {}, A/P = {})",
-                both(&b.lower),
-                b.tmax,
-                b.area.div_int(u64::from(inst.procs)).unwrap_or_default()
-            );
-            println!("ratio      {}", both(r));
-        }
-        _ => match bounds::moldable::lprime(&inst, &sc) {
-            // Moldable jobs: the allocation-free L'(J,f) of the moldable paper, Section 5.1.
-            Ok(b) => {
-                println!(
-                    "L'(J,f)    {}   (t'_max = {}, A'/P = {})",
-                    both(&b.lower),
-                    b.tmax,
-                    b.area.div_int(u64::from(inst.procs)).unwrap_or_default()
-                );
-                if let Some(r) = makespan.checked_div(&b.lower) {
-                    println!("ratio      {}", both(&r));
-                }
-            }
-            Err(_) => println!("L(f)       (no lower bound for this instance)"),
-        },
+    Ok(Exit::Ok)
+}
+
+/// `--priority`, if given.
+pub(crate) fn parse_priority(s: Option<&str>) -> Result<Option<Priority>> {
+    s.map(str::parse::<Priority>).transpose()
+}
+
+/// `--eps`, exact (its range is the catalogue's to check: ε only for BATCH-LIST, and > 0).
+pub(crate) fn parse_eps(s: Option<&str>) -> Result<Option<Time>> {
+    s.map(|e| {
+        e.parse::<Time>()
+            .map_err(|err| Error::option("--eps", format!("`{e}`: {err}")))
+    })
+    .transpose()
+}
+
+/// A/P of a bound (P ≥ 1 is an instance invariant, so the division cannot fail; an error
+/// rather than a plausible number if it ever did).
+fn area_per_proc(inst: &Instance, b: &Bound) -> Result<Time> {
+    b.area
+        .div_int(u64::from(inst.procs))
+        .ok_or_else(|| Error::invalid("instance", "processors", "must be at least 1"))
+}
+
+/// The `--json` report: the metrics, each job's completion time, and the whole schedule (the
+/// `schedule` field is what `resched verify --schedule` reads).
+fn json_report(
+    inst: &Instance,
+    sc: &Scenario,
+    c: &Certified,
+    opt: Option<&crate::opt::OptResult>,
+) -> Result<String> {
+    let completions: Vec<serde_json::Value> = inst
+        .jobs
+        .iter()
+        .zip(&c.completions)
+        .enumerate()
+        .map(|(i, (j, t))| serde_json::json!({"job": j.name, "index": i, "time": t}))
+        .collect();
+    let mut v = serde_json::json!({
+        "algorithm": c.algorithm,
+        "canonical": c.canonical,
+        "makespan": c.makespan,
+        "makespan_decimal": c.makespan.to_decimal_string(6),
+        "bound_kind": c.bound.symbol(),
+        "tmax": c.bound.tmax,
+        "area": c.bound.area,
+        "lower_bound": c.bound.lower,
+        "ratio": c.ratio,
+        "ratio_decimal": c.ratio.to_decimal_string(6),
+        "failures": sc.total_failures(),
+        "attempts": c.schedule.attempts.len(),
+        "events": c.events,
+        "completions": completions,
+        "schedule": c.schedule,
+    });
+    if let Some(o) = opt {
+        v["opt"] = serde_json::json!(o.makespan);
+        v["opt_proven"] = serde_json::json!(o.is_optimal());
+        v["opt_lower_bound"] = serde_json::json!(o.lower_bound());
+        v["ratio_vs_opt"] = serde_json::json!(c.makespan.checked_div(&o.makespan));
     }
-    if let Some(o) = &vs_opt {
+    serde_json::to_string_pretty(&v).map_err(|e| Error::json("output", &e))
+}
+
+/// The text report: makespan, the bound the ratio is taken against, the ratio.
+fn text_report(
+    inst: &Instance,
+    sc: &Scenario,
+    c: &Certified,
+    opt: Option<&crate::opt::OptResult>,
+) -> Result<String> {
+    let mut out = String::new();
+    let _ = writeln!(out, "algorithm  {}", c.algorithm);
+    let _ = writeln!(out, "makespan   {}", both(&c.makespan));
+    let (tmax, ap) = match c.bound.kind {
+        BoundKind::Rigid => ("t_max", "A/P"),
+        BoundKind::Moldable => ("t'_max", "A'/P"),
+    };
+    let _ = writeln!(
+        out,
+        "{:<11}{}   ({tmax} = {}, {ap} = {})",
+        c.bound.symbol(),
+        both(&c.bound.lower),
+        c.bound.tmax,
+        area_per_proc(inst, &c.bound)?
+    );
+    let _ = writeln!(out, "ratio      {}", both(&c.ratio));
+    if let Some(o) = opt {
         let proven = if o.is_optimal() {
             "proven optimal".to_string()
         } else {
             format!("best found, OPT ≥ {}", o.lower_bound())
         };
-        println!("OPT        {}   ({proven})", both(&o.makespan));
-        if let Some(r) = makespan.checked_div(&o.makespan) {
-            println!("vs OPT     {}", both(&r));
+        let _ = writeln!(out, "OPT        {}   ({proven})", both(&o.makespan));
+        if let Some(r) = c.makespan.checked_div(&o.makespan) {
+            let _ = writeln!(out, "vs OPT     {}", both(&r));
         }
     }
-    println!("failures   {}", sc.total_failures());
-    println!("attempts   {}", run.schedule.attempts.len());
-    println!("schedule   checked: feasible");
-    Ok(Exit::Ok)
+    let _ = writeln!(out, "failures   {}", sc.total_failures());
+    let _ = writeln!(out, "attempts   {}", c.schedule.attempts.len());
+    let _ = writeln!(out, "schedule   checked: feasible");
+    Ok(out)
 }
 
 /// `exact (decimal)`.
@@ -235,6 +277,20 @@ pub fn exact_decimal(t: &Time) -> String {
     t.to_string()
 }
 
+/// A pool of `threads` workers (`None`: one per core); 0 is an error, not "all cores".
+pub(crate) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    if threads == Some(0) {
+        return Err(Error::option(
+            "threads",
+            "must be at least 1 (leave it out for one thread per core)",
+        ));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Error::option("threads", e.to_string()))
+}
+
 /// Peer mode: GREEDY with the file's priority over every scenario.
 fn run_peer(ipath: &Path, fpath: &Path, a: &Args) -> Result<Exit> {
     let p = PeerInstance::load(ipath)?;
@@ -257,25 +313,27 @@ fn run_peer(ipath: &Path, fpath: &Path, a: &Args) -> Result<Exit> {
     if a.scenarios == Some(0) {
         return Err(Error::option("scenarios", "must be at least 1"));
     }
+    let pool = thread_pool(a.threads)?;
     let inst = &p.instance;
     let scenarios = peer::load_failures(fpath, inst.len(), a.scenarios)?;
-    let greedy = peer_greedy(inst, priority, a.seed)?;
-    let threads = a.threads.unwrap_or(0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::option("threads", e.to_string()))?;
+    // Built once here so that a bad spec is reported before any work; each worker builds its own.
+    let name = peer_greedy(inst, priority, a.seed)?.name();
     let results: Vec<PeerResult> = pool.install(|| {
         scenarios
             .par_iter()
-            .map_init(|| greedy.clone(), |g, sc| simulate_peer_one(inst, sc, g))
+            .map_init(
+                || peer_greedy(inst, priority, a.seed),
+                |g, sc| match g {
+                    Ok(g) => simulate_peer_one(inst, sc, g),
+                    Err(e) => Err(Error::option("algo", e.to_string())),
+                },
+            )
             .collect::<Result<Vec<_>>>()
     })?;
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "# {} on {} ({} tasks, P = {}, verif = {}): priority {} ({}); attempts last length + verif",
-        greedy_name(priority),
+        "# {name} on {} ({} tasks, P = {}, verif = {}): priority {} ({}); attempts last length + verif",
         ipath.display(),
         inst.len(),
         inst.procs,
@@ -283,6 +341,14 @@ fn run_peer(ipath: &Path, fpath: &Path, a: &Args) -> Result<Exit> {
         p.priority_token,
         priority
     );
+    out.push_str(&peer_table(&results)?);
+    print!("{out}");
+    Ok(Exit::Ok)
+}
+
+/// The per-scenario lines and the summary line of peer mode.
+fn peer_table(results: &[PeerResult]) -> Result<String> {
+    let mut out = String::new();
     let _ = writeln!(out, "# scenario makespan L(f) ratio failures");
     // The mean ratio is for display only, so it is summed in f64: an exact sum of 10^4 ratios
     // with unrelated denominators would grow big integers without bound (quadratic time).
@@ -290,74 +356,66 @@ fn run_peer(ipath: &Path, fpath: &Path, a: &Args) -> Result<Exit> {
     let mut max_ratio = Time::zero();
     let mut total_failures = 0u64;
     for (i, r) in results.iter().enumerate() {
-        let ratio = r.makespan.checked_div(&r.lower).unwrap_or_default();
         let _ = writeln!(
             out,
             "{i} {} {} {} {}",
             exact_decimal(&r.makespan),
             exact_decimal(&r.lower),
-            ratio.to_decimal_string(6),
+            r.ratio.to_decimal_string(6),
             r.failures
         );
-        sum_ratio += ratio.to_f64();
-        max_ratio = max_ratio.max(ratio);
+        sum_ratio += r.ratio.to_f64();
+        max_ratio = max_ratio.max(r.ratio.clone());
         total_failures += r.failures;
     }
     let k = results.len() as u64;
-    let mean_ms: Time = results
+    let empty = || Error::option("scenarios", "the failure file has no scenario");
+    let mean_ms = results
         .iter()
         .map(|r| &r.makespan)
         .sum::<Time>()
         .div_int(k)
-        .unwrap_or_default();
-    let _ =
-        writeln!(
+        .ok_or_else(empty)?;
+    let mean_failures = Time::ratio_u64(total_failures, k).ok_or_else(empty)?;
+    let _ = writeln!(
         out,
         "# summary: {k} scenarios, mean makespan {}, mean ratio {:.6}, max ratio {}, mean failures {}",
         mean_ms.to_decimal_string(6),
         sum_ratio / k as f64,
         max_ratio.to_decimal_string(6),
-        Time::ratio_u64(total_failures, k).unwrap_or_default().to_decimal_string(2)
+        mean_failures.to_decimal_string(2)
     );
-    print!("{out}");
-    Ok(Exit::Ok)
+    Ok(out)
 }
 
 /// One scenario's numbers in peer mode.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PeerResult {
     pub makespan: Time,
+    /// L(f), rigid paper Eqs. (5)–(6).
     pub lower: Time,
+    /// makespan / L(f), exact.
+    pub ratio: Time,
     pub failures: u64,
 }
 
-fn greedy_name(priority: Priority) -> String {
-    format!("R-LIST(m=0)/{priority}")
+/// GREEDY (the catalogue's `greedy`: R-LIST with m = 0) with `priority`, built through the
+/// oracle for peer mode.
+pub fn peer_greedy(inst: &Instance, priority: Priority, seed: u64) -> Result<Prepared> {
+    let spec = AlgoSpec {
+        seed,
+        ..AlgoSpec::new("greedy").with_priority(priority)
+    };
+    Prepared::new(&spec, inst)
 }
 
-/// The GREEDY scheduler used in peer mode (and by the engine benchmark).
-pub fn peer_greedy(
-    inst: &Instance,
-    priority: Priority,
-    seed: u64,
-) -> Result<schedulers::rlist::Greedy> {
-    let keys = oracle::catalogue::rigid_keys(inst)?;
-    Ok(schedulers::rlist::Greedy::new(
-        &keys, inst.procs, priority, seed,
-    ))
-}
-
-/// Runs GREEDY on one scenario without recording the schedule.
-pub fn simulate_peer_one(
-    inst: &Instance,
-    sc: &Scenario,
-    g: &mut schedulers::rlist::Greedy,
-) -> Result<PeerResult> {
-    let run = engine::run_makespan(inst, sc, g)?;
-    let lower = bounds::rigid(inst, sc).map(|b| b.lower).unwrap_or_default();
+/// Runs GREEDY on one scenario through the oracle's certify path (engine, checker, L(f)).
+pub fn simulate_peer_one(inst: &Instance, sc: &Scenario, g: &mut Prepared) -> Result<PeerResult> {
+    let c = g.certify(inst, sc)?;
     Ok(PeerResult {
-        makespan: run.makespan,
-        lower,
+        makespan: c.makespan,
+        lower: c.bound.lower,
+        ratio: c.ratio,
         failures: sc.total_failures(),
     })
 }

@@ -512,7 +512,7 @@ impl Resolved {
         if let Some(eps) = &params.eps {
             if !self.entry.params.contains(&Param::Eps) {
                 return Err(Error::option(
-                    "eps",
+                    "--eps",
                     format!(
                         "`{}` takes no ε (only batch-list and batch-list-uniform do)",
                         self.entry.name
