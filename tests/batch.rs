@@ -10,7 +10,7 @@
 use resched::oracle::batch::{self, Options, Response, MAX_LINE_BYTES};
 use serde_json::{json, Value};
 use std::io::BufReader;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// The rigid paper example (P = 4, J2 fails once).
