@@ -49,7 +49,6 @@ pub struct BatchRecord {
 /// The BATCH-LIST scheduler.
 pub struct BatchList {
     eps: Time,
-    order: Order,
     mt: MtAllotment,
     queue: Queue,
     /// Planned counts of the current batch per job (empty when the job is not in it).
@@ -87,7 +86,6 @@ impl BatchList {
         let name = format!("BATCH-LIST{tag}(eps={eps})/{}", order.label());
         Ok(BatchList {
             eps,
-            order,
             mt: MtAllotment::with_counts(counts),
             queue: Queue::new(order, inst),
             plan: vec![Vec::new(); inst.len()],
@@ -101,11 +99,6 @@ impl BatchList {
     /// The batches run so far.
     pub fn batches(&self) -> &[BatchRecord] {
         &self.records
-    }
-
-    /// The order of LIST within a batch.
-    pub fn order(&self) -> Order {
-        self.order
     }
 
     fn internal(&self, ctx: &Ctx<'_>, msg: String) -> Error {

@@ -94,11 +94,6 @@ impl MtAllotment {
         }
     }
 
-    /// The chain rule.
-    pub fn counts(&self) -> ChainCounts {
-        self.counts
-    }
-
     fn frontier(&mut self, inst: &Instance, j: usize) -> &[(u32, Time, Time)] {
         if self.frontiers.len() != inst.len() {
             self.frontiers = vec![None; inst.len()];

@@ -31,11 +31,7 @@ impl Greedy {
     /// GREEDY over rigid jobs with keys `(p_j, t_j)`, ordered by `priority` (`seed` for RANDOM).
     pub fn new(keys: &[(u32, Time)], platform: u32, priority: Priority, seed: u64) -> Greedy {
         let order = priority::order(priority, keys, platform, seed);
-        Greedy::with_order(order, keys, format!("R-LIST(m=0)/{priority}"))
-    }
-
-    /// GREEDY with an explicit queue order (`order[0]` first), e.g. a peer file's own order.
-    pub fn with_order(order: Vec<usize>, keys: &[(u32, Time)], name: String) -> Greedy {
+        let name = format!("R-LIST(m=0)/{priority}");
         let rank = priority::ranks(&order);
         let procs: Vec<u32> = keys.iter().map(|k| k.0).collect();
         let leaves = order.iter().map(|&j| procs[j]).collect();
