@@ -108,24 +108,9 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         super::times_label(grid_bits),
         if opts.quick { " (quick)" } else { "" }
     );
-    let minarea = catalogue::label("minarea")?;
     let mut summary = Summary::default();
-    let mut panels = Vec::new();
-    let mut curves: Vec<Vec<Curve>> = Vec::new();
-    for sweep in &sweeps {
-        let (text, series) = sweep_section(sweep, &results, &columns, minarea, &mut summary);
-        md.push_str(&text);
-        curves.push(
-            series
-                .iter()
-                .map(|s| (s.label.clone(), s.points.clone()))
-                .collect(),
-        );
-        panels.push(panel(sweep, series));
-    }
-    md.push_str(&table1_mix(&points, base, &results, &columns, &mut summary));
-    md.push_str("## The paper's findings, checked\n\n");
-    md.push_str(&claims_table(&findings(&curves)));
+    let (text, panels) = report(&sweeps, &points, base, &results, &columns, &mut summary)?;
+    md.push_str(&text);
     let p = dir.join("summary.csv");
     runner::write_csv(&p, &SUMMARY_HEADER, &summary.rows)?;
     files.push(p);
@@ -142,6 +127,37 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         stats,
         markdown: md,
     })
+}
+
+/// The Markdown after the header — one table per sweep, Table 1's mix column over every
+/// point, the paper's findings — and the figure's panels; the numbers also go into `summary`.
+fn report(
+    sweeps: &[SweepDef],
+    points: &[Point],
+    base: Point,
+    results: &[MoldCell],
+    columns: &[&str],
+    summary: &mut Summary,
+) -> Result<(String, Vec<Chart>)> {
+    let minarea = catalogue::label("minarea")?;
+    let mut md = String::new();
+    let mut panels = Vec::new();
+    let mut curves: Vec<Vec<Curve>> = Vec::new();
+    for sweep in sweeps {
+        let (text, series) = sweep_section(sweep, results, columns, minarea, summary);
+        md.push_str(&text);
+        curves.push(
+            series
+                .iter()
+                .map(|s| (s.label.clone(), s.points.clone()))
+                .collect(),
+        );
+        panels.push(panel(sweep, series));
+    }
+    md.push_str(&table1_mix(points, base, results, columns, summary));
+    md.push_str("## The paper's findings, checked\n\n");
+    md.push_str(&claims_table(&findings(&curves)));
+    Ok((md, panels))
 }
 
 /// The columns of `summary.csv`.

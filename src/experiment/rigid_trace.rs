@@ -163,12 +163,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     })?;
     let dir = cfg.out.clone();
     let mut files = vec![write_cells_csv(&dir, &results)?];
-    let mut md = format!(
-        "# {name} (resched {})\n\nseed {seed}, {scenarios} scenarios per day, LPT; days with ≥ {min_jobs} jobs. \
-         Each entry: average ± std (max): average = mean over days of the expected ratio; std = over days; max = over all days and scenarios. \
-         R-List-1-kept and R-List-Q-kept keep their reservations until the job starts (the paper's simulator; not in Table 1).\n\n",
-        version()
-    );
+    let mut md = header(seed, scenarios, min_jobs);
     let mut summary = Summary::default();
     for (ti, path) in traces.iter().enumerate() {
         let tn = short_name(path);
@@ -192,6 +187,16 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         stats,
         markdown: md,
     })
+}
+
+/// The Markdown summary's title and how to read its tables.
+fn header(seed: u64, scenarios: usize, min_jobs: usize) -> String {
+    format!(
+        "# rigid-trace (resched {})\n\nseed {seed}, {scenarios} scenarios per day, LPT; days with ≥ {min_jobs} jobs. \
+         Each entry: average ± std (max): average = mean over days of the expected ratio; std = over days; max = over all days and scenarios. \
+         R-List-1-kept and R-List-Q-kept keep their reservations until the job starts (the paper's simulator; not in Table 1).\n\n",
+        version()
+    )
 }
 
 /// Loads every trace and keeps its first `max_days` days with at least `min_jobs` jobs; returns
