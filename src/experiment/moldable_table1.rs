@@ -9,9 +9,9 @@
 //! exactly ([`crate::bounds::moldable::lprime`]).
 //!
 //! Reading of the paper: Section 5.4 says Table 1 summarizes "the entire set of experiments";
-//! we take its default setting (P = 7500, n = 500, λ = 10^−7), which is what the issue asks
-//! for and what the expected ratios of Figure 4 (mix model) match. The maxima of the paper may
-//! include the other settings of Figure 5, so ours can be lower.
+//! we take its default setting (P = 7500, n = 500, λ = 10^−7), which the expected ratios of
+//! Figure 4 (mix model) match; `moldable-sweeps` gives the mean over every setting beside it.
+//! The maxima of the paper may include the other settings of Figure 5, so ours can be lower.
 //!
 //! `--quick`: P = 500, n = 40, 1 set, 2 scenarios per model.
 use super::eval::{self, AlgoStats, Contender};

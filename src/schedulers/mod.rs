@@ -1,6 +1,6 @@
 //! The schedulers: every algorithm of the papers as an [`crate::engine::Scheduler`]. They are
 //! named, built and run through the oracle ([`crate::oracle::catalogue`] and
-//! [`crate::oracle::certify`]), which this list mirrors.
+//! [`crate::oracle::certify`](mod@crate::oracle::certify)), which this list mirrors.
 //!
 //! Rigid algorithms (rigid paper Section 4, names of Section 5.1 in brackets):
 //! - `greedy` = `r-list:0` [R-LIST-0], GREEDY of Proposition 2 ([`rlist::Greedy`]);

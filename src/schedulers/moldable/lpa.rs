@@ -44,7 +44,7 @@ fn no_count(job: &Job) -> u32 {
 }
 
 /// LPA's allocation of one job (Algorithm 2) with the r(α, β) it reaches (r = 0 for a job with
-/// no processor count, see [`no_count`]).
+/// no processor count, see `no_count`).
 pub fn lpa_job(job: &Job, procs: u32) -> (u32, Time) {
     let recs = records(job);
     let least_area = recs.iter().map(|(p, t)| t.mul_int(u64::from(*p))).min();

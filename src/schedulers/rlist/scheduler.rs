@@ -14,7 +14,8 @@ use crate::time::Time;
 
 /// R-LIST(m) for m ≥ 1 (m = `usize::MAX` stands for m = |Q|), reservations either recomputed
 /// from scratch at every completion (Section 4.1, the default) or kept
-/// ([`Reservations::Kept`]). With m = 0 it is GREEDY too, more slowly than [`Greedy`](super::Greedy).
+/// ([`Reservations::Kept`]). With m = 0 it is GREEDY too, more slowly than
+/// [`Greedy`](super::Greedy).
 #[derive(Debug, Clone)]
 pub struct RList {
     name: String,
