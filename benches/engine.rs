@@ -44,7 +44,7 @@ fn peer_sample(c: &mut Criterion) {
     let inst = &p.instance;
     let scenarios =
         load_failures(&dir.join("failures_sample_1_0.3"), inst.len(), None).expect("failure file");
-    let greedy = || peer_greedy(inst, p.priority);
+    let greedy = || peer_greedy(inst, p.priority.into());
     let events: u64 = scenarios
         .iter()
         .map(|s| {
@@ -161,7 +161,7 @@ fn oneshot() {
             let p = PeerInstance::load(&dir.join("sample_1_0.3")).expect("peer instance");
             let scs = load_failures(&dir.join("failures_sample_1_0.3"), p.instance.len(), None)
                 .expect("failures");
-            run("peer sample", &p.instance, &scs, p.priority);
+            run("peer sample", &p.instance, &scs, p.priority.into());
         }
     }
     for n in [1_000usize, 10_000, 100_000] {

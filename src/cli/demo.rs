@@ -25,7 +25,8 @@ pub struct Args {
 
 /// The built-in examples: (name, instance, scenario).
 pub fn examples() -> Result<Vec<(&'static str, Instance, Scenario)>> {
-    let t = |n: i64, d: i64| Time::new(n, d).unwrap_or_default();
+    // Constant denominators 1 to 4: the division cannot fail.
+    let t = |n: i64, d: i64| Time::from_int(n) / Time::from_int(d);
     let prop3 = Instance::rigid(4, &[(1, t(1, 1)), (1, t(1, 2)), (1, t(1, 3)), (1, t(1, 4))])
         .map_err(|e| e.in_file("demo"))?;
     let mixed = Instance::rigid(4, &[(2, t(3, 1)), (2, t(2, 1)), (4, t(2, 1)), (1, t(3, 2))])

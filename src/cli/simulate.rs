@@ -308,7 +308,7 @@ fn run_peer(ipath: &Path, fpath: &Path, a: &Args) -> Result<Exit> {
     }
     let priority = match a.priority.as_deref() {
         Some(s) => s.parse::<Priority>()?,
-        None => p.priority,
+        None => p.priority.into(),
     };
     if a.scenarios == Some(0) {
         return Err(Error::option("scenarios", "must be at least 1"));
@@ -338,7 +338,7 @@ fn run_peer(ipath: &Path, fpath: &Path, a: &Args) -> Result<Exit> {
         inst.len(),
         inst.procs,
         exact_decimal(&p.verif),
-        p.priority_token,
+        p.priority,
         priority
     );
     out.push_str(&peer_table(&results)?);

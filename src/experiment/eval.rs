@@ -134,13 +134,19 @@ pub fn evaluate(
             }
         }
     }
-    Ok(contenders
+    contenders
         .iter()
         .zip(acc)
         .zip(secs)
         .map(|((c, (r, m, max, checked)), seconds)| {
-            let max = max.unwrap_or_default();
-            AlgoStats {
+            // Without a scenario there is no ratio: an error, not a maximum of 0.
+            let max = max.ok_or_else(|| {
+                Error::Limit(format!(
+                    "{} {}: no scenario to evaluate",
+                    c.algo, c.priority
+                ))
+            })?;
+            Ok(AlgoStats {
                 algo: c.algo.clone(),
                 priority: c.priority.clone(),
                 scenarios: r.n,
@@ -151,9 +157,9 @@ pub fn evaluate(
                 mean_makespan: m.mean,
                 checked,
                 seconds,
-            }
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// Mean, population standard deviation and maximum of a list (NaN mean for an empty one).

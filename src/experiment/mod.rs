@@ -22,6 +22,7 @@
 //! `--quick` runs a reduced grid (fewer sets, scenarios and points) meant for CI; the reduced
 //! sizes are stated in each campaign's doc comment and in its manifest.
 use crate::error::{Error, Result};
+use crate::oracle::catalogue;
 use crate::time::Time;
 use std::path::PathBuf;
 
@@ -219,6 +220,25 @@ pub fn times_label(grid_bits: Option<u32>) -> String {
     }
 }
 
+/// The paper labels of catalogue names (the columns of a campaign's tables), in order; an
+/// unknown name is an error.
+pub fn labels(names: &[&str]) -> Result<Vec<&'static str>> {
+    names.iter().map(|n| catalogue::label(n)).collect()
+}
+
+/// A "claim | paper | ours | holds" table: a campaign's check of the paper's statements.
+pub fn claims_table(rows: &[Vec<String>]) -> String {
+    runner::markdown_table(
+        &[
+            "claim".into(),
+            "paper".into(),
+            "ours".into(),
+            "holds".into(),
+        ],
+        rows,
+    )
+}
+
 /// The program version written into every output.
 pub fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
@@ -230,5 +250,32 @@ pub fn fmt3(x: f64) -> String {
         format!("{x:.3}")
     } else {
         "–".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every campaign table is a list of catalogue names whose labels are the paper's columns.
+    #[test]
+    fn campaign_tables_name_catalogue_algorithms() {
+        assert_eq!(
+            labels(&rigid_trace::algorithms()).unwrap(),
+            [
+                "R-List-0",
+                "R-List-1",
+                "R-List-Q",
+                "R-ShelfFill-B",
+                "R-ShelfFill-NB",
+                "R-List-1-kept",
+                "R-List-Q-kept"
+            ]
+        );
+        let moldable = ["LPA", "BATCH", "BATCH-U", "MINTIME", "MINAREA"];
+        assert_eq!(labels(&moldable_table1::ALGOS).unwrap(), moldable);
+        assert_eq!(labels(&moldable_sweeps::ALGOS).unwrap(), moldable);
+        let e = labels(&["greedy", "fifo"]).unwrap_err().to_string();
+        assert!(e.contains("unknown algorithm `fifo`"), "{e}");
     }
 }

@@ -9,14 +9,14 @@
 //! exactly ([`crate::bounds::moldable::lprime`]).
 //!
 //! Reading of the paper: Section 5.4 says Table 1 summarizes "the entire set of experiments";
-//! we take its default setting (P = 7500, n = 500, λ = 10^−7), which is what the issue asks
-//! for and what the expected ratios of Figure 4 (mix model) match. The maxima of the paper may
-//! include the other settings of Figure 5, so ours can be lower.
+//! we take its default setting (P = 7500, n = 500, λ = 10^−7), which the expected ratios of
+//! Figure 4 (mix model) match; `moldable-sweeps` gives the mean over every setting beside it.
+//! The maxima of the paper may include the other settings of Figure 5, so ours can be lower.
 //!
 //! `--quick`: P = 500, n = 40, 1 set, 2 scenarios per model.
 use super::eval::{self, AlgoStats, Contender};
 use super::runner::{self, Cell};
-use super::{fmt3, version, Options, Outcome};
+use super::{fmt3, labels, version, Options, Outcome};
 use crate::bounds::moldable::{lprime, min_time_area};
 use crate::error::{Error, Result};
 use crate::model::{Instance, Scenario};
@@ -28,22 +28,29 @@ use crate::workload::sampling::FailureLaw;
 use crate::workload::synthetic::{MoldModel, MoldableSetSpec};
 use serde::{Deserialize, Serialize};
 
-/// The four algorithms of Section 5.1: (our label, the registry's name), and BATCH a second
-/// time under the reading of one count per job and batch (`BATCH-U`, see
-/// [`crate::schedulers::moldable::mt_allotment::ChainCounts`]), compared with the same
-/// published BATCH row.
-pub const ALGOS: [(&str, &str); 5] = [
-    ("LPA", "lpa-list"),
-    ("BATCH", "batch-list"),
-    ("BATCH-U", "batch-list-uniform"),
-    ("MINTIME", "mintime"),
-    ("MINAREA", "minarea"),
+/// The four algorithms of Section 5.1 (catalogue names, in Table 1's order), and BATCH a second
+/// time under the reading of one count per job and batch (`batch-list-uniform`, labelled
+/// `BATCH-U`, see [`crate::schedulers::moldable::mt_allotment::ChainCounts`]), compared with the
+/// same published BATCH row.
+pub const ALGOS: [&str; 5] = [
+    "lpa-list",
+    "batch-list",
+    "batch-list-uniform",
+    "mintime",
+    "minarea",
 ];
 
 /// The published row of Table 1 for one of our labels (`BATCH-U` → `BATCH`).
 pub fn paper_row(label: &str) -> Option<&'static (&'static str, [f64; 6], [f64; 6])> {
     let base = label.strip_suffix("-U").unwrap_or(label);
     PAPER.iter().find(|r| r.0 == base)
+}
+
+/// The published (expected, maximum) of one of our labels under `model`.
+pub fn paper_value(label: &str, model: MoldModel) -> Option<(f64, f64)> {
+    let row = paper_row(label)?;
+    let mi = MoldModel::ALL.iter().position(|m| *m == model)?;
+    Some((row.1[mi], row.2[mi]))
 }
 
 /// The paper's Table 1: for each algorithm, (expected, maximum) per model in
@@ -88,20 +95,52 @@ pub struct MoldCell {
     pub setup_seconds: f64,
 }
 
-/// Runs `algos` (LPT, BATCH-LIST with `eps`) on moldable set `set` of `spec` over `scenarios`
-/// scenarios of the λ·w law (scenario streams keyed by (seed, set, k): the same for every
-/// model).
-#[allow(clippy::too_many_arguments)]
+/// What every cell of a moldable campaign shares (moldable paper Section 5.1): the campaign
+/// seed, the number of job sets and of scenarios per set, BATCH-LIST's ε and the time grid.
+#[derive(Debug, Clone)]
+pub struct MoldSetup {
+    pub seed: u64,
+    pub sets: usize,
+    pub scenarios: usize,
+    pub eps: Time,
+    pub grid_bits: Option<u32>,
+}
+
+impl MoldSetup {
+    /// From the options: 30 sets × 100 scenarios as Section 5.1, or 1 × 2 with `--quick`.
+    pub fn new(opts: &Options) -> Result<MoldSetup> {
+        Ok(MoldSetup {
+            sets: opts.sets_or(30, 1)?,
+            scenarios: opts.scenarios_or(100, 2)?,
+            seed: opts.seed,
+            eps: opts.eps()?,
+            grid_bits: opts.grid_bits()?,
+        })
+    }
+
+    /// The job sets of `model` with `jobs` jobs on `procs` processors, on this setup's grid.
+    pub fn spec(&self, model: MoldModel, procs: u32, jobs: usize) -> MoldableSetSpec {
+        MoldableSetSpec {
+            jobs,
+            procs,
+            model,
+            grid_bits: self.grid_bits,
+        }
+    }
+}
+
+/// Runs `algos` (catalogue names; LPT, ε = `setup.eps` where the algorithm takes one) on
+/// moldable set `set` of `spec` over `setup.scenarios` scenarios of the λ·w law (scenario
+/// streams keyed by (seed, set, k): the same for every model).
 pub fn mold_cell(
     key: String,
+    setup: &MoldSetup,
     spec: MoldableSetSpec,
     lambda: f64,
-    seed: u64,
     set: u64,
-    scenarios: usize,
-    algos: &[(&str, &str)],
-    eps: &Time,
+    algos: &[&str],
 ) -> Result<MoldCell> {
+    let (seed, scenarios, eps) = (setup.seed, setup.scenarios, &setup.eps);
     let t0 = std::time::Instant::now();
     let inst: Instance = spec.generate(seed, set)?;
     let law = FailureLaw::moldable_lambda(&inst, lambda)?;
@@ -110,55 +149,13 @@ pub fn mold_cell(
         .collect::<Result<_>>()?;
     let mean_failures =
         scen.iter().map(|s| s.total_failures() as f64).sum::<f64>() / scenarios as f64;
-    let mut contenders = Vec::with_capacity(algos.len());
-    for &(_, name) in algos {
-        let takes_eps = catalogue::parse(name)?
-            .entry
-            .params
-            .contains(&catalogue::Param::Eps);
-        let spec = AlgoSpec {
-            name: name.to_string(),
-            priority: Some(Priority::Lpt),
-            seed,
-            eps: takes_eps.then(|| eps.clone()),
-        };
-        contenders.push(Contender::new(&spec, &inst)?);
-    }
+    let mut contenders = algos
+        .iter()
+        .map(|&name| contender(name, &inst, seed, eps))
+        .collect::<Result<Vec<_>>>()?;
     let setup_seconds = t0.elapsed().as_secs_f64();
-    // L'(J, f) needs min_p t_j(p) and min_p a_j(p), which do not depend on f: computed once
-    // (a scan of P entries per job), then L' of each scenario is O(n). Scenario 0 is checked
-    // against the library's `lprime`, so both stay the same formula.
-    let mins: Vec<(Time, Time)> = (0..inst.len())
-        .map(|j| {
-            min_time_area(&inst, j).ok_or_else(|| {
-                Error::invalid(
-                    "synthetic moldable set",
-                    format!("jobs[{j}]"),
-                    "no processor count",
-                )
-            })
-        })
-        .collect::<Result<_>>()?;
-    let checked_once = std::cell::Cell::new(false);
-    let lower = |sc: &Scenario| -> Result<Time> {
-        let mut tmax = Time::zero();
-        let mut area = Time::zero();
-        for ((t, a), &f) in mins.iter().zip(&sc.failures) {
-            let k = u64::from(f) + 1;
-            tmax = tmax.max(t.mul_int(k));
-            area += a.mul_int(k);
-        }
-        let lb = tmax.max(area.div_int(u64::from(inst.procs)).unwrap_or_default());
-        if !checked_once.replace(true) {
-            let lib = lprime(&inst, sc)?.lower;
-            if lib != lb {
-                return Err(Error::Limit(format!(
-                    "L' mismatch: cached {lb}, bounds::moldable::lprime {lib}"
-                )));
-            }
-        }
-        Ok(lb)
-    };
+    let lprime = CachedLPrime::new(&inst)?;
+    let lower = |sc: &Scenario| lprime.lower(&inst, sc);
     let stats = eval::evaluate(&inst, &scen, &mut contenders, &lower)?;
     Ok(MoldCell {
         key,
@@ -172,6 +169,81 @@ pub fn mold_cell(
         stats,
         setup_seconds,
     })
+}
+
+/// `name` with LPT (and ε = `eps` if it takes one) on `inst`.
+fn contender(name: &str, inst: &Instance, seed: u64, eps: &Time) -> Result<Contender> {
+    let takes_eps = catalogue::parse(name)?
+        .entry
+        .params
+        .contains(&catalogue::Param::Eps);
+    let spec = AlgoSpec {
+        name: name.to_string(),
+        priority: Some(Priority::Lpt),
+        seed,
+        eps: takes_eps.then(|| eps.clone()),
+    };
+    Contender::new(&spec, inst)
+}
+
+/// L'(J, f) (moldable paper Section 5.1) with its scenario-independent part cached:
+/// min_p t_j(p) and min_p a_j(p) of every job, computed once (a scan of P entries per job), so
+/// L' of each scenario is O(n). The first scenario is checked against the library's
+/// [`lprime`], so both stay the same formula.
+struct CachedLPrime {
+    mins: Vec<(Time, Time)>,
+    procs: Time,
+    checked: std::cell::Cell<bool>,
+}
+
+impl CachedLPrime {
+    fn new(inst: &Instance) -> Result<CachedLPrime> {
+        let mins: Vec<(Time, Time)> = (0..inst.len())
+            .map(|j| {
+                min_time_area(inst, j).ok_or_else(|| {
+                    Error::invalid(
+                        "synthetic moldable set",
+                        format!("jobs[{j}]"),
+                        "no processor count",
+                    )
+                })
+            })
+            .collect::<Result<_>>()?;
+        if inst.procs == 0 {
+            return Err(Error::invalid(
+                "synthetic moldable set",
+                "processors",
+                "must be at least 1",
+            ));
+        }
+        Ok(CachedLPrime {
+            mins,
+            procs: Time::from(inst.procs),
+            checked: std::cell::Cell::new(false),
+        })
+    }
+
+    /// L'(J, f) of scenario `sc` of `inst` (the instance the cache was made for).
+    fn lower(&self, inst: &Instance, sc: &Scenario) -> Result<Time> {
+        let mut tmax = Time::zero();
+        let mut area = Time::zero();
+        for ((t, a), &f) in self.mins.iter().zip(&sc.failures) {
+            let k = u64::from(f) + 1;
+            tmax = tmax.max(t.mul_int(k));
+            area += a.mul_int(k);
+        }
+        // P ≥ 1 (checked in `new`): the division cannot fail.
+        let lb = tmax.max(&area / &self.procs);
+        if !self.checked.replace(true) {
+            let lib = lprime(inst, sc)?.lower;
+            if lib != lb {
+                return Err(Error::Limit(format!(
+                    "L' mismatch: cached {lb}, bounds::moldable::lprime {lib}"
+                )));
+            }
+        }
+        Ok(lb)
+    }
 }
 
 /// (expected, std over sets, maximum) of `algo` over `cells`.
@@ -235,45 +307,37 @@ pub const CELL_HEADER: [&str; 13] = [
 pub fn run(opts: &Options) -> Result<Outcome> {
     let name = "moldable-table1";
     let (procs, jobs) = if opts.quick { (500, 40) } else { (7500, 500) };
-    let sets = opts.sets_or(30, 1)?;
-    let scenarios = opts.scenarios_or(100, 2)?;
     let lambda = 1e-7;
-    let seed = opts.seed;
-    let eps = opts.eps()?;
-    let grid_bits = opts.grid_bits()?;
+    let setup = MoldSetup::new(opts)?;
+    let MoldSetup {
+        seed,
+        sets,
+        scenarios,
+        ref eps,
+        grid_bits,
+    } = setup;
+    let columns = labels(&ALGOS)?;
     let manifest = serde_json::json!({
         "campaign": name, "version": version(), "seed": seed, "quick": opts.quick, "procs": procs, "jobs": jobs,
         "lambda": lambda, "sets": sets, "scenarios": scenarios, "eps": eps.to_string(), "time_grid_bits": grid_bits, "priority": "LPT",
-        "models": MoldModel::ALL.iter().map(|m| m.label()).collect::<Vec<_>>(), "algorithms": ALGOS.iter().map(|a| a.0).collect::<Vec<_>>(),
+        "models": MoldModel::ALL.iter().map(|m| m.label()).collect::<Vec<_>>(), "algorithms": columns,
     });
     let cfg = opts.run_config(name);
     runner::prepare(&cfg.out, &manifest)?;
-    let mut cells = Vec::new();
-    for (mi, &m) in MoldModel::ALL.iter().enumerate() {
-        for s in 0..sets as u64 {
-            cells.push(Cell {
+    let cells: Vec<Cell<(MoldModel, u64)>> = MoldModel::ALL
+        .iter()
+        .enumerate()
+        .flat_map(|(mi, &m)| {
+            (0..sets as u64).map(move |s| Cell {
                 key: format!("m{mi}-s{s:03}"),
                 params: (m, s),
-            });
-        }
-    }
+            })
+        })
+        .collect();
     let (results, stats) = runner::run_cells(&cfg, &cells, |c| {
         let (model, s) = c.params;
-        mold_cell(
-            c.key.clone(),
-            MoldableSetSpec {
-                jobs,
-                procs,
-                model,
-                grid_bits,
-            },
-            lambda,
-            seed,
-            s,
-            scenarios,
-            &ALGOS,
-            &eps,
-        )
+        let spec = setup.spec(model, procs, jobs);
+        mold_cell(c.key.clone(), &setup, spec, lambda, s, &ALGOS)
     })?;
     let dir = cfg.out.clone();
     let mut files = Vec::new();
@@ -281,8 +345,6 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     runner::write_csv(&p, &CELL_HEADER, &cell_rows(&results))?;
     files.push(p);
 
-    let mut summary = Vec::new();
-    let mut sum_rows = Vec::new();
     let mut md = format!(
         "# {name} (resched {})\n\nseed {seed}, P = {procs}, n = {jobs}, λ = {lambda:e}, {sets} sets × {scenarios} scenarios, ε = {eps}, LPT, times {}{}. \
          Each entry: ours (paper, difference).\n\n",
@@ -290,86 +352,127 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         super::times_label(grid_bits),
         if opts.quick { " (quick)" } else { "" }
     );
+    let t = Table1::of(&results, &columns);
     let mut header = vec!["algorithm".to_string(), "ratio".to_string()];
     header.extend(MoldModel::ALL.iter().map(|m| m.label().to_string()));
-    let mut rows = Vec::new();
-    let mut agg: Vec<(String, MoldModel, f64, f64)> = Vec::new();
-    for (label, _) in ALGOS.iter() {
-        let Some(paper) = paper_row(label) else {
-            continue;
+    md.push_str(&runner::markdown_table(&header, &t.rows));
+    md.push_str(&far_from_paper(&t.agg));
+    let p = dir.join("summary.csv");
+    runner::write_csv(&p, &SUMMARY_HEADER, &t.sum_rows)?;
+    files.push(p);
+    runner::write_results_and_summary(&dir, &manifest, &t.summary, &results, &md, &mut files)?;
+    let title =
+        format!("{name}: P = {procs}, n = {jobs}, λ = {lambda:e}, LPT (like Table 1 / Figure 4)");
+    let fig = figure(title, &columns, &t.agg)?;
+    files.extend(plot::write_both(&fig, &dir.join("table1"))?);
+    Ok(Outcome {
+        dir,
+        files,
+        stats,
+        markdown: md,
+    })
+}
+
+/// The columns of `summary.csv`.
+const SUMMARY_HEADER: [&str; 8] = [
+    "algo",
+    "model",
+    "expected",
+    "std_over_sets",
+    "maximum",
+    "paper_expected",
+    "paper_maximum",
+    "mean_failures",
+];
+
+/// One (algorithm label, model, expected, maximum) of the table.
+type ModelAgg = (String, MoldModel, f64, f64);
+
+/// Table 1 as computed: its Markdown rows, its summary (JSON and CSV rows) and each
+/// (algorithm, model)'s expected and maximum ratios.
+struct Table1 {
+    rows: Vec<Vec<String>>,
+    summary: Vec<serde_json::Value>,
+    sum_rows: Vec<Vec<String>>,
+    agg: Vec<ModelAgg>,
+}
+
+impl Table1 {
+    /// The table of every algorithm of `columns` (labels) that has a published row: an
+    /// "Expected" and a "Maximum" row, each entry "ours (paper, difference)".
+    fn of(results: &[MoldCell], columns: &[&str]) -> Table1 {
+        let mut t = Table1 {
+            rows: Vec::new(),
+            summary: Vec::new(),
+            sum_rows: Vec::new(),
+            agg: Vec::new(),
         };
-        let mut exp_row = vec![label.to_string(), "Expected".into()];
-        let mut max_row = vec![label.to_string(), "Maximum".into()];
-        for (mi, &m) in MoldModel::ALL.iter().enumerate() {
-            let cs: Vec<&MoldCell> = results.iter().filter(|c| c.model == m).collect();
-            let (e, sd, mx) = aggregate(&cs, label);
-            let (pe, pm) = (paper.1[mi], paper.2[mi]);
-            exp_row.push(format!(
-                "{} ({pe}, {:+.1}%)",
-                fmt3(e),
-                100.0 * (e / pe - 1.0)
-            ));
-            max_row.push(format!(
-                "{} ({pm}, {:+.1}%)",
-                fmt3(mx),
-                100.0 * (mx / pm - 1.0)
-            ));
-            let (mf, _, _) = eval::summary(cs.iter().map(|c| c.mean_failures));
-            summary.push(serde_json::json!({"algo": label, "model": m.label(), "expected": e, "std_over_sets": sd, "maximum": mx,
-                "paper_expected": pe, "paper_maximum": pm, "mean_failures": mf, "sets": cs.len()}));
-            sum_rows.push(vec![
-                label.to_string(),
-                m.label().to_string(),
-                e.to_string(),
-                sd.to_string(),
-                mx.to_string(),
-                pe.to_string(),
-                pm.to_string(),
-                mf.to_string(),
-            ]);
-            agg.push((label.to_string(), m, e, mx));
+        for &label in columns {
+            let Some(paper) = paper_row(label) else {
+                continue;
+            };
+            let mut exp_row = vec![label.to_string(), "Expected".into()];
+            let mut max_row = vec![label.to_string(), "Maximum".into()];
+            for (mi, &m) in MoldModel::ALL.iter().enumerate() {
+                let cs: Vec<&MoldCell> = results.iter().filter(|c| c.model == m).collect();
+                let (e, sd, mx) = aggregate(&cs, label);
+                let (pe, pm) = (paper.1[mi], paper.2[mi]);
+                exp_row.push(format!(
+                    "{} ({pe}, {:+.1}%)",
+                    fmt3(e),
+                    100.0 * (e / pe - 1.0)
+                ));
+                max_row.push(format!(
+                    "{} ({pm}, {:+.1}%)",
+                    fmt3(mx),
+                    100.0 * (mx / pm - 1.0)
+                ));
+                let (mf, _, _) = eval::summary(cs.iter().map(|c| c.mean_failures));
+                t.summary.push(serde_json::json!({"algo": label, "model": m.label(), "expected": e, "std_over_sets": sd, "maximum": mx,
+                    "paper_expected": pe, "paper_maximum": pm, "mean_failures": mf, "sets": cs.len()}));
+                t.sum_rows.push(vec![
+                    label.to_string(),
+                    m.label().to_string(),
+                    e.to_string(),
+                    sd.to_string(),
+                    mx.to_string(),
+                    pe.to_string(),
+                    pm.to_string(),
+                    mf.to_string(),
+                ]);
+                t.agg.push((label.to_string(), m, e, mx));
+            }
+            t.rows.push(exp_row);
+            t.rows.push(max_row);
         }
-        rows.push(exp_row);
-        rows.push(max_row);
+        t
     }
-    md.push_str(&runner::markdown_table(&header, &rows));
-    let within: Vec<String> = agg
+}
+
+/// The line naming the LPA and BATCH(-U) expected ratios more than 5% from the paper's.
+fn far_from_paper(agg: &[ModelAgg]) -> String {
+    let far: Vec<String> = agg
         .iter()
         .filter(|(a, _, _, _)| a == "LPA" || a.starts_with("BATCH"))
         .filter_map(|(a, m, e, _)| {
-            let mi = MoldModel::ALL.iter().position(|x| x == m)?;
-            let pe = paper_row(a)?.1[mi];
+            let (pe, _) = paper_value(a, *m)?;
             let d = e / pe - 1.0;
             (d.abs() > 0.05).then(|| format!("{a} {}: {:+.1}%", m.label(), 100.0 * d))
         })
         .collect();
-    md.push_str(&format!(
+    format!(
         "\nLPA and BATCH(-U) expected ratios more than 5% away from the paper: {}\n",
-        if within.is_empty() {
+        if far.is_empty() {
             "none".to_string()
         } else {
-            within.join("; ")
+            far.join("; ")
         }
-    ));
-    let p = dir.join("summary.csv");
-    runner::write_csv(
-        &p,
-        &[
-            "algo",
-            "model",
-            "expected",
-            "std_over_sets",
-            "maximum",
-            "paper_expected",
-            "paper_maximum",
-            "mean_failures",
-        ],
-        &sum_rows,
-    )?;
-    files.push(p);
-    runner::write_results_and_summary(&dir, &manifest, &summary, &results, &md, &mut files)?;
+    )
+}
 
-    // Like Figure 4: expected (bars) and maximum, per model; MINAREA apart (its ratios reach 100+).
+/// Like Figure 4: expected (bars) and maximum ratio per model of every algorithm of `columns`
+/// (labels) but MINAREA, which gets a panel apart (its ratios reach 100+).
+fn figure(title: String, columns: &[&str], agg: &[ModelAgg]) -> Result<Figure> {
     let groups: Vec<String> = MoldModel::ALL
         .iter()
         .map(|m| m.label().to_string())
@@ -396,30 +499,17 @@ pub fn run(opts: &Options) -> Result<Outcome> {
             reference: Some(1.0),
         })
     };
-    let fig = Figure::grid(
-        format!("{name}: P = {procs}, n = {jobs}, λ = {lambda:e}, LPT (like Table 1 / Figure 4)"),
+    let minarea = catalogue::label("minarea")?;
+    let charted: Vec<&str> = columns.iter().copied().filter(|&c| c != minarea).collect();
+    let mut fig = Figure::grid(
+        title,
         1,
         vec![
-            bars(
-                &["LPA", "BATCH", "BATCH-U", "MINTIME"],
-                false,
-                "expected ratio",
-            ),
-            bars(
-                &["LPA", "BATCH", "BATCH-U", "MINTIME"],
-                true,
-                "maximum ratio",
-            ),
-            bars(&["MINAREA"], false, "MINAREA expected ratio"),
+            bars(&charted, false, "expected ratio"),
+            bars(&charted, true, "maximum ratio"),
+            bars(&[minarea], false, "MINAREA expected ratio"),
         ],
     );
-    let mut fig = fig;
     fig.panel_size = (1000, 340);
-    files.extend(plot::write_both(&fig, &dir.join("table1"))?);
-    Ok(Outcome {
-        dir,
-        files,
-        stats,
-        markdown: md,
-    })
+    Ok(fig)
 }

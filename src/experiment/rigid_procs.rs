@@ -6,7 +6,7 @@
 //!
 //! `--quick`: P ∈ {5000, 10000, 20000}, 2 sets, 3 scenarios.
 use super::rigid_sweep::{self, yes, Agg, Sweep};
-use super::{runner, Options, Outcome};
+use super::{claims_table, Options, Outcome};
 use crate::error::Result;
 
 /// The campaign's sweep description.
@@ -73,13 +73,5 @@ fn findings(agg: &[Agg], xs: &[f64]) -> String {
             ]);
         }
     }
-    runner::markdown_table(
-        &[
-            "claim".into(),
-            "paper".into(),
-            "ours".into(),
-            "holds".into(),
-        ],
-        &rows,
-    )
+    claims_table(&rows)
 }

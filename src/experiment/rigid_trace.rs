@@ -3,7 +3,8 @@
 //! set on the trace's P, and R-List-0/1/Q and R-ShelfFill-B/NB with LPT run on scenarios drawn
 //! with q̄ = 0, 0.05 and 0.1 (1000 scenarios per day, as Section 5.1 says for both settings),
 //! with R-List-1 and R-List-Q also run with their reservations kept (the paper's simulator's
-//! reading, [`super::rigid_sweep::KEPT`]).
+//! reading, [`super::rigid_sweep::KEPT`]). The algorithms are catalogue names; the columns
+//! are the catalogue's labels.
 //!
 //! Table 1's columns, per trace and q̄: the average number of failures per scenario; the
 //! average makespan ratio (mean over days of each day's expected ratio); its standard deviation
@@ -17,9 +18,9 @@
 //!
 //! `--quick`: the first 2 eligible days of each trace, 3 scenarios.
 use super::eval;
-use super::rigid_sweep::{rigid_cell, RigidCell, HEURISTICS};
+use super::rigid_sweep::{rigid_cell, RigidCell, KEPT};
 use super::runner::{self, Cell};
-use super::{fmt3, version, Options, Outcome};
+use super::{fmt3, labels, version, Options, Outcome};
 use crate::error::{Error, Result};
 use crate::model::Instance;
 use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure};
@@ -27,23 +28,19 @@ use crate::schedulers::Priority;
 use crate::workload::swf::{Oversize, SwfLog};
 use std::path::{Path, PathBuf};
 
-/// The five heuristics of Table 1.
-pub const TABLE1: [(&str, &str); 5] = [
-    HEURISTICS[0],
-    HEURISTICS[1],
-    HEURISTICS[2],
-    HEURISTICS[5],
-    HEURISTICS[6],
+/// The five heuristics of Table 1 (catalogue names): R-List-0/1/Q, R-ShelfFill-B/NB.
+pub const TABLE1: [&str; 5] = [
+    "greedy",
+    "easy",
+    "conservative",
+    "r-shelffill-b",
+    "r-shelffill-nb",
 ];
 
 /// What runs on every day: the five heuristics of Table 1, then R-List-1 and R-List-Q with
 /// their reservations kept (the paper's simulator's reading, [`super::rigid_sweep::KEPT`]).
-pub fn algorithms() -> Vec<(&'static str, &'static str)> {
-    TABLE1
-        .iter()
-        .chain(super::rigid_sweep::KEPT.iter())
-        .copied()
-        .collect()
+pub fn algorithms() -> Vec<&'static str> {
+    TABLE1.into_iter().chain(KEPT).collect()
 }
 
 /// The q̄ values of Table 1.
@@ -111,6 +108,9 @@ pub(super) fn short_name(p: &Path) -> String {
         .to_string()
 }
 
+/// One eligible day of a trace: (trace index, day, the day's jobs).
+type TraceDay = (usize, i64, Instance);
+
 /// Runs the campaign.
 pub fn run(opts: &Options) -> Result<Outcome> {
     let name = "rigid-trace";
@@ -121,16 +121,92 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     };
     let min_jobs = opts.min_jobs.unwrap_or(20);
     let scenarios = opts.scenarios_or(1000, 3)?;
-    let max_days = if opts.quick {
-        opts.sets.unwrap_or(2)
-    } else {
-        opts.sets.unwrap_or(usize::MAX)
-    };
-    if max_days == 0 {
-        return Err(Error::option("sets", "must be at least 1"));
+    // --sets bounds the days per trace: by default every day, or 2 with --quick.
+    let max_days = opts.sets_or(usize::MAX, 2)?;
+    let (days, trace_info) = load_days(&traces, min_jobs, max_days)?;
+    let algos = algorithms();
+    let columns = labels(&algos)?;
+    let manifest = serde_json::json!({
+        "campaign": name, "version": version(), "seed": opts.seed, "quick": opts.quick,
+        "scenarios": scenarios, "qbar": QBARS, "priority": "LPT", "traces": trace_info,
+        "heuristics": columns,
+    });
+    let cfg = opts.run_config(name);
+    runner::prepare(&cfg.out, &manifest)?;
+    let cells: Vec<Cell<(usize, f64, i64, &Instance)>> = QBARS
+        .iter()
+        .enumerate()
+        .flat_map(|(qi, &q)| {
+            days.iter().map(move |(ti, day, inst)| Cell {
+                key: format!("t{ti}-q{qi}-d{day:04}"),
+                params: (*ti, q, *day, inst),
+            })
+        })
+        .collect();
+    let seed = opts.seed;
+    let (results, stats) = runner::run_cells(&cfg, &cells, |c| {
+        let (ti, q, day, inst) = c.params;
+        // Scenario streams keyed by (seed, trace·2^20 + day, k): distinct for every day of every trace.
+        let set = ((ti as u64) << 20) + day as u64;
+        rigid_cell(
+            c.key.clone(),
+            format!("{} day {day}", short_name(&traces[ti])),
+            q,
+            inst,
+            q,
+            seed,
+            set,
+            scenarios,
+            &algos,
+            &[Priority::Lpt],
+        )
+    })?;
+    let dir = cfg.out.clone();
+    let mut files = vec![write_cells_csv(&dir, &results)?];
+    let mut md = header(seed, scenarios, min_jobs);
+    let mut summary = Summary::default();
+    for (ti, path) in traces.iter().enumerate() {
+        let tn = short_name(path);
+        let of_trace: Vec<&RigidCell> = results
+            .iter()
+            .filter(|c| c.key.starts_with(&format!("t{ti}-")))
+            .collect();
+        md.push_str(&trace_table(&tn, &of_trace, &columns, &mut summary));
+        files.extend(plot::write_both(
+            &days_figure(&tn, &of_trace, &columns),
+            &dir.join(format!("days-{tn}")),
+        )?);
     }
-    // Load every trace and its eligible days.
-    let mut days: Vec<(usize, i64, Instance)> = Vec::new();
+    let p = dir.join("summary.csv");
+    runner::write_csv(&p, &SUMMARY_HEADER, &summary.rows)?;
+    files.push(p);
+    runner::write_results_and_summary(&dir, &manifest, &summary.json, &results, &md, &mut files)?;
+    Ok(Outcome {
+        dir,
+        files,
+        stats,
+        markdown: md,
+    })
+}
+
+/// The Markdown summary's title and how to read its tables.
+fn header(seed: u64, scenarios: usize, min_jobs: usize) -> String {
+    format!(
+        "# rigid-trace (resched {})\n\nseed {seed}, {scenarios} scenarios per day, LPT; days with ≥ {min_jobs} jobs. \
+         Each entry: average ± std (max): average = mean over days of the expected ratio; std = over days; max = over all days and scenarios. \
+         R-List-1-kept and R-List-Q-kept keep their reservations until the job starts (the paper's simulator; not in Table 1).\n\n",
+        version()
+    )
+}
+
+/// Loads every trace and keeps its first `max_days` days with at least `min_jobs` jobs; returns
+/// the days and, per trace, what the manifest records about it.
+fn load_days(
+    traces: &[PathBuf],
+    min_jobs: usize,
+    max_days: usize,
+) -> Result<(Vec<TraceDay>, Vec<serde_json::Value>)> {
+    let mut days: Vec<TraceDay> = Vec::new();
     let mut trace_info = Vec::new();
     for (ti, path) in traces.iter().enumerate() {
         let log = SwfLog::load(path)?;
@@ -160,47 +236,47 @@ pub fn run(opts: &Options) -> Result<Outcome> {
             format!("no day has at least {min_jobs} jobs (see --min-jobs)"),
         ));
     }
-    let manifest = serde_json::json!({
-        "campaign": name, "version": version(), "seed": opts.seed, "quick": opts.quick,
-        "scenarios": scenarios, "qbar": QBARS, "priority": "LPT", "traces": trace_info,
-        "heuristics": algorithms().iter().map(|h| h.0).collect::<Vec<_>>(),
-    });
-    let cfg = opts.run_config(name);
-    runner::prepare(&cfg.out, &manifest)?;
-    let mut cells = Vec::new();
-    for (qi, &q) in QBARS.iter().enumerate() {
-        for (ti, day, inst) in &days {
-            cells.push(Cell {
-                key: format!("t{ti}-q{qi}-d{day:04}"),
-                params: (*ti, q, *day, inst),
-            });
-        }
-    }
-    let seed = opts.seed;
-    let (results, stats) = runner::run_cells(&cfg, &cells, |c| {
-        let (ti, q, day, inst) = c.params;
-        // Scenario streams keyed by (seed, trace·2^20 + day, k): distinct for every day of every trace.
-        let set = ((ti as u64) << 20) + day as u64;
-        rigid_cell(
-            c.key.clone(),
-            format!("{} day {day}", short_name(&traces[ti])),
-            q,
-            inst,
-            q,
-            seed,
-            set,
-            scenarios,
-            &algorithms(),
-            &[Priority::Lpt],
-        )
-    })?;
+    Ok((days, trace_info))
+}
 
-    let dir = cfg.out.clone();
-    let mut files = Vec::new();
+/// The columns of `cells.csv`.
+const CELL_HEADER: [&str; 11] = [
+    "trace",
+    "day",
+    "qbar",
+    "jobs",
+    "algo",
+    "scenarios",
+    "mean_ratio",
+    "std_ratio",
+    "max_ratio_exact",
+    "max_ratio",
+    "mean_failures",
+];
+
+/// The columns of `summary.csv`.
+const SUMMARY_HEADER: [&str; 8] = [
+    "trace",
+    "qbar",
+    "algo",
+    "days",
+    "mean_failures",
+    "mean_ratio",
+    "std_over_days",
+    "max_ratio",
+];
+
+/// Writes `cells.csv` (every day × q̄ × heuristic) into `dir`; returns its path.
+fn write_cells_csv(dir: &Path, results: &[RigidCell]) -> Result<PathBuf> {
     let cell_rows: Vec<Vec<String>> = results
         .iter()
         .flat_map(|c| {
-            let trace = c.key.split('-').next().unwrap_or("").to_string();
+            // The key's first part, `t<trace>`.
+            let trace = c
+                .key
+                .split_once('-')
+                .map_or(c.key.as_str(), |k| k.0)
+                .to_string();
             c.stats.iter().map(move |s| {
                 vec![
                     trace.clone(),
@@ -219,160 +295,122 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         })
         .collect();
     let p = dir.join("cells.csv");
-    runner::write_csv(
-        &p,
-        &[
-            "trace",
-            "day",
-            "qbar",
-            "jobs",
-            "algo",
-            "scenarios",
-            "mean_ratio",
-            "std_ratio",
-            "max_ratio_exact",
-            "max_ratio",
-            "mean_failures",
-        ],
-        &cell_rows,
-    )?;
-    files.push(p);
+    runner::write_csv(&p, &CELL_HEADER, &cell_rows)?;
+    Ok(p)
+}
 
-    // Table 1 per trace.
-    let mut md = format!(
-        "# {name} (resched {})\n\nseed {seed}, {scenarios} scenarios per day, LPT; days with ≥ {min_jobs} jobs. \
-         Each entry: average ± std (max): average = mean over days of the expected ratio; std = over days; max = over all days and scenarios. \
-         R-List-1-kept and R-List-Q-kept keep their reservations until the job starts (the paper's simulator; not in Table 1).\n\n",
-        version()
-    );
-    let mut summary = Vec::new();
-    let mut sum_rows = Vec::new();
-    for (ti, path) in traces.iter().enumerate() {
-        let tn = short_name(path);
-        let of_trace: Vec<&RigidCell> = results
-            .iter()
-            .filter(|c| c.key.starts_with(&format!("t{ti}-")))
-            .collect();
-        let ndays = of_trace.iter().filter(|c| c.qbar == 0.0).count();
-        let njobs = of_trace
-            .iter()
-            .filter(|c| c.qbar == 0.0)
-            .map(|c| c.jobs)
-            .sum::<usize>() as f64
-            / ndays.max(1) as f64;
-        md.push_str(&format!(
-            "## {tn}: {ndays} days, {njobs:.2} jobs per day on average\n\n"
-        ));
-        // One column per heuristic, "average ± std (max)" as Table 1 gives them.
-        let algos = algorithms();
-        let mut header: Vec<String> = vec!["q̄".into(), "source".into(), "avg #failures".into()];
-        header.extend(algos.iter().map(|h| h.0.to_string()));
-        let cell = |m: f64, sd: f64, mx: f64| format!("{} ± {sd:.2e} ({})", fmt3(m), fmt3(mx));
-        let mut rows = Vec::new();
-        for (qi, &q) in QBARS.iter().enumerate() {
-            let cs: Vec<&&RigidCell> = of_trace.iter().filter(|c| c.qbar == q).collect();
-            let (fails, _, _) = eval::summary(cs.iter().map(|c| c.mean_failures));
-            let mut r = vec![q.to_string(), "resched".into(), format!("{fails:.2}")];
-            for h in &algos {
-                let per_day: Vec<&eval::AlgoStats> = cs
-                    .iter()
-                    .filter_map(|c| c.stats.iter().find(|s| s.algo == h.0))
-                    .collect();
-                let (m, sd, _) = eval::summary(per_day.iter().map(|s| s.mean));
-                let max = per_day
-                    .iter()
-                    .map(|s| s.max_f64)
-                    .fold(f64::NEG_INFINITY, f64::max);
-                r.push(cell(m, sd, max));
-                summary.push(serde_json::json!({"trace": tn, "qbar": q, "algo": h.0, "days": per_day.len(), "mean_failures": fails, "mean": m, "std_over_days": sd, "max": max}));
-                sum_rows.push(vec![
-                    tn.clone(),
-                    q.to_string(),
-                    h.0.to_string(),
-                    per_day.len().to_string(),
-                    fails.to_string(),
-                    m.to_string(),
-                    sd.to_string(),
-                    max.to_string(),
-                ]);
-            }
-            rows.push(r);
-            let (pq, pf, pa, ps, pm) = PAPER[qi];
-            let mut r = vec![
-                pq.to_string(),
-                "paper (Mira 06/2019)".into(),
-                format!("{pf}"),
-            ];
-            r.extend((0..TABLE1.len()).map(|i| cell(pa[i], ps[i], pm[i])));
-            r.extend(super::rigid_sweep::KEPT.iter().map(|_| "–".to_string()));
-            rows.push(r);
+/// The summary rows of every trace: `summary.csv`'s and `results.json`'s.
+#[derive(Default)]
+struct Summary {
+    rows: Vec<Vec<String>>,
+    json: Vec<serde_json::Value>,
+}
+
+/// Table 1 for one trace, `columns` (the heuristics' labels) as columns, "average ± std (max)"
+/// per entry, each q̄ beside the paper's row; its numbers also go into `summary`.
+fn trace_table(
+    tn: &str,
+    of_trace: &[&RigidCell],
+    columns: &[&str],
+    summary: &mut Summary,
+) -> String {
+    let ndays = of_trace.iter().filter(|c| c.qbar == 0.0).count();
+    let njobs = of_trace
+        .iter()
+        .filter(|c| c.qbar == 0.0)
+        .map(|c| c.jobs)
+        .sum::<usize>() as f64
+        / ndays.max(1) as f64;
+    let mut md = format!("## {tn}: {ndays} days, {njobs:.2} jobs per day on average\n\n");
+    let mut header: Vec<String> = vec!["q̄".into(), "source".into(), "avg #failures".into()];
+    header.extend(columns.iter().map(|h| h.to_string()));
+    let cell = |m: f64, sd: f64, mx: f64| format!("{} ± {sd:.2e} ({})", fmt3(m), fmt3(mx));
+    let mut rows = Vec::new();
+    for (qi, &q) in QBARS.iter().enumerate() {
+        let cs: Vec<&&RigidCell> = of_trace.iter().filter(|c| c.qbar == q).collect();
+        let (fails, _, _) = eval::summary(cs.iter().map(|c| c.mean_failures));
+        let mut r = vec![q.to_string(), "resched".into(), format!("{fails:.2}")];
+        for h in columns {
+            let per_day: Vec<&eval::AlgoStats> = cs
+                .iter()
+                .filter_map(|c| c.stats.iter().find(|s| s.algo == *h))
+                .collect();
+            let (m, sd, _) = eval::summary(per_day.iter().map(|s| s.mean));
+            let max = per_day
+                .iter()
+                .map(|s| s.max_f64)
+                .fold(f64::NEG_INFINITY, f64::max);
+            r.push(cell(m, sd, max));
+            summary.json.push(serde_json::json!({"trace": tn, "qbar": q, "algo": h, "days": per_day.len(), "mean_failures": fails, "mean": m, "std_over_days": sd, "max": max}));
+            summary.rows.push(vec![
+                tn.to_string(),
+                q.to_string(),
+                h.to_string(),
+                per_day.len().to_string(),
+                fails.to_string(),
+                m.to_string(),
+                sd.to_string(),
+                max.to_string(),
+            ]);
         }
-        md.push_str(&runner::markdown_table(&header, &rows));
-        md.push('\n');
-
-        // Like Figures 7–8: per-day ratios, one panel per q̄.
-        let panels: Vec<Chart> = QBARS
-            .iter()
-            .map(|&q| {
-                let cs: Vec<&&RigidCell> = of_trace.iter().filter(|c| c.qbar == q).collect();
-                let (f, _, _) = eval::summary(cs.iter().map(|c| c.mean_failures));
-                Chart::Bar(BarChart {
-                    title: format!("q̄ = {q} ({f:.1} failures per day)"),
-                    y_label: "normalized makespan (LPT)".into(),
-                    groups: cs
-                        .iter()
-                        .map(|c| c.label.rsplit(' ').next().unwrap_or("").to_string())
-                        .collect(),
-                    series: algorithms()
-                        .iter()
-                        .map(|h| BarSeries {
-                            label: h.0.to_string(),
-                            values: cs
-                                .iter()
-                                .map(|c| {
-                                    c.stats
-                                        .iter()
-                                        .find(|s| s.algo == h.0)
-                                        .map_or(f64::NAN, |s| s.mean)
-                                })
-                                .collect(),
-                            err: None,
-                        })
-                        .collect(),
-                    y_range: None,
-                    reference: Some(1.0),
-                })
-            })
-            .collect();
-        let mut fig = Figure::grid(
-            format!("{tn}: per-day normalized makespans (like Figures 7–8)"),
-            1,
-            panels,
-        );
-        fig.panel_size = (1100, 360);
-        files.extend(plot::write_both(&fig, &dir.join(format!("days-{tn}")))?);
+        rows.push(r);
+        let (pq, pf, pa, ps, pm) = PAPER[qi];
+        let mut r = vec![
+            pq.to_string(),
+            "paper (Mira 06/2019)".into(),
+            format!("{pf}"),
+        ];
+        r.extend((0..TABLE1.len()).map(|i| cell(pa[i], ps[i], pm[i])));
+        r.extend(KEPT.iter().map(|_| "–".to_string()));
+        rows.push(r);
     }
-    let p = dir.join("summary.csv");
-    runner::write_csv(
-        &p,
-        &[
-            "trace",
-            "qbar",
-            "algo",
-            "days",
-            "mean_failures",
-            "mean_ratio",
-            "std_over_days",
-            "max_ratio",
-        ],
-        &sum_rows,
-    )?;
-    files.push(p);
-    runner::write_results_and_summary(&dir, &manifest, &summary, &results, &md, &mut files)?;
-    Ok(Outcome {
-        dir,
-        files,
-        stats,
-        markdown: md,
-    })
+    md.push_str(&runner::markdown_table(&header, &rows));
+    md.push('\n');
+    md
+}
+
+/// Like Figures 7–8: the per-day ratios of every heuristic (`columns`, labels), one panel per q̄.
+fn days_figure(tn: &str, of_trace: &[&RigidCell], columns: &[&str]) -> Figure {
+    let panels: Vec<Chart> = QBARS
+        .iter()
+        .map(|&q| {
+            let cs: Vec<&&RigidCell> = of_trace.iter().filter(|c| c.qbar == q).collect();
+            let (f, _, _) = eval::summary(cs.iter().map(|c| c.mean_failures));
+            Chart::Bar(BarChart {
+                title: format!("q̄ = {q} ({f:.1} failures per day)"),
+                y_label: "normalized makespan (LPT)".into(),
+                // A cell's label ends with its day number (`<trace> day <d>`).
+                groups: cs
+                    .iter()
+                    .map(|c| c.label.rsplit_once(' ').map_or(c.label.as_str(), |l| l.1))
+                    .map(str::to_string)
+                    .collect(),
+                series: columns
+                    .iter()
+                    .map(|h| BarSeries {
+                        label: h.to_string(),
+                        values: cs
+                            .iter()
+                            .map(|c| {
+                                c.stats
+                                    .iter()
+                                    .find(|s| s.algo == *h)
+                                    .map_or(f64::NAN, |s| s.mean)
+                            })
+                            .collect(),
+                        err: None,
+                    })
+                    .collect(),
+                y_range: None,
+                reference: Some(1.0),
+            })
+        })
+        .collect();
+    let mut fig = Figure::grid(
+        format!("{tn}: per-day normalized makespans (like Figures 7–8)"),
+        1,
+        panels,
+    );
+    fig.panel_size = (1100, 360);
+    fig
 }

@@ -114,45 +114,11 @@ where
     let start = Instant::now();
     let dir = cfg.out.join("cells");
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    let mut seen = std::collections::HashSet::new();
-    for c in cells {
-        if !valid_key(&c.key) {
-            return Err(Error::Limit(format!(
-                "cell key `{}` is not a valid file name",
-                c.key
-            )));
-        }
-        if !seen.insert(c.key.as_str()) {
-            return Err(Error::Limit(format!("cell key `{}` is used twice", c.key)));
-        }
-    }
-    // Read back finished cells; an unreadable file (which write_atomic never leaves, but a user
-    // might) is recomputed.
-    let mut done: Vec<Option<R>> = Vec::with_capacity(cells.len());
-    for c in cells {
-        let path = dir.join(format!("{}.json", c.key));
-        let r = std::fs::read_to_string(&path)
-            .ok()
-            .and_then(|t| serde_json::from_str::<R>(&t).ok());
-        done.push(r);
-    }
+    check_keys(cells)?;
+    let mut done: Vec<Option<R>> = read_finished(&dir, cells);
     let todo: Vec<usize> = (0..cells.len()).filter(|&i| done[i].is_none()).collect();
     let resumed = cells.len() - todo.len();
-
-    let bar = ProgressBar::with_draw_target(Some(cells.len() as u64), ProgressDrawTarget::stderr());
-    if !cfg.progress || !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} cells, ETA {eta}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_message(cfg.out.display().to_string());
-    bar.set_position(resumed as u64);
-    bar.reset_eta();
-
+    let bar = progress_bar(cfg, cells.len(), resumed);
     let work = || -> Result<Vec<(usize, R)>> {
         todo.par_iter()
             .map(|&i| {
@@ -170,19 +136,7 @@ where
             })
             .collect()
     };
-    let computed = match cfg.threads {
-        Some(n) => {
-            if n == 0 {
-                return Err(Error::option("threads", "at least 1"));
-            }
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| Error::Limit(format!("thread pool: {e}")))?;
-            pool.install(work)
-        }
-        None => work(),
-    };
+    let computed = in_pool(cfg.threads, work);
     bar.finish_and_clear();
     let computed = computed?;
     let n_computed = computed.len();
@@ -202,6 +156,70 @@ where
             seconds: start.elapsed().as_secs_f64(),
         },
     ))
+}
+
+/// Every key is a valid file name and used once.
+fn check_keys<P>(cells: &[Cell<P>]) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    for c in cells {
+        if !valid_key(&c.key) {
+            return Err(Error::Limit(format!(
+                "cell key `{}` is not a valid file name",
+                c.key
+            )));
+        }
+        if !seen.insert(c.key.as_str()) {
+            return Err(Error::Limit(format!("cell key `{}` is used twice", c.key)));
+        }
+    }
+    Ok(())
+}
+
+/// The results already in `dir`, by cell; an unreadable file (which write_atomic never leaves,
+/// but a user might) counts as missing and its cell is recomputed.
+fn read_finished<P, R: DeserializeOwned>(dir: &Path, cells: &[Cell<P>]) -> Vec<Option<R>> {
+    cells
+        .iter()
+        .map(|c| {
+            let path = dir.join(format!("{}.json", c.key));
+            std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|t| serde_json::from_str::<R>(&t).ok())
+        })
+        .collect()
+}
+
+/// The progress bar over `total` cells, `resumed` of them already done; hidden when asked or
+/// when stderr is not a terminal.
+fn progress_bar(cfg: &RunConfig, total: usize, resumed: usize) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    if !cfg.progress || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    // The template is a constant known to parse; the plain bar is only its formal fallback.
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} cells, ETA {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_message(cfg.out.display().to_string());
+    bar.set_position(resumed as u64);
+    bar.reset_eta();
+    bar
+}
+
+/// Runs `work` on a pool of `threads` workers (`None`: rayon's global pool, all cores).
+fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    match threads {
+        Some(0) => Err(Error::option("threads", "at least 1")),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| Error::Limit(format!("thread pool: {e}")))?
+            .install(work),
+        None => work(),
+    }
 }
 
 /// Writes rows as CSV (atomically). `header` names the columns; every row has as many fields.

@@ -26,7 +26,7 @@ use crate::stealing::metrics::{compute, Metrics, Pruning};
 use crate::stealing::{simulate, trace, FailureSource, Resilience, Variant, Workload};
 use crate::time::Time;
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The MTBF values of Section 6.2, in minutes.
 pub const MTBF_MIN: [u64; 6] = [20, 40, 60, 120, 300, 600];
@@ -68,7 +68,7 @@ pub struct StealCell {
 }
 
 fn minutes(m: u64) -> Time {
-    Time::from_int(i64::try_from(m * 60).unwrap_or(i64::MAX))
+    Time::from_int(60).mul_int(m)
 }
 
 /// Runs Baseline and H111 on `w` with platform MTBF `mtbf_min` and downtime `downtime_min`
@@ -112,7 +112,11 @@ pub fn steal_cell(
             .classes
             .last()
             .map(|(k, f)| (*k, f.max.clone()))
-            .unwrap_or_default();
+            .ok_or_else(|| {
+                Error::Limit(format!(
+                    "{key} {v}: no job is left once the first and last 20% are pruned"
+                ))
+            })?;
         results.push(VariantResult {
             variant: v.to_string(),
             utilization: m.decomposition.utilization(),
@@ -160,9 +164,137 @@ fn ratio_of_means(cells: &[&StealCell], f: impl Fn(&VariantResult) -> &Time) -> 
     }
 }
 
+/// The columns of `cells.csv`.
+const CELL_HEADER: [&str; 12] = [
+    "trace",
+    "mtbf_min",
+    "downtime_min",
+    "seed",
+    "variant",
+    "utilization",
+    "max_flow_largest_s",
+    "largest_class",
+    "weighted_mean_flow_s",
+    "failures",
+    "steals",
+    "utilization_exact",
+];
+
+/// The columns of `summary.csv`.
+const SUMMARY_HEADER: [&str; 8] = [
+    "trace",
+    "mtbf_min",
+    "downtime_min",
+    "seeds",
+    "utilization_ratio",
+    "max_flow_largest_ratio",
+    "weighted_mean_flow_ratio",
+    "mean_failures_baseline",
+];
+
+/// The summary rows of every point: `summary.csv`'s and `results.json`'s.
+#[derive(Default)]
+struct Summary {
+    rows: Vec<Vec<String>>,
+    json: Vec<serde_json::Value>,
+}
+
+/// The swept values: (MTBFs, downtimes), in minutes.
+type Grid = (Vec<u64>, Vec<u64>);
+
+/// A cell's parameters: (trace index, MTBF, downtime, failure seed).
+type Params = (usize, u64, u64, u64);
+
 /// Runs the campaign.
 pub fn run(opts: &Options) -> Result<Outcome> {
     let name = "steal-sweep";
+    let grid: Grid = if opts.quick {
+        (vec![60, 300], vec![10, 1440])
+    } else {
+        (MTBF_MIN.to_vec(), DOWNTIME_MIN.to_vec())
+    };
+    let (mtbfs, downs) = &grid;
+    let seeds = opts.sets_or(3, 1)? as u64;
+    let seed = opts.seed;
+    let workloads = load_workloads(opts)?;
+    let manifest = serde_json::json!({
+        "campaign": name, "version": version(), "seed": seed, "quick": opts.quick,
+        "traces": workloads.iter().map(|(n, w)| serde_json::json!({"name": n, "jobs": w.jobs.len(), "nodes": w.nodes})).collect::<Vec<_>>(),
+        "mtbf_minutes": mtbfs, "downtime_minutes": downs, "seeds": seeds, "checkpoint_minutes": 5, "recovery_minutes": 5,
+        "max_job_nodes": MAX_JOB_NODES, "variants": ["Baseline", "H111"], "prune_jobs_pct": 20,
+    });
+    let cfg = opts.run_config(name);
+    runner::prepare(&cfg.out, &manifest)?;
+    let cells = cells(workloads.len(), &grid, seeds, seed);
+    let (results, stats) = runner::run_cells(&cfg, &cells, |c| {
+        let (ti, m, d, s) = c.params;
+        let (tn, w) = &workloads[ti];
+        steal_cell(c.key.clone(), tn.clone(), w, m, d, s)
+    })?;
+    let dir = cfg.out.clone();
+    let mut files = vec![write_cells_csv(&dir, &results)?];
+    let mut md = format!(
+        "# {name} (resched {})\n\nseed {seed}, {seeds} failure seed(s) per point, C = R = 5 min, jobs ≤ {MAX_JOB_NODES} nodes; \
+         ratios SFSJ (H111) / Baseline of the seed means (utilization: > 1 favours SFSJ; flows: < 1 favours SFSJ){}.\n\n",
+        version(),
+        if opts.quick { " (quick: the first 150 jobs of one window)" } else { "" }
+    );
+    let mut summary = Summary::default();
+    let mut util_panels = Vec::new();
+    let mut flow_panels = Vec::new();
+    for (tn, w) in &workloads {
+        let (text, util, flow) = trace_section(tn, w, &grid, &results, &mut summary);
+        md.push_str(&text);
+        util_panels.push(util);
+        flow_panels.push(flow);
+    }
+    md.push_str(
+        "The paper (Section 6.2, Mira and Intrepid months): utilization gains of 2–4% with D = 10 min, \
+         larger for smaller MTBF, negligible with D = 1 day; the maximum flow of the largest jobs improves by \
+         10–20% with D = 10 min and μ < 5 h.\n",
+    );
+    let p = dir.join("summary.csv");
+    runner::write_csv(&p, &SUMMARY_HEADER, &summary.rows)?;
+    files.push(p);
+    runner::write_results_and_summary(&dir, &manifest, &summary.json, &results, &md, &mut files)?;
+    let cols = util_panels.len().max(1);
+    let mut panels = util_panels;
+    panels.extend(flow_panels);
+    let fig = Figure::grid(
+        format!("{name}: like Figures 9–11 of the node-stealing paper, seed {seed}"),
+        cols,
+        panels,
+    );
+    files.extend(plot::write_both(&fig, &dir.join("figure9"))?);
+    Ok(Outcome {
+        dir,
+        files,
+        stats,
+        markdown: md,
+    })
+}
+
+/// The cells: trace × downtime × MTBF × failure seed (campaign seed + k, wrapping).
+fn cells(traces: usize, (mtbfs, downs): &Grid, seeds: u64, seed: u64) -> Vec<Cell<Params>> {
+    let mut cells = Vec::new();
+    for ti in 0..traces {
+        for &d in downs {
+            for &m in mtbfs {
+                for s in 0..seeds {
+                    cells.push(Cell {
+                        key: format!("t{ti}-D{d}-M{m}-s{s}"),
+                        params: (ti, m, d, seed.wrapping_add(s)),
+                    });
+                }
+            }
+        }
+    }
+    cells
+}
+
+/// The traces (`--trace`, else the shipped Mira windows; the first only with `--quick`), each
+/// loaded with jobs above [`MAX_JOB_NODES`] reduced to it (the first 150 jobs with `--quick`).
+fn load_workloads(opts: &Options) -> Result<Vec<(String, Workload)>> {
     let traces: Vec<PathBuf> = if opts.traces.is_empty() {
         let all = super::rigid_trace::default_traces();
         if opts.quick {
@@ -173,13 +305,6 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     } else {
         opts.traces.clone()
     };
-    let (mtbfs, downs): (Vec<u64>, Vec<u64>) = if opts.quick {
-        (vec![60, 300], vec![10, 1440])
-    } else {
-        (MTBF_MIN.to_vec(), DOWNTIME_MIN.to_vec())
-    };
-    let seeds = opts.sets_or(3, 1)? as u64;
-    let seed = opts.seed;
     let mut workloads = Vec::new();
     for p in &traces {
         let (w, _) = trace::load(p, None, Some(MAX_JOB_NODES))?;
@@ -192,34 +317,11 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         }
         workloads.push((short_name(p), w));
     }
-    let manifest = serde_json::json!({
-        "campaign": name, "version": version(), "seed": seed, "quick": opts.quick,
-        "traces": workloads.iter().map(|(n, w)| serde_json::json!({"name": n, "jobs": w.jobs.len(), "nodes": w.nodes})).collect::<Vec<_>>(),
-        "mtbf_minutes": mtbfs, "downtime_minutes": downs, "seeds": seeds, "checkpoint_minutes": 5, "recovery_minutes": 5,
-        "max_job_nodes": MAX_JOB_NODES, "variants": ["Baseline", "H111"], "prune_jobs_pct": 20,
-    });
-    let cfg = opts.run_config(name);
-    runner::prepare(&cfg.out, &manifest)?;
-    let mut cells = Vec::new();
-    for ti in 0..workloads.len() {
-        for &d in &downs {
-            for &m in &mtbfs {
-                for s in 0..seeds {
-                    cells.push(Cell {
-                        key: format!("t{ti}-D{d}-M{m}-s{s}"),
-                        params: (ti, m, d, seed.wrapping_add(s)),
-                    });
-                }
-            }
-        }
-    }
-    let (results, stats) = runner::run_cells(&cfg, &cells, |c| {
-        let (ti, m, d, s) = c.params;
-        let (tn, w) = &workloads[ti];
-        steal_cell(c.key.clone(), tn.clone(), w, m, d, s)
-    })?;
-    let dir = cfg.out.clone();
-    let mut files = Vec::new();
+    Ok(workloads)
+}
+
+/// Writes `cells.csv` (every run × variant) into `dir`; returns its path.
+fn write_cells_csv(dir: &Path, results: &[StealCell]) -> Result<PathBuf> {
     let rows: Vec<Vec<String>> = results
         .iter()
         .flat_map(|c| {
@@ -242,146 +344,93 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         })
         .collect();
     let p = dir.join("cells.csv");
-    runner::write_csv(
-        &p,
-        &[
-            "trace",
-            "mtbf_min",
-            "downtime_min",
-            "seed",
-            "variant",
-            "utilization",
-            "max_flow_largest_s",
-            "largest_class",
-            "weighted_mean_flow_s",
-            "failures",
-            "steals",
-            "utilization_exact",
-        ],
-        &rows,
-    )?;
-    files.push(p);
+    runner::write_csv(&p, &CELL_HEADER, &rows)?;
+    Ok(p)
+}
 
-    let mut md = format!(
-        "# {name} (resched {})\n\nseed {seed}, {seeds} failure seed(s) per point, C = R = 5 min, jobs ≤ {MAX_JOB_NODES} nodes; \
-         ratios SFSJ (H111) / Baseline of the seed means (utilization: > 1 favours SFSJ; flows: < 1 favours SFSJ){}.\n\n",
-        version(),
-        if opts.quick { " (quick: the first 150 jobs of one window)" } else { "" }
-    );
-    let mut summary = Vec::new();
-    let mut sum_rows = Vec::new();
-    let mut util_panels = Vec::new();
-    let mut flow_panels = Vec::new();
-    for (tn, w) in &workloads {
-        md.push_str(&format!(
-            "## {tn}: {} jobs, {} nodes\n\n",
-            w.jobs.len(),
-            w.nodes
-        ));
-        let mut header = vec!["D".to_string(), "ratio".to_string()];
-        header.extend(mtbfs.iter().map(|m| format!("μ = {m} min")));
-        let mut table = Vec::new();
-        let mut util_series = Vec::new();
-        let mut flow_series = Vec::new();
-        for &d in &downs {
-            let mut rows3: [Vec<String>; 3] = [
-                vec![format!("{d} min"), "utilization".into()],
-                vec![format!("{d} min"), "max flow, largest jobs".into()],
-                vec![format!("{d} min"), "weighted mean flow".into()],
-            ];
-            let mut up = Vec::new();
-            let mut fp = Vec::new();
-            for &m in &mtbfs {
-                let cs: Vec<&StealCell> = results
-                    .iter()
-                    .filter(|c| &c.trace == tn && c.mtbf_min == m && c.downtime_min == d)
-                    .collect();
-                let u = ratio_of_means(&cs, |r| &r.utilization);
-                let f = ratio_of_means(&cs, |r| &r.max_flow_largest);
-                let wf = ratio_of_means(&cs, |r| &r.weighted_mean_flow);
-                let fails = cs
-                    .iter()
-                    .flat_map(|c| c.results.first())
-                    .map(|r| r.failures as f64)
-                    .sum::<f64>()
-                    / cs.len().max(1) as f64;
-                rows3[0].push(fmt3(u));
-                rows3[1].push(fmt3(f));
-                rows3[2].push(fmt3(wf));
-                let x = (m as f64 / 60.0).log10();
-                up.push((x, u));
-                fp.push((x, f));
-                sum_rows.push(vec![
-                    tn.clone(),
-                    m.to_string(),
-                    d.to_string(),
-                    cs.len().to_string(),
-                    u.to_string(),
-                    f.to_string(),
-                    wf.to_string(),
-                    fails.to_string(),
-                ]);
-                summary.push(serde_json::json!({"trace": tn, "mtbf_min": m, "downtime_min": d, "seeds": cs.len(),
-                    "utilization_ratio": u, "max_flow_largest_ratio": f, "weighted_mean_flow_ratio": wf, "mean_failures": fails}));
-            }
-            table.extend(rows3);
-            util_series.push(Series::new(format!("D = {d} min"), up));
-            flow_series.push(Series::new(format!("D = {d} min"), fp));
-        }
-        md.push_str(&runner::markdown_table(&header, &table));
-        md.push('\n');
-        util_panels.push(Chart::Line(LineChart {
-            title: format!("{tn}: utilization SFSJ / Baseline"),
-            x_label: "log10 MTBF (hours)".into(),
-            y_label: "utilization ratio".into(),
-            series: util_series,
-            y_range: None,
-            reference: Some(1.0),
-        }));
-        flow_panels.push(Chart::Line(LineChart {
-            title: format!("{tn}: max flow of the largest jobs, SFSJ / Baseline"),
-            x_label: "log10 MTBF (hours)".into(),
-            y_label: "flow ratio".into(),
-            series: flow_series,
-            y_range: None,
-            reference: Some(1.0),
-        }));
-    }
-    md.push_str(
-        "The paper (Section 6.2, Mira and Intrepid months): utilization gains of 2–4% with D = 10 min, \
-         larger for smaller MTBF, negligible with D = 1 day; the maximum flow of the largest jobs improves by \
-         10–20% with D = 10 min and μ < 5 h.\n",
-    );
-    let p = dir.join("summary.csv");
-    runner::write_csv(
-        &p,
-        &[
-            "trace",
-            "mtbf_min",
-            "downtime_min",
-            "seeds",
-            "utilization_ratio",
-            "max_flow_largest_ratio",
-            "weighted_mean_flow_ratio",
-            "mean_failures_baseline",
-        ],
-        &sum_rows,
-    )?;
-    files.push(p);
-    runner::write_results_and_summary(&dir, &manifest, &summary, &results, &md, &mut files)?;
-    let cols = util_panels.len().max(1);
-    let mut panels = util_panels;
-    panels.extend(flow_panels);
-    let fig = Figure::grid(
-        format!("{name}: like Figures 9–11 of the node-stealing paper, seed {seed}"),
-        cols,
-        panels,
-    );
-    files.extend(plot::write_both(&fig, &dir.join("figure9"))?);
-    Ok(Outcome {
-        dir,
-        files,
-        stats,
-        markdown: md,
+/// A panel of SFSJ / Baseline ratios against log10 MTBF, one series per downtime.
+fn panel(title: String, y_label: &str, series: Vec<Series>) -> Chart {
+    Chart::Line(LineChart {
+        title,
+        x_label: "log10 MTBF (hours)".into(),
+        y_label: y_label.into(),
+        series,
+        y_range: None,
+        reference: Some(1.0),
     })
+}
+
+/// One trace's table (three ratios per downtime, one column per MTBF) and its two panels
+/// (utilization, maximum flow of the largest jobs); its numbers also go into `summary`.
+fn trace_section(
+    tn: &str,
+    w: &Workload,
+    (mtbfs, downs): &Grid,
+    results: &[StealCell],
+    summary: &mut Summary,
+) -> (String, Chart, Chart) {
+    let mut md = format!("## {tn}: {} jobs, {} nodes\n\n", w.jobs.len(), w.nodes);
+    let mut header = vec!["D".to_string(), "ratio".to_string()];
+    header.extend(mtbfs.iter().map(|m| format!("μ = {m} min")));
+    let mut table = Vec::new();
+    let mut util_series = Vec::new();
+    let mut flow_series = Vec::new();
+    for &d in downs {
+        let mut rows3: [Vec<String>; 3] = [
+            vec![format!("{d} min"), "utilization".into()],
+            vec![format!("{d} min"), "max flow, largest jobs".into()],
+            vec![format!("{d} min"), "weighted mean flow".into()],
+        ];
+        let mut up = Vec::new();
+        let mut fp = Vec::new();
+        for &m in mtbfs {
+            let cs: Vec<&StealCell> = results
+                .iter()
+                .filter(|c| c.trace == tn && c.mtbf_min == m && c.downtime_min == d)
+                .collect();
+            let u = ratio_of_means(&cs, |r| &r.utilization);
+            let f = ratio_of_means(&cs, |r| &r.max_flow_largest);
+            let wf = ratio_of_means(&cs, |r| &r.weighted_mean_flow);
+            let fails = cs
+                .iter()
+                .flat_map(|c| c.results.first())
+                .map(|r| r.failures as f64)
+                .sum::<f64>()
+                / cs.len().max(1) as f64;
+            rows3[0].push(fmt3(u));
+            rows3[1].push(fmt3(f));
+            rows3[2].push(fmt3(wf));
+            let x = (m as f64 / 60.0).log10();
+            up.push((x, u));
+            fp.push((x, f));
+            summary.rows.push(vec![
+                tn.to_string(),
+                m.to_string(),
+                d.to_string(),
+                cs.len().to_string(),
+                u.to_string(),
+                f.to_string(),
+                wf.to_string(),
+                fails.to_string(),
+            ]);
+            summary.json.push(serde_json::json!({"trace": tn, "mtbf_min": m, "downtime_min": d, "seeds": cs.len(),
+                "utilization_ratio": u, "max_flow_largest_ratio": f, "weighted_mean_flow_ratio": wf, "mean_failures": fails}));
+        }
+        table.extend(rows3);
+        util_series.push(Series::new(format!("D = {d} min"), up));
+        flow_series.push(Series::new(format!("D = {d} min"), fp));
+    }
+    md.push_str(&runner::markdown_table(&header, &table));
+    md.push('\n');
+    let util = panel(
+        format!("{tn}: utilization SFSJ / Baseline"),
+        "utilization ratio",
+        util_series,
+    );
+    let flow = panel(
+        format!("{tn}: max flow of the largest jobs, SFSJ / Baseline"),
+        "flow ratio",
+        flow_series,
+    );
+    (md, util, flow)
 }

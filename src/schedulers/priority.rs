@@ -19,6 +19,7 @@
 //! function of the keys (and of the seed for RANDOM).
 use crate::error::{Error, Result};
 use crate::time::Time;
+use crate::workload::peer::PeerPriority;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Ordering;
@@ -130,6 +131,21 @@ impl FromStr for Priority {
     }
 }
 
+/// The rule a peer simulator file names (rigid paper Section 5.1; [`crate::workload::peer`]).
+impl From<PeerPriority> for Priority {
+    fn from(p: PeerPriority) -> Priority {
+        match p {
+            PeerPriority::Length => Priority::Lpt,
+            PeerPriority::RLength => Priority::Spt,
+            PeerPriority::Procs => Priority::Hpa,
+            PeerPriority::RProcs => Priority::Lpa,
+            PeerPriority::Area => Priority::La,
+            PeerPriority::RArea => Priority::Sa,
+            PeerPriority::Rand => Priority::Random,
+        }
+    }
+}
+
 /// The queue order of jobs with keys `(procs, time)` under `priority` on a platform of
 /// `platform` processors (used by LJF only), highest priority first. Ties by index.
 pub fn order(priority: Priority, keys: &[(u32, Time)], platform: u32, seed: u64) -> Vec<usize> {
@@ -202,6 +218,17 @@ mod tests {
         assert!(
             e.contains("priority") && e.contains("lpt, spt, hpa, lpa, la, sa, random, ljf"),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn peer_tokens_name_the_paper_rules() {
+        let ours: Vec<Priority> = PeerPriority::ALL.into_iter().map(Priority::from).collect();
+        assert_eq!(ours, Priority::PAPER);
+        let tokens: Vec<&str> = PeerPriority::ALL.iter().map(|p| p.token()).collect();
+        assert_eq!(
+            tokens,
+            ["length", "rlength", "procs", "rprocs", "area", "rarea", "rand"]
         );
     }
 

@@ -64,11 +64,6 @@ impl Shelf {
             shelf: 0,
         }
     }
-
-    /// Number of shelves built in the last run.
-    pub fn shelves(&self) -> usize {
-        self.shelf
-    }
 }
 
 impl Scheduler for Shelf {

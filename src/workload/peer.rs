@@ -10,8 +10,9 @@
 //!
 //! **Failure file**: one scenario per line, one integer f_j per task in file order.
 //!
-//! **Priority tokens** map to our rules ([`crate::schedulers::Priority`]): `length` → LPT,
-//! `rlength` → SPT, `procs` → HPA, `rprocs` → LPA, `area` → LA, `rarea` → SA, `rand` → RANDOM.
+//! **Priority tokens** are read as a [`PeerPriority`], the file's own vocabulary; the schedulers
+//! map it to their rules (`length` → LPT, `rlength` → SPT, `procs` → HPA, `rprocs` → LPA,
+//! `area` → LA, `rarea` → SA, `rand` → RANDOM), so this reader depends on no algorithm.
 //! Two documented differences: our ties are broken by task index, whereas the C++ simulator's
 //! `procs`/`rprocs` order among equal processor counts depends on its heap (the sample files have
 //! such ties, so those two rules may order equal-procs tasks differently); and `rand` draws a
@@ -21,9 +22,67 @@
 //! scenario is an error, never a silent truncation.
 use crate::error::{read_text, Error, Result};
 use crate::model::{Instance, Job, Scenario};
-use crate::schedulers::Priority;
 use crate::time::Time;
+use std::fmt;
 use std::path::Path;
+
+/// The priority token of an instance file's header: the peer simulator's names for the rigid
+/// paper's Section 5.1 rules (longest time, shortest time, most processors, fewest processors,
+/// largest area, smallest area, random).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PeerPriority {
+    /// `length`: longest time first (LPT).
+    Length,
+    /// `rlength`: shortest time first (SPT).
+    RLength,
+    /// `procs`: most processors first (HPA).
+    Procs,
+    /// `rprocs`: fewest processors first (LPA).
+    RProcs,
+    /// `area`: largest area first (LA).
+    Area,
+    /// `rarea`: smallest area first (SA).
+    RArea,
+    /// `rand`: a random order (RANDOM).
+    Rand,
+}
+
+impl PeerPriority {
+    /// Every token, in the rigid paper's order of the rules.
+    pub const ALL: [PeerPriority; 7] = [
+        PeerPriority::Length,
+        PeerPriority::RLength,
+        PeerPriority::Procs,
+        PeerPriority::RProcs,
+        PeerPriority::Area,
+        PeerPriority::RArea,
+        PeerPriority::Rand,
+    ];
+
+    /// The token as the file writes it.
+    pub fn token(self) -> &'static str {
+        match self {
+            PeerPriority::Length => "length",
+            PeerPriority::RLength => "rlength",
+            PeerPriority::Procs => "procs",
+            PeerPriority::RProcs => "rprocs",
+            PeerPriority::Area => "area",
+            PeerPriority::RArea => "rarea",
+            PeerPriority::Rand => "rand",
+        }
+    }
+
+    /// The rule of a token (exact, case-sensitive as the simulator reads it).
+    pub fn from_token(tok: &str) -> Option<PeerPriority> {
+        PeerPriority::ALL.into_iter().find(|p| p.token() == tok)
+    }
+}
+
+impl fmt::Display for PeerPriority {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.token())
+    }
+}
 
 /// An instance file of the peer simulator.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,10 +91,8 @@ pub struct PeerInstance {
     pub lambda: Time,
     /// The verification time added to every attempt.
     pub verif: Time,
-    /// The priority token as written (`length`, `rarea`, ...).
-    pub priority_token: String,
-    /// Our rule for it.
-    pub priority: Priority,
+    /// The priority token (`length`, `rarea`, ...).
+    pub priority: PeerPriority,
     /// The `batch`, `naive`, `shelf` flags.
     pub batch: bool,
     pub naive: bool,
@@ -111,20 +168,6 @@ impl<'a> Tokens<'a> {
     }
 }
 
-/// Maps a peer priority token to our rule.
-pub fn priority_of_token(tok: &str) -> Option<Priority> {
-    Some(match tok {
-        "length" => Priority::Lpt,
-        "rlength" => Priority::Spt,
-        "procs" => Priority::Hpa,
-        "rprocs" => Priority::Lpa,
-        "area" => Priority::La,
-        "rarea" => Priority::Sa,
-        "rand" => Priority::Random,
-        _ => return None,
-    })
-}
-
 impl PeerInstance {
     /// Reads an instance file.
     pub fn load(path: &Path) -> Result<PeerInstance> {
@@ -135,6 +178,59 @@ impl PeerInstance {
     /// Parses instance-file text (`file` names it in errors).
     pub fn parse(text: &str, file: &str) -> Result<PeerInstance> {
         let mut tk = Tokens::new(text, file);
+        let h = Header::read(&mut tk)?;
+        let mut jobs = Vec::new();
+        let mut lengths = Vec::new();
+        let mut names = std::collections::HashSet::new();
+        while let Some((line, name)) = tk.it.next() {
+            if !names.insert(name) {
+                return Err(Error::line(
+                    file,
+                    line,
+                    format!("task name `{name}` is used by an earlier task"),
+                ));
+            }
+            let (length, p) = tk.task(name, h.procs)?;
+            jobs.push(Job::rigid(name, p, &length + &h.verif));
+            lengths.push(length);
+        }
+        if jobs.is_empty() {
+            return Err(Error::line(
+                file,
+                tk.last_line,
+                "the file has a header but no task",
+            ));
+        }
+        let instance =
+            Instance::new(h.procs, jobs).map_err(|e| Error::line(file, 1, e.to_string()))?;
+        Ok(PeerInstance {
+            lambda: h.lambda,
+            verif: h.verif,
+            priority: h.priority,
+            batch: h.batch,
+            naive: h.naive,
+            shelf: h.shelf,
+            lengths,
+            instance,
+        })
+    }
+}
+
+/// The seven tokens of an instance file's header.
+struct Header {
+    lambda: Time,
+    procs: u32,
+    verif: Time,
+    priority: PeerPriority,
+    batch: bool,
+    naive: bool,
+    shelf: bool,
+}
+
+impl Header {
+    /// `lambda P verif priority batch naive shelf`, each checked.
+    fn read(tk: &mut Tokens<'_>) -> Result<Header> {
+        let file = tk.file;
         let (_, lambda) = tk.time("lambda (header token 1)")?;
         let (pline, procs) = tk.uint("P (header token 2)")?;
         if procs == 0 {
@@ -149,82 +245,63 @@ impl PeerInstance {
             ));
         }
         let (prline, ptok) = tk.next("priority (header token 4)")?;
-        let priority = priority_of_token(ptok).ok_or_else(|| {
+        let priority = PeerPriority::from_token(ptok).ok_or_else(|| {
             Error::line(file, prline, format!("unknown priority `{ptok}`; expected length, rlength, procs, rprocs, area, rarea or rand"))
         })?;
-        let batch = tk.flag("batch (header token 5)")?;
-        let naive = tk.flag("naive (header token 6)")?;
-        let shelf = tk.flag("shelf (header token 7)")?;
-        let mut jobs = Vec::new();
-        let mut lengths = Vec::new();
-        let mut names = std::collections::HashSet::new();
-        while let Some((line, name)) = tk.it.next() {
-            if !names.insert(name) {
+        Ok(Header {
+            lambda,
+            procs,
+            verif,
+            priority,
+            batch: tk.flag("batch (header token 5)")?,
+            naive: tk.flag("naive (header token 6)")?,
+            shelf: tk.flag("shelf (header token 7)")?,
+        })
+    }
+}
+
+impl Tokens<'_> {
+    /// The rest of task `name` after its name: its kind (`rgd`), its length (> 0) and its
+    /// processors (in 1..=`procs`).
+    fn task(&mut self, name: &str, procs: u32) -> Result<(Time, u32)> {
+        let file = self.file;
+        let (kline, kind) = self.next(&format!("the kind (rgd or mld) of task `{name}`"))?;
+        match kind {
+            "rgd" => {}
+            "mld" => {
                 return Err(Error::line(
                     file,
-                    line,
-                    format!("task name `{name}` is used by an earlier task"),
-                ));
+                    kline,
+                    format!(
+                        "task `{name}` is moldable (mld): only rigid (rgd) tasks are supported"
+                    ),
+                ))
             }
-            let (kline, kind) = tk.next(&format!("the kind (rgd or mld) of task `{name}`"))?;
-            match kind {
-                "rgd" => {}
-                "mld" => {
-                    return Err(Error::line(
-                        file,
-                        kline,
-                        format!(
-                            "task `{name}` is moldable (mld): only rigid (rgd) tasks are supported"
-                        ),
-                    ))
-                }
-                _ => {
-                    return Err(Error::line(
-                        file,
-                        kline,
-                        format!("task `{name}`: kind `{kind}`, expected rgd"),
-                    ))
-                }
-            }
-            let (lline, length) = tk.time(&format!("the length of task `{name}`"))?;
-            if !length.is_positive() {
+            _ => {
                 return Err(Error::line(
                     file,
-                    lline,
-                    format!("task `{name}`: length {length} must be > 0"),
-                ));
+                    kline,
+                    format!("task `{name}`: kind `{kind}`, expected rgd"),
+                ))
             }
-            let (qline, p) = tk.uint(&format!("the processors of task `{name}`"))?;
-            if p == 0 || p > procs {
-                return Err(Error::line(
-                    file,
-                    qline,
-                    format!("task `{name}`: {p} processors is outside 1..={procs}"),
-                ));
-            }
-            jobs.push(Job::rigid(name, p, &length + &verif));
-            lengths.push(length);
         }
-        if jobs.is_empty() {
+        let (lline, length) = self.time(&format!("the length of task `{name}`"))?;
+        if !length.is_positive() {
             return Err(Error::line(
                 file,
-                tk.last_line,
-                "the file has a header but no task",
+                lline,
+                format!("task `{name}`: length {length} must be > 0"),
             ));
         }
-        let instance =
-            Instance::new(procs, jobs).map_err(|e| Error::line(file, 1, e.to_string()))?;
-        Ok(PeerInstance {
-            lambda,
-            verif,
-            priority_token: ptok.to_string(),
-            priority,
-            batch,
-            naive,
-            shelf,
-            lengths,
-            instance,
-        })
+        let (qline, p) = self.uint(&format!("the processors of task `{name}`"))?;
+        if p == 0 || p > procs {
+            return Err(Error::line(
+                file,
+                qline,
+                format!("task `{name}`: {p} processors is outside 1..={procs}"),
+            ));
+        }
+        Ok((length, p))
     }
 }
 
@@ -300,7 +377,7 @@ mod tests {
     #[test]
     fn parses_tokens_across_lines() {
         let p = PeerInstance::parse(SAMPLE, "s").unwrap();
-        assert_eq!(p.priority, Priority::Sa);
+        assert_eq!(p.priority, PeerPriority::RArea);
         assert_eq!(p.instance.procs, 4);
         assert_eq!(p.instance.jobs[0].as_rigid(), Some((2, &Time::from_int(2))));
         assert_eq!(

@@ -161,6 +161,97 @@ fn count(v: &Time, file: &str, line: usize, name: &str) -> Result<Option<u32>> {
         .map_err(|_| Error::line(file, line, format!("{name} `{v}` is too large")))
 }
 
+/// What one job line becomes under the cleaning rule (module doc).
+enum JobLine {
+    Kept(SwfJob),
+    /// Run time ≤ 0 (rule 1).
+    NoRunTime,
+    /// Neither allocated nor requested processors (rule 2).
+    NoProcs,
+    /// A negative submit time (rule 3).
+    NoSubmit,
+}
+
+/// The 18 fields of a job line, as text and as exact numbers.
+fn fields<'a>(s: &'a str, file: &str, line: usize) -> Result<(Vec<&'a str>, Vec<Time>)> {
+    let toks: Vec<&str> = s.split_whitespace().collect();
+    if toks.len() != SWF_FIELDS {
+        let what = if toks.len() < SWF_FIELDS {
+            "too few"
+        } else {
+            "too many"
+        };
+        return Err(Error::line(
+            file,
+            line,
+            format!(
+                "{what} fields: {} (an SWF job line has {SWF_FIELDS})",
+                toks.len()
+            ),
+        ));
+    }
+    let v = toks
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            number(t).ok_or_else(|| {
+                Error::line(file, line, format!("field {} `{t}` is not a number", k + 1))
+            })
+        })
+        .collect::<Result<Vec<Time>>>()?;
+    Ok((toks, v))
+}
+
+/// An integer field (`what` names it), exactly.
+fn integer(v: &Time, tok: &str, file: &str, line: usize, what: &str) -> Result<i64> {
+    if !v.is_integer() {
+        return Err(Error::line(
+            file,
+            line,
+            format!("{what} `{tok}` is not an integer"),
+        ));
+    }
+    i64::try_from(v.floor()).map_err(|_| Error::line(file, line, format!("{what} is too large")))
+}
+
+/// One job line, checked, then cleaned.
+fn job_line(s: &str, file: &str, line: usize) -> Result<JobLine> {
+    let (toks, v) = fields(s, file, line)?;
+    let id = integer(&v[0], toks[0], file, line, "field 1 (job number)")?;
+    let alloc = count(&v[4], file, line, "field 5 (allocated processors)")?;
+    let requested_procs = count(&v[7], file, line, "field 8 (requested processors)")?;
+    let status = integer(&v[10], toks[10], file, line, "field 11 (status)")?;
+    // The cleaning rule, in the order the module doc states.
+    if !v[3].is_positive() {
+        return Ok(JobLine::NoRunTime);
+    }
+    let procs = match (alloc.filter(|&p| p > 0), requested_procs.filter(|&p| p > 0)) {
+        (Some(p), _) | (None, Some(p)) => p,
+        (None, None) => return Ok(JobLine::NoProcs),
+    };
+    if v[1].is_negative() {
+        return Ok(JobLine::NoSubmit);
+    }
+    let opt = |t: &Time| {
+        if t.is_negative() {
+            None
+        } else {
+            Some(t.clone())
+        }
+    };
+    Ok(JobLine::Kept(SwfJob {
+        line,
+        id,
+        submit: v[1].clone(),
+        wait: opt(&v[2]),
+        run: v[3].clone(),
+        procs,
+        requested_procs: requested_procs.filter(|&p| p > 0),
+        requested_time: opt(&v[8]).filter(Time::is_positive),
+        status,
+    }))
+}
+
 impl SwfLog {
     /// Parses SWF text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<SwfLog> {
@@ -181,90 +272,12 @@ impl SwfLog {
                 log.header(h, file, line)?;
                 continue;
             }
-            let toks: Vec<&str> = s.split_whitespace().collect();
-            if toks.len() != SWF_FIELDS {
-                let what = if toks.len() < SWF_FIELDS {
-                    "too few"
-                } else {
-                    "too many"
-                };
-                return Err(Error::line(
-                    file,
-                    line,
-                    format!(
-                        "{what} fields: {} (an SWF job line has {SWF_FIELDS})",
-                        toks.len()
-                    ),
-                ));
+            match job_line(s, file, line)? {
+                JobLine::Kept(job) => log.jobs.push(job),
+                JobLine::NoRunTime => log.dropped.run_time += 1,
+                JobLine::NoProcs => log.dropped.procs += 1,
+                JobLine::NoSubmit => log.dropped.submit += 1,
             }
-            let mut v: Vec<Time> = Vec::with_capacity(SWF_FIELDS);
-            for (k, t) in toks.iter().enumerate() {
-                match number(t) {
-                    Some(x) => v.push(x),
-                    None => {
-                        return Err(Error::line(
-                            file,
-                            line,
-                            format!("field {} `{t}` is not a number", k + 1),
-                        ))
-                    }
-                }
-            }
-            let id = if v[0].is_integer() {
-                i64::try_from(v[0].floor())
-                    .map_err(|_| Error::line(file, line, "field 1 (job number) is too large"))?
-            } else {
-                return Err(Error::line(
-                    file,
-                    line,
-                    format!("field 1 (job number) `{}` is not an integer", toks[0]),
-                ));
-            };
-            let alloc = count(&v[4], file, line, "field 5 (allocated processors)")?;
-            let requested_procs = count(&v[7], file, line, "field 8 (requested processors)")?;
-            let status_t = &v[10];
-            if !status_t.is_integer() {
-                return Err(Error::line(
-                    file,
-                    line,
-                    format!("field 11 (status) `{}` is not an integer", toks[10]),
-                ));
-            }
-            let status = i64::try_from(status_t.floor()).unwrap_or(-1);
-            // The cleaning rule, in the order the module doc states.
-            if !v[3].is_positive() {
-                log.dropped.run_time += 1;
-                continue;
-            }
-            let procs = match (alloc.filter(|&p| p > 0), requested_procs.filter(|&p| p > 0)) {
-                (Some(p), _) | (None, Some(p)) => p,
-                (None, None) => {
-                    log.dropped.procs += 1;
-                    continue;
-                }
-            };
-            if v[1].is_negative() {
-                log.dropped.submit += 1;
-                continue;
-            }
-            let opt = |t: &Time| {
-                if t.is_negative() {
-                    None
-                } else {
-                    Some(t.clone())
-                }
-            };
-            log.jobs.push(SwfJob {
-                line,
-                id,
-                submit: v[1].clone(),
-                wait: opt(&v[2]),
-                run: v[3].clone(),
-                procs,
-                requested_procs: requested_procs.filter(|&p| p > 0),
-                requested_time: opt(&v[8]).filter(Time::is_positive),
-                status,
-            });
         }
         Ok(log)
     }

@@ -120,7 +120,7 @@ pub fn compare(files: &Files<'_>, rel_tol: &Time) -> Result<Report> {
             "flags batch/naive/shelf must be 0 0 0 (GREEDY, R-LIST with m = 0)",
         ));
     }
-    if p.priority == Priority::Random {
+    if Priority::from(p.priority) == Priority::Random {
         return Err(Error::line(&iname, 1, "priority `rand`: the simulator's random order cannot be reproduced, so its makespans cannot be compared"));
     }
     let oname = files.output.display().to_string();
@@ -136,7 +136,10 @@ pub fn compare(files: &Files<'_>, rel_tol: &Time) -> Result<Report> {
     }
     let inst = &p.instance;
     let scenarios = peer::load_failures(files.failures, inst.len(), Some(lines.len()))?;
-    let mut g = Prepared::new(&AlgoSpec::new("greedy").with_priority(p.priority), inst)?;
+    let mut g = Prepared::new(
+        &AlgoSpec::new("greedy").with_priority(p.priority.into()),
+        inst,
+    )?;
     let mut mismatches = Vec::new();
     let mut max_rel = 0f64;
     for (k, (l, sc)) in lines.iter().zip(&scenarios).enumerate() {
@@ -155,12 +158,12 @@ pub fn compare(files: &Files<'_>, rel_tol: &Time) -> Result<Report> {
             });
         }
     }
-    let caveat = matches!(p.priority, Priority::Hpa | Priority::Lpa).then(|| {
-        format!("priority `{}` ties tasks with equal processor counts; the C++ heap orders them its own way, resched by task index, so a mismatch may be a tie order", p.priority_token)
+    let caveat = matches!(Priority::from(p.priority), Priority::Hpa | Priority::Lpa).then(|| {
+        format!("priority `{}` ties tasks with equal processor counts; the C++ heap orders them its own way, resched by task index, so a mismatch may be a tie order", p.priority.token())
     });
     Ok(Report {
-        priority: p.priority,
-        token: p.priority_token,
+        priority: p.priority.into(),
+        token: p.priority.token().to_string(),
         compared: lines.len(),
         mismatches,
         max_rel,

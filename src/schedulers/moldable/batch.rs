@@ -25,7 +25,7 @@ use super::list::Queue;
 use super::mt_allotment::{Allotment, ChainCounts, MtAllotment};
 use super::Order;
 use crate::engine::{Ctx, Outcome, Scheduler};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::Instance;
 use crate::time::Time;
 
@@ -49,7 +49,6 @@ pub struct BatchRecord {
 /// The BATCH-LIST scheduler.
 pub struct BatchList {
     eps: Time,
-    order: Order,
     mt: MtAllotment,
     queue: Queue,
     /// Planned counts of the current batch per job (empty when the job is not in it).
@@ -87,7 +86,6 @@ impl BatchList {
         let name = format!("BATCH-LIST{tag}(eps={eps})/{}", order.label());
         Ok(BatchList {
             eps,
-            order,
             mt: MtAllotment::with_counts(counts),
             queue: Queue::new(order, inst),
             plan: vec![Vec::new(); inst.len()],
@@ -103,15 +101,24 @@ impl BatchList {
         &self.records
     }
 
-    /// The order of LIST within a batch.
-    pub fn order(&self) -> Order {
-        self.order
+    fn internal(&self, ctx: &Ctx<'_>, msg: String) -> Error {
+        Error::Scheduler {
+            algo: self.name.clone(),
+            time: ctx.now().to_string(),
+            msg,
+        }
     }
 
     fn open_batch(&mut self, ctx: &mut Ctx<'_>) -> Result<()> {
         let inst = ctx.instance();
         let k = self.records.len() as u32 + 1;
-        let g = 1u32.checked_shl(k - 1).unwrap_or(u32::MAX);
+        // g_k = 2^(k−1) fits u32 up to k = 32; batch 33 would follow 2^32 − 1 attempts of a job.
+        let g = 1u32.checked_shl(k - 1).ok_or_else(|| {
+            Error::Limit(format!(
+                "BATCH-LIST: batch {k} would give each job 2^{} attempts, beyond u32",
+                k - 1
+            ))
+        })?;
         let jobs: Vec<usize> = (0..inst.len()).filter(|&j| !ctx.is_done(j)).collect();
         let chains: Vec<(usize, u32)> = jobs.iter().map(|&j| (j, g)).collect();
         let allotment = match (&self.first, k) {
@@ -124,10 +131,21 @@ impl BatchList {
                 a
             }
         };
+        if allotment.alloc.len() != jobs.len() {
+            let msg = format!(
+                "internal: MT-ALLOTMENT gave {} chains for {} jobs",
+                allotment.alloc.len(),
+                jobs.len()
+            );
+            return Err(self.internal(ctx, msg));
+        }
         for (&j, ps) in jobs.iter().zip(&allotment.alloc) {
+            let Some(&p) = ps.first() else {
+                let msg = format!("internal: MT-ALLOTMENT gave job {j} no count");
+                return Err(self.internal(ctx, msg));
+            };
             self.plan[j] = ps.clone();
             self.base[j] = ctx.attempts_made(j);
-            let p = ps.first().copied().unwrap_or(1);
             self.queue.insert(inst, j, p, &self.name, ctx.now())?;
         }
         self.records.push(BatchRecord {

@@ -26,14 +26,18 @@ use std::collections::BTreeSet;
 
 /// Where LIST reads the processor count of each attempt.
 pub trait Allotment {
-    /// Processors for attempt `attempt` (1-based) of job `job`.
+    /// Processors for attempt `attempt` (1-based) of job `job`; 0 when the allotment has no
+    /// count for it, which LIST refuses with a typed error (no job runs on 0 processors).
     fn procs(&self, job: usize, attempt: u32) -> u32;
 }
 
 /// One processor count per job, used at every attempt (LPA, MINTIME, MINAREA).
 impl Allotment for Vec<u32> {
     fn procs(&self, job: usize, _attempt: u32) -> u32 {
-        self[job]
+        match self.get(job) {
+            Some(&p) => p,
+            None => 0,
+        }
     }
 }
 
@@ -43,18 +47,10 @@ pub struct PerAttempt(pub Vec<Vec<u32>>);
 
 impl Allotment for PerAttempt {
     fn procs(&self, job: usize, attempt: u32) -> u32 {
-        let v = &self.0[job];
-        let i = (attempt.max(1) as usize - 1).min(v.len().saturating_sub(1));
-        v.get(i).copied().unwrap_or(1)
-    }
-}
-
-/// Any function of (job, attempt).
-pub struct AllotFn<F: Fn(usize, u32) -> u32>(pub F);
-
-impl<F: Fn(usize, u32) -> u32> Allotment for AllotFn<F> {
-    fn procs(&self, job: usize, attempt: u32) -> u32 {
-        (self.0)(job, attempt)
+        match self.0.get(job).map(Vec::as_slice) {
+            Some(v @ [_, ..]) => v[(attempt.max(1) as usize - 1).min(v.len() - 1)],
+            None | Some([]) => 0,
+        }
     }
 }
 
@@ -97,7 +93,15 @@ impl Queue {
                 time: now.to_string(),
                 msg: format!("allocation gives job {job} {procs} processors, which it cannot use"),
             })?;
-        self.set.insert((self.keyer.key(job, t, procs), job, procs));
+        let key = self
+            .keyer
+            .key(job, t, procs)
+            .ok_or_else(|| Error::Scheduler {
+                algo: algo.to_string(),
+                time: now.to_string(),
+                msg: format!("job {job} is not in the instance the scheduler was built for"),
+            })?;
+        self.set.insert((key, job, procs));
         Ok(())
     }
 
@@ -205,5 +209,10 @@ pub fn min_busy(schedule: &Schedule) -> u32 {
             min = Some(min.map_or(busy, |m| m.min(busy)));
         }
     }
-    u32::try_from(min.unwrap_or(0).max(0)).unwrap_or(0)
+    // An empty schedule has no instant in [0, makespan): nothing is ever busy.
+    let Some(min) = min else { return 0 };
+    // Ends sort before starts at an instant, so the count never drops below 0; above u32::MAX
+    // (only in a schedule far over any P) it saturates.
+    debug_assert!(min >= 0, "busy count {min} below 0");
+    min.clamp(0, i64::from(u32::MAX)) as u32
 }

@@ -35,17 +35,22 @@ fn records(job: &Job) -> Vec<(u32, &Time)> {
     out
 }
 
-/// LPA's allocation of one job (Algorithm 2) with the r(α, β) it reaches.
+/// The count of a job that has none — impossible in a validated instance (a rigid job has p in
+/// 1..=P, a moldable one a table of P ≥ 1 times): 0, which LIST refuses with a typed error
+/// (see [`super::list::Allotment`]), so no schedule is built on a made-up count.
+fn no_count(job: &Job) -> u32 {
+    debug_assert!(false, "job {} has no processor count", job.name);
+    0
+}
+
+/// LPA's allocation of one job (Algorithm 2) with the r(α, β) it reaches (r = 0 for a job with
+/// no processor count, see `no_count`).
 pub fn lpa_job(job: &Job, procs: u32) -> (u32, Time) {
     let recs = records(job);
-    let Some(&(_, tmin)) = recs.last() else {
-        return (1, Time::zero());
+    let least_area = recs.iter().map(|(p, t)| t.mul_int(u64::from(*p))).min();
+    let (Some(&(_, tmin)), Some(amin)) = (recs.last(), least_area) else {
+        return (no_count(job), Time::zero());
     };
-    let amin = recs
-        .iter()
-        .map(|(p, t)| t.mul_int(u64::from(*p)))
-        .min()
-        .unwrap_or_default();
     // Exact argmin, fast: r is first evaluated in f64 (display-grade, relative error far below
     // 1e-12: a handful of correctly rounded operations on values ≥ 1); only the counts within a
     // relative 1e-9 of the float minimum can be the exact minimum, and those are compared
@@ -77,21 +82,27 @@ pub fn lpa_job(job: &Job, procs: u32) -> (u32, Time) {
             &at.mul_int(pm) + &ta.mul_int(pm - 2)
         }
     };
-    let mut best: Option<(Time, u32)> = None;
+    let mut best: Option<(Time, u32, &Time)> = None;
     for ((p, t), v) in recs.iter().zip(&approx) {
-        // A non-finite float (never expected) falls back to the exact comparison.
-        if v.is_finite() && fmin.is_finite() && *v > fmin * (1.0 + 1e-9) {
+        // A non-finite float (never expected) falls back to the exact comparison; so does a
+        // minimum ≤ 0 (impossible with positive times), so that the filter never drops the
+        // record of least float r.
+        if v.is_finite() && fmin.is_finite() && fmin > 0.0 && *v > fmin * (1.0 + 1e-9) {
             continue;
         }
         let scaled = exact(*p, t);
-        if best.as_ref().is_none_or(|(b, _)| scaled < *b) {
-            best = Some((scaled, *p));
+        if best.as_ref().is_none_or(|(b, _, _)| scaled < *b) {
+            best = Some((scaled, *p, *t));
         }
     }
-    let p = best.map(|b| b.1).unwrap_or(1);
-    let t = job.time(p).cloned().unwrap_or_default();
+    // Unreachable: `recs` is not empty and the record of least float r passes the filter
+    // (fmin > 0 and fmin ≤ fmin·(1 + 10⁻⁹)), or nothing is filtered.
+    let Some((_, p, t)) = best else {
+        debug_assert!(false, "LPA compared no processor count exactly");
+        return (no_count(job), Time::zero());
+    };
     let alpha = &t.mul_int(u64::from(p)) / &amin;
-    let beta = &t / tmin;
+    let beta = t / tmin;
     (p, r_alpha_beta(&alpha, &beta, procs))
 }
 
@@ -130,7 +141,7 @@ pub fn r_table(job: &Job, procs: u32) -> Vec<Option<Time>> {
 pub fn mintime_alloc(inst: &Instance) -> Vec<u32> {
     inst.jobs
         .iter()
-        .map(|j| records(j).last().map(|r| r.0).unwrap_or(1))
+        .map(|j| records(j).last().map_or_else(|| no_count(j), |r| r.0))
         .collect()
 }
 
@@ -149,7 +160,7 @@ pub fn minarea_alloc(inst: &Instance) -> Vec<u32> {
                     best = Some((a, t, p));
                 }
             }
-            best.map(|b| b.2).unwrap_or(1)
+            best.map_or_else(|| no_count(j), |b| b.2)
         })
         .collect()
 }

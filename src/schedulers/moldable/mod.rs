@@ -82,12 +82,13 @@ impl Keyer {
         }
     }
 
-    /// The key of `job`'s next attempt on `p` processors taking `t`.
-    pub(crate) fn key(&self, job: usize, t: &Time, p: u32) -> (u8, Time) {
+    /// The key of `job`'s next attempt on `p` processors taking `t`; `None` when RANDOM has no
+    /// rank for `job` (a job beyond the instance the keyer was built for).
+    pub(crate) fn key(&self, job: usize, t: &Time, p: u32) -> Option<(u8, Time)> {
         let Order::Rule { priority, .. } = self.order else {
-            return (0, Time::zero());
+            return Some((0, Time::zero()));
         };
-        match priority {
+        Some(match priority {
             Priority::Index => (0, Time::zero()),
             Priority::Lpt => (0, -t),
             Priority::Spt => (0, t.clone()),
@@ -97,7 +98,7 @@ impl Keyer {
             Priority::Sa => (0, t.mul_int(u64::from(p))),
             Priority::Random => (
                 0,
-                Time::from_int(self.ranks.get(job).copied().unwrap_or(0) as i64),
+                Time::from_int(i64::try_from(*self.ranks.get(job)?).ok()?),
             ),
             Priority::Ljf => {
                 if 2 * u64::from(p) > u64::from(self.procs) {
@@ -106,13 +107,14 @@ impl Keyer {
                     (1, -t)
                 }
             }
-        }
+        })
     }
 }
 
 /// ε = 3/10, the value of the paper's evaluation (Section 5.1).
 pub fn default_eps() -> Time {
-    Time::new(3, 10).unwrap_or_else(Time::one)
+    // A constant, non-zero divisor: the division cannot fail.
+    Time::from_int(3) / Time::from_int(10)
 }
 
 /// Checks ε > 0 (the option is named in the error).

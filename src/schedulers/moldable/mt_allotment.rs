@@ -94,19 +94,11 @@ impl MtAllotment {
         }
     }
 
-    /// The chain rule.
-    pub fn counts(&self) -> ChainCounts {
-        self.counts
-    }
-
     fn frontier(&mut self, inst: &Instance, j: usize) -> &[(u32, Time, Time)] {
         if self.frontiers.len() != inst.len() {
             self.frontiers = vec![None; inst.len()];
         }
-        if self.frontiers[j].is_none() {
-            self.frontiers[j] = Some(frontier(inst, j));
-        }
-        self.frontiers[j].as_deref().unwrap_or(&[])
+        self.frontiers[j].get_or_insert_with(|| frontier(inst, j))
     }
 
     /// Allocates the chains `chains` = (job, number of attempts g ≥ 1) of `inst` with
@@ -132,6 +124,21 @@ impl MtAllotment {
                 decisions: 0,
             });
         }
+        self.check_chains(inst, chains)?;
+        // ε₁ = ε₂ = min(ε/3, 1) (module doc); 3 is a non-zero constant divisor.
+        let e = (eps / &Time::from_int(3)).min(Time::one());
+        let (lo, best) = self.search_interval(inst, chains)?;
+        // Per-attempt: D(X) rounds, so the search stops at (1+ε₂)·lo (ε₂ = ε/3, module doc).
+        // Uniform: D(X) is exact, so the search may stop at (1+ε)·lo.
+        let one_e = match self.counts {
+            ChainCounts::PerAttempt => &Time::one() + &e,
+            ChainCounts::Uniform => &Time::one() + eps,
+        };
+        self.bisect(inst, chains, &e, &one_e, lo, best)
+    }
+
+    /// Every chain names a job of `inst` with at least one attempt and one processor count.
+    fn check_chains(&mut self, inst: &Instance, chains: &[(usize, u32)]) -> Result<()> {
         for &(j, g) in chains {
             if j >= inst.len() || g == 0 {
                 return Err(Error::Limit(format!(
@@ -144,9 +151,16 @@ impl MtAllotment {
                 )));
             }
         }
-        let e = eps.div_int(3).unwrap_or_else(Time::one).min(Time::one());
-        let procs = u64::from(inst.procs);
-        // lo: L' of the chains; hi: the better of least-time and least-area allocations.
+        Ok(())
+    }
+
+    /// The search's start: lo = L' of the chains (≤ min L), and the better of the least-time
+    /// and the least-area allocations (its L is the first hi).
+    fn search_interval(
+        &mut self,
+        inst: &Instance,
+        chains: &[(usize, u32)],
+    ) -> Result<(Time, Evaluated)> {
         let mut tl = Time::zero();
         let mut al = Time::zero();
         let mut fast: Vec<Vec<u32>> = Vec::with_capacity(chains.len());
@@ -160,28 +174,40 @@ impl MtAllotment {
             fast.push(vec![*pf; g as usize]);
             small.push(vec![*ps; g as usize]);
         }
-        let mut lo = tl.max(al.div_int(procs).unwrap_or_default());
+        let area = al.div_int(u64::from(inst.procs)).ok_or_else(|| {
+            Error::Limit("MT-ALLOTMENT: the platform has no processor (P = 0)".into())
+        })?;
         let mut best = evaluate(inst, chains, fast)?;
         let other = evaluate(inst, chains, small)?;
         if other.1.lower < best.1.lower {
             best = other;
         }
+        Ok((tl.max(area), best))
+    }
+
+    /// The bisection on X between lo and the L of `best` until hi ≤ `one_e`·lo, keeping the
+    /// best allocation seen (module doc, "Search").
+    fn bisect(
+        &mut self,
+        inst: &Instance,
+        chains: &[(usize, u32)],
+        e: &Time,
+        one_e: &Time,
+        mut lo: Time,
+        mut best: Evaluated,
+    ) -> Result<Allotment> {
         let mut hi = best.1.lower.clone();
-        // Per-attempt: D(X) rounds, so the search stops at (1+ε₂)·lo (ε₂ = ε/3, module doc).
-        // Uniform: D(X) is exact, so the search may stop at (1+ε)·lo.
-        let one_e = match self.counts {
-            ChainCounts::PerAttempt => &Time::one() + &e,
-            ChainCounts::Uniform => &Time::one() + eps,
-        };
+        let two = Time::from_int(2);
         let mut decisions = 0;
         // Try lo itself first: it succeeds whenever the lower bound is tight.
         let mut probe = Some(lo.clone());
-        while hi > &one_e * &lo {
-            let x = probe
-                .take()
-                .unwrap_or_else(|| (&lo + &hi).div_int(2).unwrap_or_else(|| hi.clone()));
+        while hi > one_e * &lo {
+            let x = match probe.take() {
+                Some(x) => x,
+                None => &(&lo + &hi) / &two,
+            };
             decisions += 1;
-            match self.decide(inst, chains, &x, &e)? {
+            match self.decide(inst, chains, &x, e)? {
                 Some(alloc) => {
                     let cand = evaluate(inst, chains, alloc)?;
                     if cand.1.lower < best.1.lower {
@@ -218,7 +244,7 @@ impl MtAllotment {
             let (ps, a) = {
                 let fr = self.frontier(inst, j);
                 let best = match counts {
-                    ChainCounts::PerAttempt => chain_dp(fr, g, x, e),
+                    ChainCounts::PerAttempt => chain_dp(fr, g, x, e)?,
                     ChainCounts::Uniform => chain_uniform(fr, g, x),
                 };
                 match best {
@@ -236,11 +262,10 @@ impl MtAllotment {
     }
 }
 
-fn evaluate(
-    inst: &Instance,
-    chains: &[(usize, u32)],
-    alloc: Vec<Vec<u32>>,
-) -> Result<(Vec<Vec<u32>>, MoldBound)> {
+/// An allocation of the chains with its L.
+type Evaluated = (Vec<Vec<u32>>, MoldBound);
+
+fn evaluate(inst: &Instance, chains: &[(usize, u32)], alloc: Vec<Vec<u32>>) -> Result<Evaluated> {
     let pairs: Vec<(usize, Vec<u32>)> = chains
         .iter()
         .map(|c| c.0)
@@ -262,12 +287,28 @@ fn chain_uniform(fr: &[(u32, Time, Time)], g: u32, x: &Time) -> Option<(Vec<u32>
 
 /// Least-area allocation of a chain of `g` attempts of one job with rounded time within budget
 /// (module doc). `fr` is the job's frontier: p increasing, t decreasing, area increasing.
-fn chain_dp(fr: &[(u32, Time, Time)], g: u32, x: &Time, e: &Time) -> Option<(Vec<u32>, Time)> {
+/// `Ok(None)`: the chain does not fit; an error when K does not fit the DP's index type.
+fn chain_dp(
+    fr: &[(u32, Time, Time)],
+    g: u32,
+    x: &Time,
+    e: &Time,
+) -> Result<Option<(Vec<u32>, Time)>> {
     let g64 = u64::from(g);
-    let u = (e * x).div_int(g64)?; // unit of rounded time
-                                   // K = ⌊g(1+e)/e⌋
+    // The unit of rounded time u = e·X/g (g ≥ 1: `check_chains`).
+    let u = &(e * x) / &Time::from(g);
+    // K = ⌊g(1+e)/e⌋ units; K ≥ g ≥ 1.
     let kbig = (&(&Time::one() + e).mul_int(g64) / e).floor();
-    let k = usize::try_from(kbig.iter_u64_digits().next().unwrap_or(0)).ok()?;
+    let k = u32::try_from(&kbig)
+        .ok()
+        .and_then(|k| usize::try_from(k).ok())
+        .ok_or_else(|| {
+            Error::Limit(format!(
+                "MT-ALLOTMENT: a chain of {g} attempts needs K = {kbig} time units with ε/3 = {e}, \
+                 beyond {}: use a larger --eps",
+                u32::MAX
+            ))
+        })?;
     // First frontier index whose time is ≤ c·u (least area among those that fit c units).
     let first_fit = |c: usize| {
         let lim = u.mul_int(c as u64);
@@ -275,14 +316,13 @@ fn chain_dp(fr: &[(u32, Time, Time)], g: u32, x: &Time, e: &Time) -> Option<(Vec
     };
     if g == 1 {
         let i = first_fit(k);
-        let (p, _, a) = fr.get(i)?;
-        return Some((vec![*p], a.clone()));
+        return Ok(fr.get(i).map(|(p, _, a)| (vec![*p], a.clone())));
     }
-    // Items: (units, frontier index) where the least area changes as the budget grows.
+    // Items: (units, frontier index) where the least area changes as the budget grows. Each
+    // item's cost is its rounded time ⌈t/u⌉; scan c = 1..=k with early exit once the
+    // least-area point (index 0) fits.
     let mut items: Vec<(usize, usize)> = Vec::new();
     let mut last = fr.len();
-    // Each item's cost is its rounded time ⌈t/u⌉; scan c = 1..=k with early exit once the
-    // least-area point (index 0) fits.
     for c in 1..=k {
         let i = first_fit(c);
         if i < last {
@@ -294,18 +334,29 @@ fn chain_dp(fr: &[(u32, Time, Time)], g: u32, x: &Time, e: &Time) -> Option<(Vec
         }
     }
     if items.is_empty() {
-        return None;
+        return Ok(None);
     }
+    knapsack(fr, g, k, &items)
+}
+
+/// The DP of [`chain_dp`]: `g` attempts, each one of `items` (units, frontier index, in
+/// increasing units), at most `k` units in all, least total area; ties to the fewest units.
+fn knapsack(
+    fr: &[(u32, Time, Time)],
+    g: u32,
+    k: usize,
+    items: &[(usize, usize)],
+) -> Result<Option<(Vec<u32>, Time)>> {
     // dp[b] = least area of m attempts using exactly b units; choice[m][b] = item.
-    let inf: Option<Time> = None;
-    let mut dp: Vec<Option<Time>> = vec![inf.clone(); k + 1];
+    let mut dp: Vec<Option<Time>> = vec![None; k + 1];
     dp[0] = Some(Time::zero());
     let mut choice: Vec<Vec<u32>> = Vec::with_capacity(g as usize);
     for _ in 0..g {
-        let mut next: Vec<Option<Time>> = vec![inf.clone(); k + 1];
+        let mut next: Vec<Option<Time>> = vec![None; k + 1];
         let mut ch: Vec<u32> = vec![u32::MAX; k + 1];
         for (b, cur) in dp.iter().enumerate() {
             let Some(cur) = cur else { continue };
+            // items.len() ≤ fr.len() ≤ P ≤ MAX_PROCS < 2^32: the index fits u32.
             for (it, &(c, i)) in items.iter().enumerate() {
                 let nb = b + c;
                 if nb > k {
@@ -321,21 +372,28 @@ fn chain_dp(fr: &[(u32, Time, Time)], g: u32, x: &Time, e: &Time) -> Option<(Vec
         dp = next;
         choice.push(ch);
     }
-    let (mut b, area) = dp
+    let Some((mut b, area)) = dp
         .iter()
         .enumerate()
         .filter_map(|(b, a)| a.as_ref().map(|a| (b, a)))
-        .min_by(|x, y| x.1.cmp(y.1).then(x.0.cmp(&y.0)))?;
+        .min_by(|x, y| x.1.cmp(y.1).then(x.0.cmp(&y.0)))
+    else {
+        return Ok(None);
+    };
     let area = area.clone();
     let mut ps: Vec<u32> = Vec::with_capacity(g as usize);
     for m in (0..g as usize).rev() {
-        let it = choice[m][b] as usize;
-        let (c, i) = items.get(it)?;
-        ps.push(fr[*i].0);
+        // A reached state was reached by some item, so its choice is set.
+        let Some(&(c, i)) = items.get(choice[m][b] as usize) else {
+            return Err(Error::Limit(format!(
+                "MT-ALLOTMENT: internal: DP state ({m}, {b}) has no recorded choice"
+            )));
+        };
+        ps.push(fr[i].0);
         b -= c;
     }
     ps.sort_unstable();
-    Some((ps, area))
+    Ok(Some((ps, area)))
 }
 
 #[cfg(test)]

@@ -1,0 +1,121 @@
+//! The figures of a synthetic sweep, like the rigid paper's: the shelf heuristics with LPT
+//! (Figures 4(a)/4(b)), and one panel per heuristic of Figures 5/6 with every priority rule,
+//! the kept-reservation variants beside them, and a last panel with each heuristic's best
+//! priority.
+use super::aggregate::{find, Agg};
+use super::{heuristics, Sweep, KEPT, PRIORITIES};
+use crate::error::Result;
+use crate::experiment::{eval, labels};
+use crate::oracle::catalogue::{self, Algo};
+use crate::render::plot::{self, Chart, Figure, LineChart, Series};
+use std::path::{Path, PathBuf};
+
+/// The heuristics of Figures 5 and 6 (catalogue names): R-List-0/1/Q and R-ShelfFill-B/NB.
+pub const FIGURE5: [&str; 5] = [
+    "greedy",
+    "easy",
+    "conservative",
+    "r-shelffill-b",
+    "r-shelffill-nb",
+];
+
+/// The shelf heuristics the paper evaluates (R-Shelf-B/NB, R-ShelfFill-B/NB), by family.
+fn shelves() -> Vec<&'static str> {
+    heuristics()
+        .into_iter()
+        .filter(|n| matches!(catalogue::parse(n).map(|r| r.algo), Ok(Algo::Shelf { .. })))
+        .collect()
+}
+
+/// Draws both figures into `dir` (`shelf` and `heuristics`, SVG and PNG); returns the files.
+pub(super) fn write(
+    dir: &Path,
+    sw: &Sweep,
+    seed: u64,
+    agg: &[Agg],
+    xs: &[f64],
+) -> Result<Vec<PathBuf>> {
+    let series_of = |algo: &str, prio: &str, label: String| Series {
+        label,
+        points: xs
+            .iter()
+            .filter_map(|&x| find(agg, x, algo, prio).map(|a| (x, a.mean)))
+            .collect(),
+        err: Some(
+            xs.iter()
+                .filter_map(|&x| find(agg, x, algo, prio).map(|a| a.std_sets))
+                .collect(),
+        ),
+    };
+    let line = |title: String, series: Vec<Series>| {
+        Chart::Line(LineChart {
+            title,
+            x_label: sw.x_label.into(),
+            y_label: "normalized makespan".into(),
+            series,
+            y_range: None,
+            reference: None,
+        })
+    };
+    let mut files = Vec::new();
+    let shelf = line(
+        format!("Shelf heuristics, LPT (like Figure {})", sw.figures.0),
+        labels(&shelves())?
+            .into_iter()
+            .map(|h| series_of(h, "LPT", h.to_string()))
+            .collect(),
+    );
+    files.extend(plot::write_both(
+        &Figure::single(shelf),
+        &dir.join("shelf"),
+    )?);
+    // Figure 5's heuristics, then the kept-reservation variants.
+    let names: Vec<&str> = FIGURE5.into_iter().chain(KEPT).collect();
+    let panel_labels = labels(&names)?;
+    let mut panels: Vec<Chart> = panel_labels
+        .iter()
+        .map(|h| {
+            let series = PRIORITIES
+                .iter()
+                .map(|p| series_of(h, &p.to_string(), p.to_string()))
+                .collect();
+            line(h.to_string(), series)
+        })
+        .collect();
+    let best: Vec<Series> = panel_labels
+        .iter()
+        .map(|h| {
+            let prio = best_priority(agg, h);
+            series_of(h, &prio, format!("{h} {prio}"))
+        })
+        .collect();
+    panels.push(line("best priorities".into(), best));
+    let fig = Figure::grid(
+        format!("{} (like Figure {}), seed {seed}", sw.name, sw.figures.1),
+        3,
+        panels,
+    );
+    files.extend(plot::write_both(&fig, &dir.join("heuristics"))?);
+    Ok(files)
+}
+
+/// The priority of heuristic `algo` (a label) with the least mean ratio over the sweep's points;
+/// the first in [`PRIORITIES`] order on ties.
+fn best_priority(agg: &[Agg], algo: &str) -> String {
+    let mean = |p: &str| {
+        eval::summary(
+            agg.iter()
+                .filter(|g| g.algo == algo && g.priority == p)
+                .map(|g| g.mean),
+        )
+        .0
+    };
+    let [first, rest @ ..] = PRIORITIES.map(|p| p.to_string());
+    rest.into_iter().fold(first, |best, p| {
+        if mean(&p).total_cmp(&mean(&best)).is_lt() {
+            p
+        } else {
+            best
+        }
+    })
+}
