@@ -38,6 +38,15 @@ pub struct Args {
     /// rigid-trace: leave out days with fewer jobs (default 20).
     #[arg(long)]
     pub min_jobs: Option<usize>,
+    /// rigid-trace: the largest expected failure count of one job, q_j/(1−q_j), that a
+    /// (day, q̄) cell may have (default 1000). Above it the failure model makes the day a
+    /// run of millions of failed attempts whose ratio measures nothing.
+    #[arg(long, value_name = "N")]
+    pub max_expected_failures: Option<f64>,
+    /// rigid-trace: what to do with the cells above --max-expected-failures: `skip` them (listed
+    /// before the run and in summary.md) or `refuse` to run.
+    #[arg(long, value_name = "skip|refuse", default_value = "skip")]
+    pub on_excess: String,
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
@@ -67,6 +76,8 @@ pub fn run(a: Args) -> Result<Exit> {
         sets: a.sets,
         scenarios: a.scenarios,
         min_jobs: a.min_jobs,
+        max_expected_failures: a.max_expected_failures,
+        on_excess: a.on_excess.parse()?,
         progress: !a.no_progress,
         eps: a.eps,
         time_grid: a.time_grid,

@@ -64,6 +64,36 @@ pub const CAMPAIGNS: [(&str, &str); 6] = [
     ),
 ];
 
+/// Refuses an option the campaign would ignore (a flag that does not apply is an error, not a
+/// silent no-op).
+fn options_apply(name: &str, opts: &Options) -> Result<()> {
+    let trace_campaign = matches!(name, "rigid-trace" | "steal-sweep");
+    let moldable = matches!(name, "moldable-table1" | "moldable-sweeps");
+    let given = [
+        ("--trace", !opts.traces.is_empty(), trace_campaign),
+        ("--min-jobs", opts.min_jobs.is_some(), name == "rigid-trace"),
+        (
+            "--max-expected-failures",
+            opts.max_expected_failures.is_some(),
+            name == "rigid-trace",
+        ),
+        (
+            "--on-excess",
+            opts.on_excess != rigid_trace::Excess::Skip,
+            name == "rigid-trace",
+        ),
+        ("--eps", opts.eps.is_some(), moldable),
+        ("--time-grid", opts.time_grid.is_some(), moldable),
+    ];
+    match given.iter().find(|(_, set, applies)| *set && !applies) {
+        Some((flag, _, _)) => Err(Error::option(
+            flag,
+            format!("does not apply to the campaign `{name}`"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Options shared by every campaign (the command line's).
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -83,6 +113,11 @@ pub struct Options {
     pub scenarios: Option<usize>,
     /// `rigid-trace`: days with fewer jobs are left out (default 20).
     pub min_jobs: Option<usize>,
+    /// `rigid-trace`: the largest expected failure count of one job a (day, q̄) cell may have
+    /// (default [`rigid_trace::MAX_EXPECTED_FAILURES`]); see [`rigid_trace::Excess`].
+    pub max_expected_failures: Option<f64>,
+    /// `rigid-trace`: what to do with cells above that count.
+    pub on_excess: rigid_trace::Excess,
     /// Show a progress bar (when stderr is a terminal).
     pub progress: bool,
     /// Moldable campaigns: BATCH-LIST's ε (default 3/10, the paper's Section 5.1 value).
@@ -103,6 +138,8 @@ impl Default for Options {
             sets: None,
             scenarios: None,
             min_jobs: None,
+            max_expected_failures: None,
+            on_excess: rigid_trace::Excess::Skip,
             progress: true,
             eps: None,
             time_grid: None,
@@ -195,6 +232,7 @@ pub struct Outcome {
 
 /// Runs campaign `name`.
 pub fn run(name: &str, opts: &Options) -> Result<Outcome> {
+    options_apply(name, opts)?;
     match name {
         "rigid-qbar" => rigid_qbar::run(opts),
         "rigid-procs" => rigid_procs::run(opts),

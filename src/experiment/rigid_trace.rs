@@ -111,6 +111,123 @@ pub(super) fn short_name(p: &Path) -> String {
 /// One eligible day of a trace: (trace index, day, the day's jobs).
 type TraceDay = (usize, i64, Instance);
 
+/// Default of `--max-expected-failures`: the largest expected failure count q_j/(1−q_j) of one
+/// job in a (day, q̄) cell. The q̄ law gives q_j = 1 − e^(−λ·a_j) with λ set by the day's mean
+/// area, so one job much larger than the day's others (a 2048-processor, 10-hour job on a day of
+/// small jobs) expects millions of failures: the run takes hours and its ratio is ≈ 1 (that
+/// one job's chain is the whole schedule). The Mira windows stay far below 1000.
+pub const MAX_EXPECTED_FAILURES: f64 = 1000.0;
+
+/// What `rigid-trace` does with (day, q̄) cells above `--max-expected-failures`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Excess {
+    /// Leave them out, listed on stderr before the run and in `summary.md` and the manifest.
+    Skip,
+    /// Stop before running, listing them.
+    Refuse,
+}
+
+impl std::str::FromStr for Excess {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Excess> {
+        match s {
+            "skip" => Ok(Excess::Skip),
+            "refuse" => Ok(Excess::Refuse),
+            _ => Err(Error::option(
+                "--on-excess",
+                format!("`{s}`: expected skip or refuse"),
+            )),
+        }
+    }
+}
+
+/// A (day, q̄) cell above the bound: where, and its worst job.
+#[derive(Debug, Clone)]
+struct Excessive {
+    trace: usize,
+    day: i64,
+    qbar: f64,
+    job: String,
+    expected: f64,
+}
+
+/// The largest expected failure count of one job of `inst` under the q̄ law, and that job:
+/// q_j/(1−q_j) = e^(λ·a_j) − 1 with λ = −ln(1−q̄)/mean area (the law of
+/// [`FailureLaw::rigid_qbar`], written out so that a job whose q_j rounds to 1 in floating point
+/// is reported with its count instead of failing the whole campaign).
+fn worst_expected(inst: &Instance, qbar: f64) -> (usize, f64) {
+    let areas: Vec<f64> = inst
+        .jobs
+        .iter()
+        .map(|j| j.as_rigid().map_or(0.0, |(p, t)| f64::from(p) * t.to_f64()))
+        .collect();
+    let mean = areas.iter().sum::<f64>() / areas.len().max(1) as f64;
+    let lambda = -(-qbar).ln_1p() / mean;
+    areas
+        .iter()
+        .map(|a| (lambda * a).exp_m1())
+        .enumerate()
+        .fold((0, 0.0f64), |w, b| if b.1 > w.1 { b } else { w })
+}
+
+/// The (q̄ index, day index) cells to run, and the cells left out.
+type Screened = (Vec<(usize, usize)>, Vec<Excessive>);
+
+/// Splits the (q̄, day) cells into those to run and those whose largest expected failure count
+/// exceeds `max` (validated: a finite count in [1, 10^15], below where q_j rounds to 1).
+fn screen(days: &[TraceDay], max: f64) -> Result<Screened> {
+    if !(max.is_finite() && (1.0..=1e15).contains(&max)) {
+        return Err(Error::option(
+            "--max-expected-failures",
+            if max.is_finite() {
+                format!("{max} must be a count in [1, 1e15]")
+            } else {
+                "a value beyond a double's range must be a count in [1, 1e15]".to_string()
+            },
+        ));
+    }
+    let (mut keep, mut excess) = (Vec::new(), Vec::new());
+    for (qi, &q) in QBARS.iter().enumerate() {
+        for (di, (ti, day, inst)) in days.iter().enumerate() {
+            let (j, expected) = worst_expected(inst, q);
+            // NaN (no job) is not above the bound; an infinite count is.
+            if expected > max {
+                excess.push(Excessive {
+                    trace: *ti,
+                    day: *day,
+                    qbar: q,
+                    job: inst.jobs[j].name.clone(),
+                    expected,
+                });
+            } else {
+                keep.push((qi, di));
+            }
+        }
+    }
+    Ok((keep, excess))
+}
+
+/// One line per excessive cell.
+fn describe_excess(traces: &[PathBuf], excess: &[Excessive]) -> String {
+    excess
+        .iter()
+        .map(|e| {
+            let count = if e.expected.is_finite() {
+                format!("{:.3e}", e.expected)
+            } else {
+                "more than 1e308".to_string()
+            };
+            format!(
+                "{} day {}, q̄ = {}: job {} expects {count} failures\n",
+                traces[e.trace].display(),
+                e.day,
+                e.qbar,
+                e.job,
+            )
+        })
+        .collect()
+}
+
 /// Runs the campaign.
 pub fn run(opts: &Options) -> Result<Outcome> {
     let name = "rigid-trace";
@@ -124,23 +241,47 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     // --sets bounds the days per trace: by default every day, or 2 with --quick.
     let max_days = opts.sets_or(usize::MAX, 2)?;
     let (days, trace_info) = load_days(&traces, min_jobs, max_days)?;
+    let max_expected = opts.max_expected_failures.unwrap_or(MAX_EXPECTED_FAILURES);
+    let (keep, excess) = screen(&days, max_expected)?;
+    let excess_text = describe_excess(&traces, &excess);
+    if !excess.is_empty() {
+        if opts.on_excess == Excess::Refuse {
+            return Err(Error::Limit(format!(
+                "rigid-trace: {} (day, q̄) cells expect more than {max_expected} failures of one job (--max-expected-failures); --on-excess skip leaves them out:\n{excess_text}",
+                excess.len()
+            )));
+        }
+        eprint!(
+            "rigid-trace: skipping {} (day, q̄) cells whose largest expected failure count exceeds {max_expected} (--max-expected-failures):\n{excess_text}",
+            excess.len()
+        );
+    }
+    if keep.is_empty() {
+        return Err(Error::Limit(format!(
+            "rigid-trace: every (day, q̄) cell expects more than {max_expected} failures of one job (--max-expected-failures)"
+        )));
+    }
     let algos = algorithms();
     let columns = labels(&algos)?;
     let manifest = serde_json::json!({
         "campaign": name, "version": version(), "seed": opts.seed, "quick": opts.quick,
         "scenarios": scenarios, "qbar": QBARS, "priority": "LPT", "traces": trace_info,
-        "heuristics": columns,
+        "heuristics": columns, "max_expected_failures": max_expected,
+        "skipped": excess.iter().map(|e| serde_json::json!({
+            "trace": short_name(&traces[e.trace]), "day": e.day, "qbar": e.qbar,
+            "job": e.job, "expected_failures": if e.expected.is_finite() { serde_json::json!(e.expected) } else { serde_json::json!("more than 1e308") },
+        })).collect::<Vec<_>>(),
     });
     let cfg = opts.run_config(name);
     runner::prepare(&cfg.out, &manifest)?;
-    let cells: Vec<Cell<(usize, f64, i64, &Instance)>> = QBARS
+    let cells: Vec<Cell<(usize, f64, i64, &Instance)>> = keep
         .iter()
-        .enumerate()
-        .flat_map(|(qi, &q)| {
-            days.iter().map(move |(ti, day, inst)| Cell {
+        .map(|&(qi, di)| {
+            let (ti, day, inst) = &days[di];
+            Cell {
                 key: format!("t{ti}-q{qi}-d{day:04}"),
-                params: (*ti, q, *day, inst),
-            })
+                params: (*ti, QBARS[qi], *day, inst),
+            }
         })
         .collect();
     let seed = opts.seed;
@@ -164,6 +305,13 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let dir = cfg.out.clone();
     let mut files = vec![write_cells_csv(&dir, &results)?];
     let mut md = header(seed, scenarios, min_jobs);
+    if !excess.is_empty() {
+        md.push_str(&format!(
+            "Left out ({} cells: one job expects more than {max_expected} failures, --max-expected-failures):\n\n{}\n",
+            excess.len(),
+            excess_text.lines().map(|l| format!("- {l}\n")).collect::<String>()
+        ));
+    }
     let mut summary = Summary::default();
     for (ti, path) in traces.iter().enumerate() {
         let tn = short_name(path);
@@ -330,7 +478,13 @@ fn trace_table(
         let cs: Vec<&&RigidCell> = of_trace.iter().filter(|c| c.qbar == q).collect();
         let (fails, _, _) = eval::summary(cs.iter().map(|c| c.mean_failures));
         let mut r = vec![q.to_string(), "resched".into(), format!("{fails:.2}")];
-        for h in columns {
+        if cs.is_empty() {
+            // Every day of this q̄ was left out (--max-expected-failures): no statistic, and no
+            // NaN in the table, the CSV or the JSON.
+            r[2] = "no day left".into();
+            r.extend(columns.iter().map(|_| "–".to_string()));
+        }
+        for h in columns.iter().filter(|_| !cs.is_empty()) {
             let per_day: Vec<&eval::AlgoStats> = cs
                 .iter()
                 .filter_map(|c| c.stats.iter().find(|s| s.algo == *h))
@@ -376,8 +530,13 @@ fn days_figure(tn: &str, of_trace: &[&RigidCell], columns: &[&str]) -> Figure {
         .map(|&q| {
             let cs: Vec<&&RigidCell> = of_trace.iter().filter(|c| c.qbar == q).collect();
             let (f, _, _) = eval::summary(cs.iter().map(|c| c.mean_failures));
+            let title = if cs.is_empty() {
+                format!("q̄ = {q} (no day left: --max-expected-failures)")
+            } else {
+                format!("q̄ = {q} ({f:.1} failures per day)")
+            };
             Chart::Bar(BarChart {
-                title: format!("q̄ = {q} ({f:.1} failures per day)"),
+                title,
                 y_label: "normalized makespan (LPT)".into(),
                 // A cell's label ends with its day number (`<trace> day <d>`).
                 groups: cs
