@@ -4,14 +4,19 @@
 //! a CSV and plots. Every run goes through the independent checker ([`crate::stealing::check`])
 //! unless `--no-check`.
 //!
-//! This file holds the arguments and the order of the steps; [`parse`] reads option values,
-//! [`report`] prints the tables and the metrics CSV, [`plots`] draws the figures.
+//! This file holds the arguments and the order of the steps: every option value is parsed and
+//! range-checked ([`crate::stealing::limits`]) before a file is read or a job
+//! simulated. [`parse`] reads option values, [`report`] prints
+//! the tables and the metrics CSV, [`plots`] draws the figures.
 use super::Exit;
 use crate::error::{write_atomic, Error, Result};
 use crate::stealing::check::check;
+use crate::stealing::limits;
 use crate::stealing::metrics::{compute, Metrics, Pruning};
 use crate::stealing::synthetic::{paper_resilience, Synthetic};
-use crate::stealing::{simulate, trace, FailureSource, Resilience, Variant, Workload};
+use crate::stealing::{
+    simulate_within, trace, Budget, FailureSource, Resilience, Run, Variant, Workload,
+};
 use crate::time::Time;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -73,10 +78,24 @@ pub struct Args {
     /// Skip the independent checker.
     #[arg(long)]
     pub no_check: bool,
+    /// Event budget of each simulated variant (failures and scheduling instants); a run that
+    /// needs more stops with an error (default: 100 per job + 100,000).
+    #[arg(long)]
+    pub max_events: Option<u64>,
 }
 
-/// Runs the command.
-pub fn run(a: Args) -> Result<Exit> {
+/// The option values, parsed and range-checked before any file is read.
+struct Options {
+    variants: Vec<Variant>,
+    pruning: Pruning,
+    mtbf: Option<Time>,
+    downtime: Option<Time>,
+    checkpoint: Option<Time>,
+    recovery: Option<Time>,
+}
+
+/// Parses every option value and checks it against [`crate::stealing::limits`].
+fn options(a: &Args) -> Result<Options> {
     let variants = parse_variants(&a.variant)?;
     if a.prune_jobs >= 50 {
         return Err(Error::option(
@@ -85,28 +104,69 @@ pub fn run(a: Args) -> Result<Exit> {
         ));
     }
     let window = a.window.as_deref().map(parse::parse_window).transpose()?;
+    if let Some((x, y)) = &window {
+        limits::check_seconds(x, "--window")?;
+        limits::check_seconds(y, "--window")?;
+    }
+    if a.max_events == Some(0) {
+        return Err(Error::option("--max-events", "must be at least 1"));
+    }
+    let duration = |o: &Option<String>, name: &str| -> Result<Option<Time>> {
+        let Some(s) = o else { return Ok(None) };
+        let t = parse_duration(s, name)?;
+        limits::check_seconds(&t, name)?;
+        Ok(Some(t))
+    };
+    let mtbf = match &a.mtbf {
+        Some(s) => {
+            let t = parse_duration(s, "--mtbf")?;
+            limits::check_mean_gap(&t, "--mtbf")?;
+            Some(t)
+        }
+        None => None,
+    };
+    Ok(Options {
+        variants,
+        pruning: Pruning {
+            drop_first_pct: a.prune_jobs,
+            drop_last_pct: a.prune_jobs,
+            window,
+        },
+        mtbf,
+        downtime: duration(&a.downtime, "--downtime")?,
+        checkpoint: duration(&a.checkpoint, "--checkpoint")?,
+        recovery: duration(&a.recovery, "--recovery")?,
+    })
+}
+
+/// Runs the command.
+pub fn run(a: Args) -> Result<Exit> {
+    let opts = options(&a)?;
     let (w, note, synthetic) = load_workload(&a)?;
-    let (res, mtbf) = resilience(&a, &w, synthetic)?;
+    let (res, mtbf) = resilience(&opts, &w, synthetic)?;
     let failure_list = match &a.failures {
         Some(p) => Some(FailureSource::load(p, w.nodes)?),
         None => None,
     };
     println!("workload: {note}");
     print_platform(&a, &w, &res, &mtbf);
-    let pruning = Pruning {
-        drop_first_pct: a.prune_jobs,
-        drop_last_pct: a.prune_jobs,
-        window,
-    };
+    let budget = Budget::with_events(w.jobs.len(), a.max_events);
     let mut all: Vec<Metrics> = Vec::new();
     let mut failed_check = false;
-    for v in &variants {
+    for v in &opts.variants {
         let failures = match &failure_list {
             Some(f) => f.clone(),
             None => FailureSource::poisson(a.seed, &mtbf, w.nodes)?,
         };
-        let (m, ok) = run_variant(&a, &w, &res, failures, *v, &pruning)?;
-        failed_check |= !ok;
+        let t0 = Instant::now();
+        let run = simulate_within(&w, &res, failures, *v, budget)?;
+        eprintln!(
+            "{v}: simulated in {:.2} s ({} events)",
+            t0.elapsed().as_secs_f64(),
+            run.stats.events
+        );
+        let m = compute(&run, &opts.pruning);
+        failed_check |= !a.no_check && !checked(&w, &res, &run, &m);
         all.push(m);
     }
     print!("{}", table(&all));
@@ -124,7 +184,7 @@ fn load_workload(a: &Args) -> Result<(Workload, String, bool)> {
     if a.workload.starts_with("synthetic") {
         let s = Synthetic::parse(&a.workload, a.seed)?;
         let note = format!("Table 6 synthetic workload (seed {})", s.seed);
-        return Ok((s.generate(), note, true));
+        return Ok((s.generate()?, note, true));
     }
     let (w, c) = trace::load(std::path::Path::new(&a.workload), a.nodes, a.max_job_nodes)?;
     let note = format!(
@@ -141,7 +201,7 @@ fn load_workload(a: &Args) -> Result<(Workload, String, bool)> {
 
 /// The resilience parameters from the options and the defaults (Section 6.3's for the
 /// synthetic workload), and the platform MTBF.
-fn resilience(a: &Args, w: &Workload, synthetic: bool) -> Result<(Resilience, Time)> {
+fn resilience(o: &Options, w: &Workload, synthetic: bool) -> Result<(Resilience, Time)> {
     let defaults = if synthetic {
         paper_resilience(w.nodes)
     } else {
@@ -152,29 +212,18 @@ fn resilience(a: &Args, w: &Workload, synthetic: bool) -> Result<(Resilience, Ti
             mtbf_ind: Some(Time::from_int(3600).mul_int(u64::from(w.nodes))),
         }
     };
-    let mtbf = match &a.mtbf {
-        Some(s) => parse_duration(s, "--mtbf")?,
+    let mtbf = match &o.mtbf {
+        Some(m) => m.clone(),
         None => defaults
             .mtbf_ind
-            .clone()
-            .unwrap_or_default()
-            .div_int(u64::from(w.nodes))
-            .unwrap_or_default(),
+            .as_ref()
+            .and_then(|m| m.div_int(u64::from(w.nodes)))
+            .ok_or_else(|| Error::option("--mtbf", "no default MTBF here: give --mtbf"))?,
     };
-    if !mtbf.is_positive() {
-        return Err(Error::option(
-            "--mtbf",
-            format!("the MTBF must be > 0, got {mtbf}"),
-        ));
-    }
-    let option = |o: &Option<String>, name: &str, default: &Time| match o {
-        Some(s) => parse_duration(s, name),
-        None => Ok(default.clone()),
-    };
-    let checkpoint = option(&a.checkpoint, "--checkpoint", &defaults.checkpoint)?;
+    let checkpoint = o.checkpoint.clone().unwrap_or(defaults.checkpoint);
     let res = Resilience {
-        downtime: option(&a.downtime, "--downtime", &defaults.downtime)?,
-        recovery: option(&a.recovery, "--recovery", &checkpoint)?,
+        downtime: o.downtime.clone().unwrap_or(defaults.downtime),
+        recovery: o.recovery.clone().unwrap_or_else(|| checkpoint.clone()),
         checkpoint,
         mtbf_ind: Some(mtbf.mul_int(u64::from(w.nodes))),
     };
@@ -188,10 +237,7 @@ fn print_platform(a: &Args, w: &Workload, res: &Resilience, mtbf: &Time) {
         "platform: {} nodes, MTBF {} s (μ_ind = {} s), D = {} s, C = {} s, R = {} s, failures: {}",
         w.nodes,
         mtbf.to_decimal_string(1),
-        res.mtbf_ind
-            .clone()
-            .unwrap_or_default()
-            .to_decimal_string(0),
+        mtbf.mul_int(u64::from(w.nodes)).to_decimal_string(0),
         res.downtime.to_decimal_string(1),
         res.checkpoint.to_decimal_string(1),
         res.recovery.to_decimal_string(1),
@@ -202,37 +248,21 @@ fn print_platform(a: &Args, w: &Workload, res: &Resilience, mtbf: &Time) {
     );
 }
 
-/// Simulates one variant, computes its metrics and (unless `--no-check`) checks the run;
-/// the flag is false when the checker refused it.
-fn run_variant(
-    a: &Args,
-    w: &Workload,
-    res: &Resilience,
-    failures: FailureSource,
-    v: Variant,
-    pruning: &Pruning,
-) -> Result<(Metrics, bool)> {
-    let t0 = Instant::now();
-    let run = simulate(w, res, failures, v)?;
-    let sim_s = t0.elapsed().as_secs_f64();
-    let m = compute(&run, pruning);
-    let mut ok = true;
-    if !a.no_check {
-        match check(w, res, &run, Some(m.window.clone())) {
-            Ok(tot) if tot.idle == m.decomposition.idle && tot.useful == m.decomposition.useful => {
-            }
-            Ok(_) => {
-                eprintln!("{v}: the checker's decomposition differs from the metrics'");
-                ok = false;
-            }
-            Err(e) => {
-                eprintln!("{v}: checker: {e}");
-                ok = false;
-            }
+/// Runs the independent checker on `run`; false (with the reason on stderr) if it refuses the
+/// run or its decomposition differs from the metrics'.
+fn checked(w: &Workload, res: &Resilience, run: &Run, m: &Metrics) -> bool {
+    let v = run.variant;
+    match check(w, res, run, Some(m.window.clone())) {
+        Ok(tot) if tot.idle == m.decomposition.idle && tot.useful == m.decomposition.useful => true,
+        Ok(_) => {
+            eprintln!("{v}: the checker's decomposition differs from the metrics'");
+            false
+        }
+        Err(e) => {
+            eprintln!("{v}: checker: {e}");
+            false
         }
     }
-    eprintln!("{v}: simulated in {sim_s:.2} s");
-    Ok((m, ok))
 }
 
 /// `--csv` and `--plots`.

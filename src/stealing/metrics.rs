@@ -81,7 +81,7 @@ impl Decomposition {
             .fold(Time::zero(), |acc, (_, t)| &acc + *t)
     }
 
-    /// Useful utilization (Section 5.3.2).
+    /// Useful utilization (Section 5.3.2); 0 for an empty window (no platform time).
     pub fn utilization(&self) -> Time {
         self.useful.checked_div(&self.total).unwrap_or_default()
     }
@@ -115,6 +115,9 @@ impl FlowStats {
             wsum = &wsum + &f.mul_int(u64::from(*p));
             w += u64::from(*p);
         }
+        // items is not empty and every job has ≥ 1 node (Workload::check), so neither divisor
+        // is 0 and div_int (None only for 0) succeeds.
+        debug_assert!(w > 0);
         FlowStats {
             jobs: items.len(),
             max,

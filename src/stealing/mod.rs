@@ -18,11 +18,13 @@
 //! - [`metrics`]: flows, size classes, utilization, decomposition, pruning (Section 5.3);
 //! - [`check`]: the independent checker, one file per invariant under `check/`;
 //! - [`synthetic`]: Table 6's synthetic workload; [`trace`]: SWF logs as workloads;
-//! - [`examples`]: Section 3's toy example.
+//! - [`examples`]: Section 3's toy example;
+//! - [`limits`]: the stated ranges of every input and the event and attempt budgets of a run.
 pub mod check;
 pub mod checkpoint;
 pub mod examples;
 pub mod failures;
+pub mod limits;
 pub mod metrics;
 pub mod model;
 pub mod nodes;
@@ -32,6 +34,7 @@ pub mod synthetic;
 pub mod trace;
 
 pub use failures::{Failure, FailureSource};
+pub use limits::Budget;
 pub use metrics::{Metrics, Pruning};
 pub use model::{BatchJob, Criterion, Resilience, Timing, Variant, Victim, Workload};
-pub use sim::{simulate, Run};
+pub use sim::{simulate, simulate_within, Run};

@@ -41,12 +41,13 @@ fn flow_series(base: &Metrics, others: &[&Metrics], maxflow: bool) -> Vec<BarSer
                 .classes
                 .iter()
                 .map(|(k, b)| {
-                    let c = class_of(m, *k);
-                    bar(if maxflow {
-                        ratio(&c.max, &b.max)
-                    } else {
-                        ratio(&c.mean, &b.mean)
-                    })
+                    bar(class_of(m, *k).and_then(|c| {
+                        if maxflow {
+                            ratio(&c.max, &b.max)
+                        } else {
+                            ratio(&c.mean, &b.mean)
+                        }
+                    }))
                 })
                 .collect();
             if maxflow {

@@ -96,13 +96,10 @@ pub(super) fn baseline_and_others(all: &[Metrics]) -> Option<(&Metrics, Vec<&Met
     (!others.is_empty()).then_some((base, others))
 }
 
-/// The flow statistics of `m` in size class `k` (empty if it has no job there).
-pub(super) fn class_of(m: &Metrics, k: u32) -> FlowStats {
-    m.classes
-        .iter()
-        .find(|(kk, _)| *kk == k)
-        .map(|(_, c)| c.clone())
-        .unwrap_or_default()
+/// The flow statistics of `m` in size class `k`, if it has jobs there (every variant runs the
+/// same jobs, so each has Baseline's classes).
+pub(super) fn class_of(m: &Metrics, k: u32) -> Option<&FlowStats> {
+    m.classes.iter().find(|(kk, _)| *kk == k).map(|(_, c)| c)
 }
 
 /// A row of the class table: label, jobs in the class, (max ratio, mean ratio) per variant.
@@ -116,9 +113,9 @@ fn class_rows(base: &Metrics, others: &[&Metrics]) -> Vec<Row> {
         .map(|(k, b)| {
             let r = others
                 .iter()
-                .map(|m| {
-                    let c = class_of(m, *k);
-                    (ratio(&c.max, &b.max), ratio(&c.mean, &b.mean))
+                .map(|m| match class_of(m, *k) {
+                    Some(c) => (ratio(&c.max, &b.max), ratio(&c.mean, &b.mean)),
+                    None => (None, None),
                 })
                 .collect();
             (class_label(*k), b.jobs, r)

@@ -20,14 +20,16 @@ pub(super) struct Grid {
 }
 
 impl Grid {
+    /// The segment of position y ∈ [0, len]. `grid` checked that ⌈len/step⌉ ≤ n fits in u64,
+    /// and callers pass positions already checked to lie in [0, len], so the quotient fits.
     fn idx(&self, y: &Time) -> u64 {
         match &self.step {
             None => 0,
-            Some(s) => y
-                .checked_div(s)
-                .and_then(|q| q.floor().to_u64())
-                .unwrap_or(0)
-                .min(self.n.saturating_sub(1)),
+            Some(s) => {
+                let k = y.checked_div(s).and_then(|q| q.floor().to_u64());
+                debug_assert!(k.is_some(), "position {y} outside the grid");
+                k.unwrap_or(0).min(self.n.saturating_sub(1))
+            }
         }
     }
 
@@ -103,10 +105,15 @@ fn grid(i: usize, j: &BatchJob, info: &JobInfo, res: &Resilience) -> Result<Grid
     let ceil = |x: &Time| {
         x.checked_div(&period)
             .and_then(|q| q.ceil().to_u64())
-            .unwrap_or(0)
+            .ok_or_else(|| {
+                v(
+                    "jobs",
+                    format!("job {i}: {x} / {period} checkpoints do not fit in 64 bits"),
+                )
+            })
     };
     let (k, kw) = if period.is_positive() {
-        (ceil(&work), ceil(&j.walltime))
+        (ceil(&work)?, ceil(&j.walltime)?)
     } else {
         (0, 0)
     };

@@ -63,6 +63,7 @@
 //! - [`planning`]: the conservative-backfilling plan of the queue (Section 4.1).
 use super::checkpoint::StopPlan;
 use super::failures::FailureSource;
+use super::limits::{self, Budget};
 use super::model::{Resilience, Variant, Workload};
 use super::nodes::{NodeBitset, NodeSet};
 use crate::error::{Error, Result};
@@ -161,29 +162,33 @@ struct Sim<'a> {
     full: bool,
     /// A compression is due at the end of this instant.
     compress: bool,
+    budget: Budget,
 }
 
-/// Simulates `variant` on the workload with the given failures (see the module doc).
+/// Simulates `variant` on the workload with the given failures (see the module doc), within
+/// the default budget of [`Budget::for_jobs`].
 pub fn simulate(
     w: &Workload,
     res: &Resilience,
     failures: FailureSource,
     variant: Variant,
 ) -> Result<Run> {
+    simulate_within(w, res, failures, variant, Budget::for_jobs(w.jobs.len()))
+}
+
+/// As [`simulate`], ending with [`Error::Limit`] when the run needs more events or attempts
+/// than `budget` allows.
+pub fn simulate_within(
+    w: &Workload,
+    res: &Resilience,
+    failures: FailureSource,
+    variant: Variant,
+    budget: Budget,
+) -> Result<Run> {
     res.validate()?;
+    w.check("workload")?;
     let jobs = job_infos(w, res);
-    if let Some((i, j)) = jobs
-        .iter()
-        .enumerate()
-        .find(|(_, j)| j.nodes == 0 || j.nodes > w.nodes)
-    {
-        return Err(Error::invalid(
-            "workload",
-            format!("jobs[{i}] ({}).nodes", j.name),
-            format!("job needs {} nodes, the machine has {}", j.nodes, w.nodes),
-        ));
-    }
-    let mut sim = Sim::new(w.nodes, &jobs, res, failures, variant);
+    let mut sim = Sim::new(w.nodes, &jobs, res, failures, variant, budget);
     sim.run()?;
     let records = sim.into_run()?;
     Ok(Run { jobs, ..records })
@@ -196,6 +201,7 @@ impl<'a> Sim<'a> {
         res: &'a Resilience,
         failures: FailureSource,
         variant: Variant,
+        budget: Budget,
     ) -> Sim<'a> {
         Sim {
             variant,
@@ -221,6 +227,7 @@ impl<'a> Sim<'a> {
             stats: Stats::default(),
             full: false,
             compress: false,
+            budget,
         }
     }
 
@@ -272,6 +279,7 @@ impl<'a> Sim<'a> {
                 return Err(self.internal(format!("event at {t} is in the past")));
             }
             self.now = t;
+            self.stats.events += 1;
             self.full = false;
             self.compress = false;
             self.node_returns();
@@ -287,17 +295,28 @@ impl<'a> Sim<'a> {
     }
 
     /// Failures faster than jobs can progress would loop forever (a job on many nodes without
-    /// checkpoints may never complete): give up with an error instead.
+    /// checkpoints may never complete, a large job may never find enough nodes up, a job may be
+    /// released centuries after the others): give up with an error naming the budget instead.
     fn check_budget(&self) -> Result<()> {
-        let limit = 1000 * self.jobs.len() + 100_000;
-        if self.out_attempts.len() > limit {
+        let (n, left) = (self.jobs.len(), self.jobs.len() - self.done);
+        if self.out_attempts.len() as u64 > self.budget.max_attempts {
             return Err(Error::Limit(format!(
-                "{}: more than {limit} attempts for {} jobs at time {} ({} unfinished): failures are too \
+                "{}: more than {} attempts for {n} jobs at time {} ({left} unfinished): failures are too \
                  frequent for the jobs to progress (raise the MTBF or enable checkpoints)",
+                self.variant, self.budget.max_attempts, self.now,
+            )));
+        }
+        if self.stats.events > self.budget.max_events {
+            return Err(Error::Limit(format!(
+                "{}: more than {} events (failures and scheduling instants) for {n} jobs, at time {} \
+                 with {left} unfinished: failures come too often for the MTBF, or downtimes and \
+                 checkpoint costs are too long, for the jobs to progress; the budget is \
+                 `--max-events` (default {} per job + {}): raise it if the run is meant to be this long",
                 self.variant,
-                self.jobs.len(),
-                self.now,
-                self.jobs.len() - self.done
+                self.budget.max_events,
+                self.now.to_decimal_string(3),
+                limits::EVENTS_PER_JOB,
+                limits::EVENTS_BASE,
             )));
         }
         Ok(())
@@ -359,6 +378,8 @@ impl<'a> Sim<'a> {
                 .failures
                 .pop()
                 .ok_or_else(|| self.internal("failure vanished"))?;
+            self.stats.events += 1;
+            self.check_budget()?;
             self.on_failure(f)?;
         }
         Ok(())

@@ -133,6 +133,9 @@ pub struct Stats {
     pub victims_completed: usize,
     /// Full plan recomputations.
     pub replans: usize,
+    /// Events handled: failures, and instants at which the scheduler acted (the budget of
+    /// [`crate::stealing::limits::Budget::max_events`]).
+    pub events: u64,
 }
 
 /// A whole simulated run: everything the metrics and the checker need.
