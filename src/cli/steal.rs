@@ -268,7 +268,7 @@ fn checked(w: &Workload, res: &Resilience, run: &Run, m: &Metrics) -> bool {
 /// `--csv` and `--plots`.
 fn write_outputs(a: &Args, all: &[Metrics]) -> Result<()> {
     if let Some(p) = &a.csv {
-        write_atomic(p, csv(all).as_bytes())?;
+        write_atomic(p, csv(all)?.as_bytes())?;
         println!("csv: {}", p.display());
     }
     if let Some(dir) = &a.plots {

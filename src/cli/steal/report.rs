@@ -2,6 +2,7 @@
 //! the flows (max, mean, size-weighted mean), the useful utilization and the decomposition of
 //! platform time (Figure 3), the failure counters (Table 9); per size class [2^k, 2^(k+1)), the
 //! flow ratios of every variant to Baseline (Figures 6, 7, 13).
+use crate::error::{Error, Result};
 use crate::stealing::metrics::{FlowStats, Metrics};
 use crate::stealing::Variant;
 use crate::time::Time;
@@ -172,29 +173,40 @@ pub fn class_table(all: &[Metrics]) -> String {
 }
 
 /// Long-format CSV: `variant,scope,metric,value,exact` (value in seconds / node-seconds).
-pub fn csv(all: &[Metrics]) -> String {
-    let mut s = String::from("variant,scope,metric,value,exact\n");
-    let mut row = |v: &Variant, scope: &str, metric: &str, t: &Time| {
-        let _ = writeln!(s, "{v},{scope},{metric},{},{t}", t.to_decimal_string(6));
-    };
+/// Fields are escaped by the csv crate: a size class scope such as `[2^0,2^1)` is quoted.
+pub fn csv(all: &[Metrics]) -> Result<String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let err = |e: csv::Error| Error::Limit(format!("metrics CSV: {e}"));
+    w.write_record(["variant", "scope", "metric", "value", "exact"])
+        .map_err(err)?;
     for m in all {
-        let v = &m.variant;
+        let v = m.variant.to_string();
+        let mut row = |scope: &str, metric: &str, t: &Time| {
+            w.write_record([
+                v.as_str(),
+                scope,
+                metric,
+                &t.to_decimal_string(6),
+                &t.to_string(),
+            ])
+            .map_err(err)
+        };
         for (scope, f) in std::iter::once(("all".to_string(), &m.all))
             .chain(m.classes.iter().map(|(k, c)| (class_label(*k), c)))
         {
-            row(v, &scope, "jobs", &Time::from_int(f.jobs as i64));
-            row(v, &scope, "max_flow", &f.max);
-            row(v, &scope, "mean_flow", &f.mean);
-            row(v, &scope, "weighted_mean_flow", &f.weighted_mean);
+            row(&scope, "jobs", &Time::from_int(f.jobs as i64))?;
+            row(&scope, "max_flow", &f.max)?;
+            row(&scope, "mean_flow", &f.mean)?;
+            row(&scope, "weighted_mean_flow", &f.weighted_mean)?;
         }
         let d = &m.decomposition;
         for (name, t) in d.parts() {
-            row(v, "platform", name, t);
+            row("platform", name, t)?;
         }
-        row(v, "platform", "total", &d.total);
-        row(v, "platform", "utilization", &d.utilization());
-        row(v, "platform", "window_start", &m.window.0);
-        row(v, "platform", "window_end", &m.window.1);
+        row("platform", "total", &d.total)?;
+        row("platform", "utilization", &d.utilization())?;
+        row("platform", "window_start", &m.window.0)?;
+        row("platform", "window_end", &m.window.1)?;
         let st = &m.stats;
         for (name, x) in [
             ("failures", st.failures),
@@ -204,8 +216,40 @@ pub fn csv(all: &[Metrics]) -> String {
             ("steal_refused", st.steal_refused),
             ("steals_cancelled", st.steals_cancelled),
         ] {
-            row(v, "stats", name, &Time::from_int(x as i64));
+            row("stats", name, &Time::from_int(x as i64))?;
         }
     }
-    s
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::Limit(format!("metrics CSV: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| Error::Limit(format!("metrics CSV: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stealing::examples::{toy_failures, toy_resilience, toy_workload};
+    use crate::stealing::metrics::{compute, Pruning};
+    use crate::stealing::simulate;
+
+    #[test]
+    fn metrics_csv_quotes_the_class_scopes() {
+        let run = simulate(
+            &toy_workload(),
+            &toy_resilience(),
+            toy_failures(),
+            Variant::SFSJ,
+        )
+        .unwrap();
+        let text = csv(&[compute(&run, &Pruning::default())]).unwrap();
+        assert!(
+            text.lines()
+                .any(|l| l == "H111,\"[2^2,2^3)\",max_flow,21.000000,21"),
+            "{text}"
+        );
+        let mut r = ::csv::Reader::from_reader(text.as_bytes());
+        for rec in r.records() {
+            assert_eq!(rec.unwrap().len(), 5);
+        }
+    }
 }
