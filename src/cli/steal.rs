@@ -5,8 +5,8 @@
 //! unless `--no-check`.
 //!
 //! This file holds the arguments and the order of the steps: every option value is parsed and
-//! range-checked ([`crate::stealing::limits`]) before a file is read or a job
-//! simulated. [`parse`] reads option values, [`report`] prints
+//! range-checked ([`crate::stealing::limits`]) and every output path probed ([`outputs`])
+//! before a file is read or a job simulated. [`parse`] reads option values, [`report`] prints
 //! the tables and the metrics CSV, [`plots`] draws the figures.
 use super::Exit;
 use crate::error::{write_atomic, Error, Result};
@@ -21,6 +21,7 @@ use crate::time::Time;
 use std::path::PathBuf;
 use std::time::Instant;
 
+pub mod outputs;
 pub mod parse;
 pub mod plots;
 pub mod report;
@@ -142,6 +143,7 @@ fn options(a: &Args) -> Result<Options> {
 /// Runs the command.
 pub fn run(a: Args) -> Result<Exit> {
     let opts = options(&a)?;
+    check_outputs(&a)?;
     let (w, note, synthetic) = load_workload(&a)?;
     let (res, mtbf) = resilience(&opts, &w, synthetic)?;
     let failure_list = match &a.failures {
@@ -177,6 +179,17 @@ pub fn run(a: Args) -> Result<Exit> {
     } else {
         Exit::Ok
     })
+}
+
+/// Every output path can be written (before the simulation).
+fn check_outputs(a: &Args) -> Result<()> {
+    if let Some(p) = &a.csv {
+        outputs::check_file(p, "--csv")?;
+    }
+    if let Some(d) = &a.plots {
+        outputs::check_dir(d, "--plots")?;
+    }
+    Ok(())
 }
 
 /// The workload named by `--workload`, a line describing it, and whether it is synthetic.
