@@ -7,7 +7,7 @@
 //! This file holds the arguments and the order of the steps: every option value is parsed and
 //! range-checked ([`crate::stealing::limits`]) and every output path probed ([`outputs`])
 //! before a file is read or a job simulated. [`parse`] reads option values, [`report`] prints
-//! the tables and the metrics CSV, [`plots`] draws the figures.
+//! the tables and the metrics CSV, [`jobs_csv`] the per-job rows, [`plots`] draws the figures.
 use super::Exit;
 use crate::error::{write_atomic, Error, Result};
 use crate::stealing::check::check;
@@ -21,10 +21,13 @@ use crate::time::Time;
 use std::path::PathBuf;
 use std::time::Instant;
 
+pub mod jobs_csv;
 pub mod outputs;
 pub mod parse;
 pub mod plots;
 pub mod report;
+
+use jobs_csv::JobsCsv;
 
 pub use parse::{parse_duration, parse_variants};
 pub use plots::plots;
@@ -73,6 +76,10 @@ pub struct Args {
     /// Write the metrics as CSV (long format: variant,scope,metric,value,exact).
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// Write one row per job and variant (release, starts, end, flow, nodes, restarts, steals
+    /// suffered) as CSV, from which every flow statistic of the report can be recomputed.
+    #[arg(long)]
+    pub jobs_csv: Option<PathBuf>,
     /// Write plots (SVG and PNG) into this directory.
     #[arg(long)]
     pub plots: Option<PathBuf>,
@@ -153,6 +160,7 @@ pub fn run(a: Args) -> Result<Exit> {
     println!("workload: {note}");
     print_platform(&a, &w, &res, &mtbf);
     let budget = Budget::with_events(w.jobs.len(), a.max_events);
+    let mut per_job = a.jobs_csv.as_deref().map(JobsCsv::new).transpose()?;
     let mut all: Vec<Metrics> = Vec::new();
     let mut failed_check = false;
     for v in &opts.variants {
@@ -169,11 +177,14 @@ pub fn run(a: Args) -> Result<Exit> {
         );
         let m = compute(&run, &opts.pruning);
         failed_check |= !a.no_check && !checked(&w, &res, &run, &m);
+        if let (Some(t), Some(p)) = (per_job.as_mut(), a.jobs_csv.as_deref()) {
+            t.add(&run, &opts.pruning, p)?;
+        }
         all.push(m);
     }
     print!("{}", table(&all));
     print!("{}", class_table(&all));
-    write_outputs(&a, &all)?;
+    write_outputs(&a, &all, per_job)?;
     Ok(if failed_check {
         Exit::CheckFailed
     } else {
@@ -185,6 +196,9 @@ pub fn run(a: Args) -> Result<Exit> {
 fn check_outputs(a: &Args) -> Result<()> {
     if let Some(p) = &a.csv {
         outputs::check_file(p, "--csv")?;
+    }
+    if let Some(p) = &a.jobs_csv {
+        outputs::check_file(p, "--jobs-csv")?;
     }
     if let Some(d) = &a.plots {
         outputs::check_dir(d, "--plots")?;
@@ -278,11 +292,15 @@ fn checked(w: &Workload, res: &Resilience, run: &Run, m: &Metrics) -> bool {
     }
 }
 
-/// `--csv` and `--plots`.
-fn write_outputs(a: &Args, all: &[Metrics]) -> Result<()> {
+/// `--csv`, `--jobs-csv` and `--plots`.
+fn write_outputs(a: &Args, all: &[Metrics], per_job: Option<JobsCsv>) -> Result<()> {
     if let Some(p) = &a.csv {
         write_atomic(p, csv(all)?.as_bytes())?;
         println!("csv: {}", p.display());
+    }
+    if let (Some(t), Some(p)) = (per_job, &a.jobs_csv) {
+        write_atomic(p, &t.into_bytes(p)?)?;
+        println!("jobs csv: {}", p.display());
     }
     if let Some(dir) = &a.plots {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
