@@ -47,7 +47,9 @@ fn mira(c: &mut Criterion) {
 }
 
 fn synthetic(c: &mut Criterion) {
-    let w = Synthetic::paper(1).generate();
+    let w = Synthetic::paper(1)
+        .generate()
+        .expect("Table 6 is within the limits");
     let res = paper_resilience(w.nodes);
     let mut g = c.benchmark_group("stealing_synthetic_table6");
     g.sample_size(10);

@@ -4,7 +4,7 @@
 //!
 //! Only Baseline and SFSJ on the toy example are the paper's numbers (tests/stealing_toy.rs);
 //! the other expected values here are derived by hand from the readings documented in
-//! `src/stealing/sim.rs` and `src/stealing/checkpoint.rs`, and the derivation is in comments.
+//! `src/stealing/sim/` and `src/stealing/checkpoint.rs`, and the derivation is in comments.
 use resched::stealing::check::check;
 use resched::stealing::examples::{toy_failures, toy_resilience, toy_workload};
 use resched::stealing::metrics::{compute, Pruning};

@@ -4,19 +4,34 @@
 //! a CSV and plots. Every run goes through the independent checker ([`crate::stealing::check`])
 //! unless `--no-check`.
 //!
-//! Durations accept exact numbers of seconds (`3600`, `1/3`, `12.5`) or a unit suffix
-//! `s`, `min`, `h`, `d` (`1h`, `10min`, `5.61y` is not accepted: years are ambiguous).
+//! This file holds the arguments and the order of the steps: every option value is parsed and
+//! range-checked ([`crate::stealing::limits`]) and every output path probed ([`outputs`])
+//! before a file is read or a job simulated. [`parse`] reads option values, [`report`] prints
+//! the tables and the metrics CSV, [`jobs_csv`] the per-job rows, [`plots`] draws the figures.
 use super::Exit;
 use crate::error::{write_atomic, Error, Result};
-use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure};
 use crate::stealing::check::check;
+use crate::stealing::limits;
 use crate::stealing::metrics::{compute, Metrics, Pruning};
 use crate::stealing::synthetic::{paper_resilience, Synthetic};
-use crate::stealing::{simulate, trace, FailureSource, Resilience, Variant, Workload};
+use crate::stealing::{
+    simulate_within, trace, Budget, FailureSource, Resilience, Run, Variant, Workload,
+};
 use crate::time::Time;
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
+
+pub mod jobs_csv;
+pub mod outputs;
+pub mod parse;
+pub mod plots;
+pub mod report;
+
+use jobs_csv::JobsCsv;
+
+pub use parse::{parse_duration, parse_variants};
+pub use plots::plots;
+pub use report::{class_table, csv, table};
 
 /// Arguments of `resched steal`.
 #[derive(Debug, clap::Args)]
@@ -61,96 +76,34 @@ pub struct Args {
     /// Write the metrics as CSV (long format: variant,scope,metric,value,exact).
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// Write one row per job and variant (release, starts, end, flow, nodes, restarts, steals
+    /// suffered) as CSV, from which every flow statistic of the report can be recomputed.
+    #[arg(long)]
+    pub jobs_csv: Option<PathBuf>,
     /// Write plots (SVG and PNG) into this directory.
     #[arg(long)]
     pub plots: Option<PathBuf>,
     /// Skip the independent checker.
     #[arg(long)]
     pub no_check: bool,
+    /// Event budget of each simulated variant (failures and scheduling instants); a run that
+    /// needs more stops with an error (default: 100 per job + 100,000).
+    #[arg(long)]
+    pub max_events: Option<u64>,
 }
 
-/// Parses a duration: exact seconds or with a unit `s`, `min`, `h`, `d`.
-pub fn parse_duration(s: &str, option: &str) -> Result<Time> {
-    let t = s.trim();
-    let (num, mult) = if let Some(x) = t.strip_suffix("min") {
-        (x, 60)
-    } else if let Some(x) = t.strip_suffix('h') {
-        (x, 3600)
-    } else if let Some(x) = t.strip_suffix('d') {
-        (x, 86_400)
-    } else if let Some(x) = t.strip_suffix('s') {
-        (x, 1)
-    } else {
-        (t, 1)
-    };
-    let v: Time = num.trim().parse().map_err(|e| {
-        Error::option(
-            option,
-            format!("`{s}` is not a duration ({e}); use seconds or 10min, 1h, 1d"),
-        )
-    })?;
-    if v.is_negative() {
-        return Err(Error::option(option, format!("negative duration `{s}`")));
-    }
-    Ok(v.mul_int(mult))
+/// The option values, parsed and range-checked before any file is read.
+struct Options {
+    variants: Vec<Variant>,
+    pruning: Pruning,
+    mtbf: Option<Time>,
+    downtime: Option<Time>,
+    checkpoint: Option<Time>,
+    recovery: Option<Time>,
 }
 
-/// Parses the `--variant` list.
-pub fn parse_variants(s: &str) -> Result<Vec<Variant>> {
-    if s.trim().eq_ignore_ascii_case("all") {
-        return Ok(Variant::all());
-    }
-    let mut out = Vec::new();
-    for part in s.split(',').filter(|p| !p.trim().is_empty()) {
-        let v: Variant = part
-            .parse()
-            .map_err(|e: String| Error::option("--variant", e))?;
-        if !out.contains(&v) {
-            out.push(v);
-        }
-    }
-    if out.is_empty() {
-        return Err(Error::option("--variant", "no variant given"));
-    }
-    Ok(out)
-}
-
-fn parse_window(s: &str) -> Result<(Time, Time)> {
-    let (a, b) = s
-        .split_once(':')
-        .ok_or_else(|| Error::option("--window", format!("`{s}`: expected A:B")))?;
-    let (a, b) = (
-        parse_duration(a, "--window")?,
-        parse_duration(b, "--window")?,
-    );
-    if b <= a {
-        return Err(Error::option("--window", format!("empty window `{s}`")));
-    }
-    Ok((a, b))
-}
-
-fn hours(t: &Time) -> String {
-    format!("{:.2}", t.to_f64() / 3600.0)
-}
-
-fn pct(part: &Time, total: &Time) -> String {
-    if total.is_positive() {
-        format!("{:.2}", 100.0 * part.to_f64() / total.to_f64())
-    } else {
-        "-".into()
-    }
-}
-
-fn ratio(a: &Time, b: &Time) -> f64 {
-    if b.is_positive() {
-        a.to_f64() / b.to_f64()
-    } else {
-        f64::NAN
-    }
-}
-
-/// Runs the command.
-pub fn run(a: Args) -> Result<Exit> {
+/// Parses every option value and checks it against [`crate::stealing::limits`].
+fn options(a: &Args) -> Result<Options> {
     let variants = parse_variants(&a.variant)?;
     if a.prune_jobs >= 50 {
         return Err(Error::option(
@@ -158,27 +111,124 @@ pub fn run(a: Args) -> Result<Exit> {
             "must be below 50 (percent at each end)",
         ));
     }
-    let window = a.window.as_deref().map(parse_window).transpose()?;
-    let synthetic = a.workload.starts_with("synthetic");
-    let (w, note): (Workload, String) = if synthetic {
-        let s = Synthetic::parse(&a.workload, a.seed)?;
-        (
-            s.generate(),
-            format!("Table 6 synthetic workload (seed {})", s.seed),
-        )
-    } else {
-        let (w, c) = trace::load(std::path::Path::new(&a.workload), a.nodes, a.max_job_nodes)?;
-        let note = format!(
-            "{}: {} jobs ({} lines dropped by the SWF cleaning rule, {} runs cut to their walltime, {} without walltime, {} reduced to --max-job-nodes)",
-            a.workload,
-            w.jobs.len(),
-            c.dropped,
-            c.cut_to_walltime,
-            c.no_walltime,
-            c.reduced
-        );
-        (w, note)
+    let window = a.window.as_deref().map(parse::parse_window).transpose()?;
+    if let Some((x, y)) = &window {
+        limits::check_seconds(x, "--window")?;
+        limits::check_seconds(y, "--window")?;
+    }
+    if a.max_events == Some(0) {
+        return Err(Error::option("--max-events", "must be at least 1"));
+    }
+    let duration = |o: &Option<String>, name: &str| -> Result<Option<Time>> {
+        let Some(s) = o else { return Ok(None) };
+        let t = parse_duration(s, name)?;
+        limits::check_seconds(&t, name)?;
+        Ok(Some(t))
     };
+    let mtbf = match &a.mtbf {
+        Some(s) => {
+            let t = parse_duration(s, "--mtbf")?;
+            limits::check_mean_gap(&t, "--mtbf")?;
+            Some(t)
+        }
+        None => None,
+    };
+    Ok(Options {
+        variants,
+        pruning: Pruning {
+            drop_first_pct: a.prune_jobs,
+            drop_last_pct: a.prune_jobs,
+            window,
+        },
+        mtbf,
+        downtime: duration(&a.downtime, "--downtime")?,
+        checkpoint: duration(&a.checkpoint, "--checkpoint")?,
+        recovery: duration(&a.recovery, "--recovery")?,
+    })
+}
+
+/// Runs the command.
+pub fn run(a: Args) -> Result<Exit> {
+    let opts = options(&a)?;
+    check_outputs(&a)?;
+    let (w, note, synthetic) = load_workload(&a)?;
+    let (res, mtbf) = resilience(&opts, &w, synthetic)?;
+    let failure_list = match &a.failures {
+        Some(p) => Some(FailureSource::load(p, w.nodes)?),
+        None => None,
+    };
+    println!("workload: {note}");
+    print_platform(&a, &w, &res, &mtbf);
+    let budget = Budget::with_events(w.jobs.len(), a.max_events);
+    let mut per_job = a.jobs_csv.as_deref().map(JobsCsv::new).transpose()?;
+    let mut all: Vec<Metrics> = Vec::new();
+    let mut failed_check = false;
+    for v in &opts.variants {
+        let failures = match &failure_list {
+            Some(f) => f.clone(),
+            None => FailureSource::poisson(a.seed, &mtbf, w.nodes)?,
+        };
+        let t0 = Instant::now();
+        let run = simulate_within(&w, &res, failures, *v, budget)?;
+        eprintln!(
+            "{v}: simulated in {:.2} s ({} events)",
+            t0.elapsed().as_secs_f64(),
+            run.stats.events
+        );
+        let m = compute(&run, &opts.pruning);
+        failed_check |= !a.no_check && !checked(&w, &res, &run, &m);
+        if let (Some(t), Some(p)) = (per_job.as_mut(), a.jobs_csv.as_deref()) {
+            t.add(&run, &opts.pruning, p)?;
+        }
+        all.push(m);
+    }
+    print!("{}", table(&all));
+    print!("{}", class_table(&all));
+    write_outputs(&a, &all, per_job)?;
+    Ok(if failed_check {
+        Exit::CheckFailed
+    } else {
+        Exit::Ok
+    })
+}
+
+/// Every output path can be written (before the simulation).
+fn check_outputs(a: &Args) -> Result<()> {
+    if let Some(p) = &a.csv {
+        outputs::check_file(p, "--csv")?;
+    }
+    if let Some(p) = &a.jobs_csv {
+        outputs::check_file(p, "--jobs-csv")?;
+    }
+    if let Some(d) = &a.plots {
+        outputs::check_dir(d, "--plots")?;
+    }
+    Ok(())
+}
+
+/// The workload named by `--workload`, a line describing it, and whether it is synthetic.
+fn load_workload(a: &Args) -> Result<(Workload, String, bool)> {
+    if a.workload.starts_with("synthetic") {
+        let s = Synthetic::parse(&a.workload, a.seed)?;
+        let note = format!("Table 6 synthetic workload (seed {})", s.seed);
+        return Ok((s.generate()?, note, true));
+    }
+    let (w, c) = trace::load(std::path::Path::new(&a.workload), a.nodes, a.max_job_nodes)?;
+    let note = format!(
+        "{}: {} jobs ({} lines dropped by the SWF cleaning rule, {} runs cut to their walltime, {} without walltime, {} reduced to --max-job-nodes)",
+        a.workload,
+        w.jobs.len(),
+        c.dropped,
+        c.cut_to_walltime,
+        c.no_walltime,
+        c.reduced
+    );
+    Ok((w, note, false))
+}
+
+/// The resilience parameters from the options and the defaults (Section 6.3's for the
+/// synthetic workload), and the platform MTBF.
+fn resilience(o: &Options, w: &Workload, synthetic: bool) -> Result<(Resilience, Time)> {
     let defaults = if synthetic {
         paper_resilience(w.nodes)
     } else {
@@ -189,51 +239,32 @@ pub fn run(a: Args) -> Result<Exit> {
             mtbf_ind: Some(Time::from_int(3600).mul_int(u64::from(w.nodes))),
         }
     };
-    let mtbf = match &a.mtbf {
-        Some(s) => parse_duration(s, "--mtbf")?,
+    let mtbf = match &o.mtbf {
+        Some(m) => m.clone(),
         None => defaults
             .mtbf_ind
-            .clone()
-            .unwrap_or_default()
-            .div_int(u64::from(w.nodes))
-            .unwrap_or_default(),
+            .as_ref()
+            .and_then(|m| m.div_int(u64::from(w.nodes)))
+            .ok_or_else(|| Error::option("--mtbf", "no default MTBF here: give --mtbf"))?,
     };
-    if !mtbf.is_positive() {
-        return Err(Error::option(
-            "--mtbf",
-            format!("the MTBF must be > 0, got {mtbf}"),
-        ));
-    }
-    let checkpoint = match &a.checkpoint {
-        Some(s) => parse_duration(s, "--checkpoint")?,
-        None => defaults.checkpoint.clone(),
-    };
+    let checkpoint = o.checkpoint.clone().unwrap_or(defaults.checkpoint);
     let res = Resilience {
-        downtime: match &a.downtime {
-            Some(s) => parse_duration(s, "--downtime")?,
-            None => defaults.downtime.clone(),
-        },
-        recovery: match &a.recovery {
-            Some(s) => parse_duration(s, "--recovery")?,
-            None => checkpoint.clone(),
-        },
+        downtime: o.downtime.clone().unwrap_or(defaults.downtime),
+        recovery: o.recovery.clone().unwrap_or_else(|| checkpoint.clone()),
         checkpoint,
         mtbf_ind: Some(mtbf.mul_int(u64::from(w.nodes))),
     };
     res.validate()?;
-    let failure_list = match &a.failures {
-        Some(p) => Some(FailureSource::load(p, w.nodes)?),
-        None => None,
-    };
-    println!("workload: {note}");
+    Ok((res, mtbf))
+}
+
+/// The platform line of the report.
+fn print_platform(a: &Args, w: &Workload, res: &Resilience, mtbf: &Time) {
     println!(
         "platform: {} nodes, MTBF {} s (μ_ind = {} s), D = {} s, C = {} s, R = {} s, failures: {}",
         w.nodes,
         mtbf.to_decimal_string(1),
-        res.mtbf_ind
-            .clone()
-            .unwrap_or_default()
-            .to_decimal_string(0),
+        mtbf.mul_int(u64::from(w.nodes)).to_decimal_string(0),
         res.downtime.to_decimal_string(1),
         res.checkpoint.to_decimal_string(1),
         res.recovery.to_decimal_string(1),
@@ -242,389 +273,40 @@ pub fn run(a: Args) -> Result<Exit> {
             None => format!("Poisson, seed {}", a.seed),
         }
     );
-    let pruning = Pruning {
-        drop_first_pct: a.prune_jobs,
-        drop_last_pct: a.prune_jobs,
-        window,
-    };
-    let mut all: Vec<Metrics> = Vec::new();
-    let mut failed_check = false;
-    for v in &variants {
-        let failures = match &failure_list {
-            Some(f) => f.clone(),
-            None => FailureSource::poisson(a.seed, &mtbf, w.nodes)?,
-        };
-        let t0 = Instant::now();
-        let run = simulate(&w, &res, failures, *v)?;
-        let sim_s = t0.elapsed().as_secs_f64();
-        let m = compute(&run, &pruning);
-        if !a.no_check {
-            match check(&w, &res, &run, Some(m.window.clone())) {
-                Ok(tot)
-                    if tot.idle == m.decomposition.idle && tot.useful == m.decomposition.useful => {
-                }
-                Ok(_) => {
-                    eprintln!("{v}: the checker's decomposition differs from the metrics'");
-                    failed_check = true;
-                }
-                Err(e) => {
-                    eprintln!("{v}: checker: {e}");
-                    failed_check = true;
-                }
-            }
+}
+
+/// Runs the independent checker on `run`; false (with the reason on stderr) if it refuses the
+/// run or its decomposition differs from the metrics'.
+fn checked(w: &Workload, res: &Resilience, run: &Run, m: &Metrics) -> bool {
+    let v = run.variant;
+    match check(w, res, run, Some(m.window.clone())) {
+        Ok(tot) if tot.idle == m.decomposition.idle && tot.useful == m.decomposition.useful => true,
+        Ok(_) => {
+            eprintln!("{v}: the checker's decomposition differs from the metrics'");
+            false
         }
-        eprintln!("{v}: simulated in {sim_s:.2} s");
-        all.push(m);
+        Err(e) => {
+            eprintln!("{v}: checker: {e}");
+            false
+        }
     }
-    print!("{}", table(&all));
-    print!("{}", class_table(&all));
+}
+
+/// `--csv`, `--jobs-csv` and `--plots`.
+fn write_outputs(a: &Args, all: &[Metrics], per_job: Option<JobsCsv>) -> Result<()> {
     if let Some(p) = &a.csv {
-        write_atomic(p, csv(&all).as_bytes())?;
+        write_atomic(p, csv(all)?.as_bytes())?;
         println!("csv: {}", p.display());
+    }
+    if let (Some(t), Some(p)) = (per_job, &a.jobs_csv) {
+        write_atomic(p, &t.into_bytes(p)?)?;
+        println!("jobs csv: {}", p.display());
     }
     if let Some(dir) = &a.plots {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        for f in plots(&all, dir)? {
+        for f in plots(all, dir)? {
             println!("plot: {}", f.display());
         }
     }
-    Ok(if failed_check {
-        Exit::CheckFailed
-    } else {
-        Exit::Ok
-    })
-}
-
-/// The metrics table: one row per variant.
-pub fn table(all: &[Metrics]) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "\n{:<9} {:>6} {:>9} {:>9} {:>9} {:>7} | {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} | {:>5} {:>5} {:>5} {:>5}",
-        "variant", "jobs", "maxflow", "meanflow", "wmean", "util%", "idle", "ckpt", "recov", "lost", "steal", "down", "useful",
-        "fail", "onjob", "free", "steal"
-    );
-    let _ = writeln!(
-        s,
-        "{:<9} {:>6} {:>9} {:>9} {:>9} {:>7} | {:^48} |",
-        "", "", "(h)", "(h)", "(h)", "", "% of platform time"
-    );
-    for m in all {
-        let d = &m.decomposition;
-        let _ = writeln!(
-            s,
-            "{:<9} {:>6} {:>9} {:>9} {:>9} {:>7} | {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} | {:>5} {:>5} {:>5} {:>5}",
-            m.variant.to_string(),
-            m.all.jobs,
-            hours(&m.all.max),
-            hours(&m.all.mean),
-            hours(&m.all.weighted_mean),
-            pct(&d.useful, &d.total),
-            pct(&d.idle, &d.total),
-            pct(&d.checkpoint, &d.total),
-            pct(&d.recovery, &d.total),
-            pct(&d.lost, &d.total),
-            pct(&d.stealing, &d.total),
-            pct(&d.down, &d.total),
-            pct(&d.useful, &d.total),
-            m.stats.failures,
-            m.stats.on_jobs,
-            m.stats.free_node_used,
-            m.stats.steals
-        );
-    }
-    s
-}
-
-fn class_label(k: u32) -> String {
-    format!("[2^{k},2^{})", k + 1)
-}
-
-/// Per size class: max and mean flow of each variant over Baseline's (Figures 6, 7, 13).
-pub fn class_table(all: &[Metrics]) -> String {
-    let mut s = String::new();
-    let Some(base) = all.iter().find(|m| m.variant == Variant::Baseline) else {
-        return s;
-    };
-    let others: Vec<&Metrics> = all
-        .iter()
-        .filter(|m| m.variant != Variant::Baseline)
-        .collect();
-    if others.is_empty() {
-        return s;
-    }
-    let _ = write!(
-        s,
-        "\nflow ratios variant/Baseline (max | mean) per size class\n{:<14} {:>5}",
-        "class", "jobs"
-    );
-    for m in &others {
-        let _ = write!(s, " {:>13}", m.variant.to_string());
-    }
-    s.push('\n');
-    // (label, jobs in the class, (max ratio, mean ratio) per variant)
-    type Row = (String, usize, Vec<(f64, f64)>);
-    let mut rows: Vec<Row> = Vec::new();
-    for (k, b) in &base.classes {
-        let r = others
-            .iter()
-            .map(|m| {
-                let c = m
-                    .classes
-                    .iter()
-                    .find(|(kk, _)| kk == k)
-                    .map(|(_, c)| c.clone())
-                    .unwrap_or_default();
-                (ratio(&c.max, &b.max), ratio(&c.mean, &b.mean))
-            })
-            .collect();
-        rows.push((class_label(*k), b.jobs, r));
-    }
-    rows.push((
-        "all".into(),
-        base.all.jobs,
-        others
-            .iter()
-            .map(|m| {
-                (
-                    ratio(&m.all.max, &base.all.max),
-                    ratio(&m.all.mean, &base.all.mean),
-                )
-            })
-            .collect(),
-    ));
-    rows.push((
-        "weighted".into(),
-        base.all.jobs,
-        others
-            .iter()
-            .map(|m| {
-                (
-                    f64::NAN,
-                    ratio(&m.all.weighted_mean, &base.all.weighted_mean),
-                )
-            })
-            .collect(),
-    ));
-    for (label, n, r) in rows {
-        let _ = write!(s, "{label:<14} {n:>5}");
-        for (mx, mn) in r {
-            let _ = write!(
-                s,
-                " {:>6} {:>6}",
-                if mx.is_nan() {
-                    "-".into()
-                } else {
-                    format!("{mx:.3}")
-                },
-                format!("{mn:.3}")
-            );
-        }
-        s.push('\n');
-    }
-    s
-}
-
-/// Long-format CSV: `variant,scope,metric,value,exact` (value in seconds / node-seconds).
-pub fn csv(all: &[Metrics]) -> String {
-    let mut s = String::from("variant,scope,metric,value,exact\n");
-    let mut row = |v: &Variant, scope: &str, metric: &str, t: &Time| {
-        let _ = writeln!(s, "{v},{scope},{metric},{},{t}", t.to_decimal_string(6));
-    };
-    for m in all {
-        let v = &m.variant;
-        for (scope, f) in std::iter::once(("all".to_string(), &m.all))
-            .chain(m.classes.iter().map(|(k, c)| (class_label(*k), c)))
-        {
-            row(v, &scope, "jobs", &Time::from_int(f.jobs as i64));
-            row(v, &scope, "max_flow", &f.max);
-            row(v, &scope, "mean_flow", &f.mean);
-            row(v, &scope, "weighted_mean_flow", &f.weighted_mean);
-        }
-        let d = &m.decomposition;
-        for (name, t) in d.parts() {
-            row(v, "platform", name, t);
-        }
-        row(v, "platform", "total", &d.total);
-        row(v, "platform", "utilization", &d.utilization());
-        row(v, "platform", "window_start", &m.window.0);
-        row(v, "platform", "window_end", &m.window.1);
-        let st = &m.stats;
-        for (name, x) in [
-            ("failures", st.failures),
-            ("failures_on_jobs", st.on_jobs),
-            ("free_node_used", st.free_node_used),
-            ("node_stealing", st.steals),
-            ("steal_refused", st.steal_refused),
-            ("steals_cancelled", st.steals_cancelled),
-        ] {
-            row(v, "stats", name, &Time::from_int(x as i64));
-        }
-    }
-    s
-}
-
-/// Figure 6/13-like bar charts (max and mean flow ratios per size class against Baseline) and a
-/// Figure 3-like decomposition; returns the files written.
-pub fn plots(all: &[Metrics], dir: &std::path::Path) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    if let Some(base) = all.iter().find(|m| m.variant == Variant::Baseline) {
-        let others: Vec<&Metrics> = all
-            .iter()
-            .filter(|m| m.variant != Variant::Baseline)
-            .collect();
-        if !others.is_empty() {
-            // Short labels: "2^k" stands for the class [2^k, 2^(k+1)).
-            let mut groups: Vec<String> =
-                base.classes.iter().map(|(k, _)| format!("2^{k}")).collect();
-            groups.push("all".into());
-            groups.push("weighted".into());
-            let series = |maxflow: bool| -> Vec<BarSeries> {
-                others
-                    .iter()
-                    .map(|m| {
-                        let mut values: Vec<f64> = base
-                            .classes
-                            .iter()
-                            .map(|(k, b)| {
-                                let c = m
-                                    .classes
-                                    .iter()
-                                    .find(|(kk, _)| kk == k)
-                                    .map(|(_, c)| c.clone())
-                                    .unwrap_or_default();
-                                if maxflow {
-                                    ratio(&c.max, &b.max)
-                                } else {
-                                    ratio(&c.mean, &b.mean)
-                                }
-                            })
-                            .collect();
-                        if maxflow {
-                            values.push(ratio(&m.all.max, &base.all.max));
-                            values.push(f64::NAN);
-                        } else {
-                            values.push(ratio(&m.all.mean, &base.all.mean));
-                            values.push(ratio(&m.all.weighted_mean, &base.all.weighted_mean));
-                        }
-                        BarSeries {
-                            label: m.variant.to_string(),
-                            values,
-                            err: None,
-                        }
-                    })
-                    .collect()
-            };
-            let panel = |title: &str, maxflow: bool| {
-                Chart::Bar(BarChart {
-                    title: title.into(),
-                    y_label: "ratio to Baseline (lower is better)".into(),
-                    groups: groups.clone(),
-                    series: series(maxflow),
-                    y_range: None,
-                    reference: Some(1.0),
-                })
-            };
-            let mut fig = Figure::grid(
-                "Flow ratio to Baseline by job size [2^k, 2^(k+1)) (cf. Figures 6, 13)",
-                1,
-                vec![panel("Maximum flow", true), panel("Mean flow", false)],
-            );
-            fig.panel_size = (960, 420);
-            files.extend(plot::write_both(&fig, &dir.join("flow_ratios"))?);
-            // Utilization ratio (cf. Figure 9, one MTBF).
-            let util = Chart::Bar(BarChart {
-                title: "Useful utilization against Baseline (cf. Figure 9; higher is better)"
-                    .into(),
-                y_label: "utilization ratio".into(),
-                groups: vec!["utilization".into()],
-                series: others
-                    .iter()
-                    .map(|m| BarSeries {
-                        label: m.variant.to_string(),
-                        values: vec![ratio(&m.decomposition.useful, &base.decomposition.useful)],
-                        err: None,
-                    })
-                    .collect(),
-                y_range: None,
-                reference: Some(1.0),
-            });
-            files.extend(plot::write_both(
-                &Figure::single(util),
-                &dir.join("utilization_ratio"),
-            )?);
-        }
-    }
-    // Decomposition of platform time (cf. Figure 3), in percent.
-    // The same order as the bar values below: Decomposition::parts without "useful".
-    let parts: Vec<&str> = crate::stealing::metrics::Decomposition::default()
-        .parts()
-        .iter()
-        .map(|(n, _)| *n)
-        .filter(|n| *n != "useful")
-        .collect();
-    let dec = Chart::Bar(BarChart {
-        title: "Platform time other than useful work (cf. Figure 3)".into(),
-        y_label: "% of platform time".into(),
-        groups: parts.iter().map(|p| p.to_string()).collect(),
-        series: all
-            .iter()
-            .map(|m| {
-                let d = &m.decomposition;
-                BarSeries {
-                    label: m.variant.to_string(),
-                    values: d
-                        .parts()
-                        .iter()
-                        .filter(|(n, _)| *n != "useful")
-                        .map(|(_, t)| 100.0 * ratio(t, &d.total))
-                        .collect(),
-                    err: None,
-                }
-            })
-            .collect(),
-        y_range: None,
-        reference: None,
-    });
-    files.extend(plot::write_both(
-        &Figure::single(dec),
-        &dir.join("decomposition"),
-    )?);
-    Ok(files)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration("1h", "--x").unwrap(), Time::from_int(3600));
-        assert_eq!(parse_duration("10min", "--x").unwrap(), Time::from_int(600));
-        assert_eq!(
-            parse_duration("1.5d", "--x").unwrap(),
-            Time::from_int(129_600)
-        );
-        assert_eq!(
-            parse_duration("7/2", "--x").unwrap(),
-            Time::new(7, 2).unwrap()
-        );
-        assert_eq!(parse_duration("30s", "--x").unwrap(), Time::from_int(30));
-        let e = parse_duration("-1h", "--mtbf").unwrap_err().to_string();
-        assert!(e.contains("--mtbf") && e.contains("negative"), "{e}");
-        assert!(parse_duration("soon", "--downtime")
-            .unwrap_err()
-            .to_string()
-            .contains("--downtime"));
-    }
-
-    #[test]
-    fn variant_lists() {
-        assert_eq!(parse_variants("all").unwrap().len(), 19);
-        assert_eq!(parse_variants("baseline,SFSJ,H111").unwrap().len(), 2);
-        assert!(parse_variants("H999")
-            .unwrap_err()
-            .to_string()
-            .contains("--variant"));
-    }
+    Ok(())
 }

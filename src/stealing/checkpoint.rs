@@ -71,18 +71,20 @@ pub fn inflate(t: &Time, period: Option<&Time>, c: &Time) -> Time {
     }
 }
 
+/// ⌈a/b⌉ for a ≥ 0 and a period or step b ≥ 1/[`GRID`]. The simulator keeps every time
+/// ≤ 10^11 s (stealing::limits), so the quotient is ≤ 10^14 and the `None` branch (b = 0, or a
+/// quotient beyond u64) is unreachable from it.
 fn ceil_div(a: &Time, b: &Time) -> u64 {
-    a.checked_div(b)
-        .map(|q| q.ceil())
-        .and_then(|k| k.to_u64())
-        .unwrap_or(0)
+    let k = a.checked_div(b).map(|q| q.ceil()).and_then(|k| k.to_u64());
+    debug_assert!(k.is_some(), "⌈{a} / {b}⌉ out of range");
+    k.unwrap_or(0)
 }
 
+/// ⌊a/b⌋, under the same conditions as [`ceil_div`].
 fn floor_div(a: &Time, b: &Time) -> u64 {
-    a.checked_div(b)
-        .map(|q| q.floor())
-        .and_then(|k| k.to_u64())
-        .unwrap_or(0)
+    let k = a.checked_div(b).map(|q| q.floor()).and_then(|k| k.to_u64());
+    debug_assert!(k.is_some(), "⌊{a} / {b}⌋ out of range");
+    k.unwrap_or(0)
 }
 
 /// The checkpointed timeline of one job (see the module doc).

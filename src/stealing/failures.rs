@@ -17,8 +17,10 @@
 //! # Failure list file
 //! One failure per line, `time node` (node ids are 0-based: the paper's P_3 is node 2),
 //! whitespace-separated; blank lines and `#` comments are skipped. Times are exact (`3/2`,
-//! `12.5`). A negative time, a node ≥ N or a malformed line is an error naming the line.
+//! `12.5`). A negative time, a time beyond [`limits::MAX_SECONDS`], a node ≥ N or a malformed
+//! line is an error naming the line.
 use super::checkpoint::GRID;
+use super::limits;
 use crate::error::{Error, Result};
 use crate::time::Time;
 use rand::{RngExt, SeedableRng};
@@ -50,7 +52,7 @@ pub enum FailureSource {
 }
 
 impl FailureSource {
-    /// A fixed list; sorted by time (stably). Errors on a negative time.
+    /// A fixed list; sorted by time (stably). Errors on a time outside [0, 10^11 s].
     pub fn list(mut failures: Vec<Failure>) -> Result<FailureSource> {
         if let Some(f) = failures.iter().find(|f| f.time.is_negative()) {
             return Err(Error::option(
@@ -58,27 +60,22 @@ impl FailureSource {
                 format!("negative failure time {}", f.time),
             ));
         }
+        for f in &failures {
+            limits::check_seconds(&f.time, "failures")?;
+        }
         failures.sort_by(|a, b| a.time.cmp(&b.time));
         Ok(FailureSource::List { failures, next: 0 })
     }
 
     /// Poisson failures with platform MTBF `platform_mtbf` (= μ_ind/N) on `nodes` nodes.
+    /// The MTBF must lie in the range of [`limits::check_mean_gap`], where every gap is finite
+    /// and exactly rounded to the grid.
     pub fn poisson(seed: u64, platform_mtbf: &Time, nodes: u32) -> Result<FailureSource> {
-        if !platform_mtbf.is_positive() {
-            return Err(Error::option(
-                "--mtbf",
-                format!("the MTBF must be > 0, got {platform_mtbf}"),
-            ));
-        }
-        if nodes == 0 {
-            return Err(Error::option(
-                "--nodes",
-                "the platform needs at least one node",
-            ));
-        }
+        let mean_gap = limits::check_mean_gap(platform_mtbf, "--mtbf")?;
+        limits::check_nodes(nodes, "--nodes")?;
         Ok(FailureSource::Poisson {
             rng: Box::new(ChaCha8Rng::seed_from_u64(seed)),
-            mean_gap: platform_mtbf.to_f64(),
+            mean_gap,
             nodes,
             peeked: None,
             last: Time::zero(),
@@ -118,6 +115,13 @@ impl FailureSource {
                     format!("negative failure time {time}"),
                 ));
             }
+            if time > Time::from_int(limits::MAX_SECONDS) {
+                return Err(Error::line(
+                    file,
+                    i + 1,
+                    format!("failure time {time} is beyond the limit of 10^11 s (≈ 3,170 years)"),
+                ));
+            }
             let node: u32 = f[1].parse().map_err(|_| {
                 Error::line(
                     file,
@@ -152,6 +156,9 @@ impl FailureSource {
                 if peeked.is_none() {
                     let u = 1.0 - rng.random::<f64>();
                     let gap_f = -u.ln() * *mean_gap;
+                    // u ∈ [2^-53, 1] so −ln(u) ∈ [0, 37]; `poisson` checked the mean, so the gap
+                    // is finite and from_f64_grid (None only for a non-finite value) succeeds.
+                    debug_assert!(gap_f.is_finite() && gap_f >= 0.0, "{gap_f}");
                     let gap = Time::from_f64_grid(gap_f, GRID).unwrap_or_else(Time::zero);
                     let node = rng.random_range(0..*nodes);
                     let time = &*last + &gap;

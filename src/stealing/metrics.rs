@@ -19,8 +19,8 @@
 //!
 //! # Pruning (Section 5.3.3)
 //! Utilization and the decomposition are measured on a time window (the paper: day 11 to day 30
-//! of the month, [`Pruning::paper_month`]); flows on the jobs left after removing the first and
-//! the last 20% of jobs in submission order. The default keeps everything, with the window
+//! of the month: `resched steal --window 10d:30d`); flows on the jobs left after removing the
+//! first and the last 20% of jobs in submission order (`--prune-jobs 20`). The default keeps everything, with the window
 //! [0, last completion).
 use super::model::Variant;
 use super::sim::{AttemptRecord, Cause, Effect, Outcome, Run, Stats};
@@ -38,16 +38,6 @@ pub struct Pruning {
 }
 
 impl Pruning {
-    /// Section 5.3.3 for a month of seconds: flows without the first and last 20% of jobs,
-    /// utilization from the start of day 11 to the end of day 30.
-    pub fn paper_month() -> Pruning {
-        Pruning {
-            drop_first_pct: 20,
-            drop_last_pct: 20,
-            window: Some((Time::from_int(10 * 86_400), Time::from_int(30 * 86_400))),
-        }
-    }
-
     /// The job indices kept for flows (submission order) out of `n`.
     pub fn kept(&self, n: usize) -> std::ops::Range<usize> {
         let a = n * self.drop_first_pct.min(100) as usize / 100;
@@ -91,7 +81,7 @@ impl Decomposition {
             .fold(Time::zero(), |acc, (_, t)| &acc + *t)
     }
 
-    /// Useful utilization (Section 5.3.2).
+    /// Useful utilization (Section 5.3.2); 0 for an empty window (no platform time).
     pub fn utilization(&self) -> Time {
         self.useful.checked_div(&self.total).unwrap_or_default()
     }
@@ -125,6 +115,9 @@ impl FlowStats {
             wsum = &wsum + &f.mul_int(u64::from(*p));
             w += u64::from(*p);
         }
+        // items is not empty and every job has ≥ 1 node (Workload::check), so neither divisor
+        // is 0 and div_int (None only for 0) succeeds.
+        debug_assert!(w > 0);
         FlowStats {
             jobs: items.len(),
             max,

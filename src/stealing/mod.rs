@@ -13,15 +13,18 @@
 //! - [`failures`]: seeded Poisson failures per node, or a failure list file;
 //! - [`checkpoint`]: Young/Daly period (the one irrational rule), Eq. (1)–(2), Figure 15 and T3;
 //! - [`plan`]: the conservative-backfilling profile (Section 4.1);
-//! - [`sim`]: the event loop, Baseline and the 18 node-stealing variants (Sections 4, 7);
+//! - [`sim`]: the event loop, Baseline and the 18 node-stealing variants (Sections 4, 7), one
+//!   file per step under `sim/`;
 //! - [`metrics`]: flows, size classes, utilization, decomposition, pruning (Section 5.3);
-//! - [`check`]: the independent checker;
+//! - [`check`]: the independent checker, one file per invariant under `check/`;
 //! - [`synthetic`]: Table 6's synthetic workload; [`trace`]: SWF logs as workloads;
-//! - [`examples`]: Section 3's toy example.
+//! - [`examples`]: Section 3's toy example;
+//! - [`limits`]: the stated ranges of every input and the event and attempt budgets of a run.
 pub mod check;
 pub mod checkpoint;
 pub mod examples;
 pub mod failures;
+pub mod limits;
 pub mod metrics;
 pub mod model;
 pub mod nodes;
@@ -31,6 +34,7 @@ pub mod synthetic;
 pub mod trace;
 
 pub use failures::{Failure, FailureSource};
+pub use limits::Budget;
 pub use metrics::{Metrics, Pruning};
 pub use model::{BatchJob, Criterion, Resilience, Timing, Variant, Victim, Workload};
-pub use sim::{simulate, Run};
+pub use sim::{simulate, simulate_within, Run};

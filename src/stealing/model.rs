@@ -11,6 +11,7 @@
 //! nodes, V2 latest release), the *third* the criterion (K1 fewer nodes, K2 released later,
 //! K3 smaller estimated max flow): x ∈ {1,2,3}, y ∈ {1,2}, z ∈ {1,2,3}, 18 variants, matching
 //! Table 8's rows 111…323 and Figures 19 (111/211/311), 20 (121) and 21 (112/113).
+use super::limits;
 use crate::error::{Error, Result};
 use crate::time::Time;
 use std::fmt;
@@ -31,6 +32,48 @@ pub struct BatchJob {
     pub walltime: Time,
 }
 
+impl BatchJob {
+    /// The job's own rules on a platform of `nodes` nodes (see [`Workload::check`]): the field
+    /// that breaks one, and why.
+    pub fn check(&self, nodes: u32) -> std::result::Result<(), (&'static str, String)> {
+        if self.nodes == 0 {
+            return Err(("nodes", "a job needs at least one node".into()));
+        }
+        if self.nodes > nodes {
+            return Err((
+                "nodes",
+                format!("job needs {} nodes but the machine has {nodes}", self.nodes),
+            ));
+        }
+        if self.release.is_negative() {
+            return Err(("release", format!("negative release time {}", self.release)));
+        }
+        if !self.run.is_positive() {
+            return Err(("run", format!("run time must be > 0, got {}", self.run)));
+        }
+        if !self.walltime.is_positive() {
+            return Err((
+                "walltime",
+                format!("walltime must be > 0, got {}", self.walltime),
+            ));
+        }
+        let max = Time::from_int(limits::MAX_SECONDS);
+        for (field, t) in [
+            ("release", &self.release),
+            ("run", &self.run),
+            ("walltime", &self.walltime),
+        ] {
+            if *t > max {
+                return Err((
+                    field,
+                    format!("{t} s is beyond the limit of 10^11 s (≈ 3,170 years)"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A platform and its jobs. Jobs are kept in *submission order*: by release time, then by
 /// their position in the input (the paper's tie-break in Section 3: "the scheduler has broken
 /// ties so that the jobs are scheduled in the order J_1, J_2, …").
@@ -43,60 +86,39 @@ pub struct Workload {
 }
 
 impl Workload {
-    /// Validates and sorts (stably) by release time. `source` names the input in errors.
-    ///
-    /// Errors: N = 0; a job with no node or more nodes than the machine; a negative release;
-    /// a run time ≤ 0; a walltime ≤ 0. A walltime shorter than the run time is *not* an error:
-    /// the batch system kills a job at its walltime, so the run time is cut to the walltime
-    /// ([`Workload::clamp_run_to_walltime`] counts them).
-    pub fn new(nodes: u32, mut jobs: Vec<BatchJob>, source: &str) -> Result<Workload> {
-        if nodes == 0 {
+    /// Validates ([`Workload::check`]) and sorts (stably) by release time. `source` names the
+    /// input in errors.
+    pub fn new(nodes: u32, jobs: Vec<BatchJob>, source: &str) -> Result<Workload> {
+        let mut w = Workload { nodes, jobs };
+        w.check(source)?;
+        w.jobs.sort_by(|a, b| a.release.cmp(&b.release));
+        Ok(w)
+    }
+
+    /// Errors: N = 0 or above [`limits::MAX_NODES`]; more than [`limits::MAX_JOBS`] jobs; a job
+    /// with no node or more nodes than the machine; a negative release; a run time ≤ 0; a
+    /// walltime ≤ 0; a release, run time or walltime above [`limits::MAX_SECONDS`]. A walltime
+    /// shorter than the run time is *not* an error: the batch system kills a job at its
+    /// walltime, so the run time is cut to the walltime ([`Workload::clamp_run_to_walltime`]
+    /// counts them).
+    pub fn check(&self, source: &str) -> Result<()> {
+        if self.nodes == 0 || self.nodes > limits::MAX_NODES {
             return Err(Error::invalid(
                 source,
                 "nodes",
-                "the platform needs at least one node",
+                format!(
+                    "{} nodes: the platform needs 1..=2^20 (1,048,576) nodes",
+                    self.nodes
+                ),
             ));
         }
-        for (i, j) in jobs.iter().enumerate() {
-            let field = |f: &str| format!("jobs[{i}] ({}).{f}", j.name);
-            if j.nodes == 0 {
-                return Err(Error::invalid(
-                    source,
-                    field("nodes"),
-                    "a job needs at least one node",
-                ));
-            }
-            if j.nodes > nodes {
-                return Err(Error::invalid(
-                    source,
-                    field("nodes"),
-                    format!("job needs {} nodes but the machine has {nodes}", j.nodes),
-                ));
-            }
-            if j.release.is_negative() {
-                return Err(Error::invalid(
-                    source,
-                    field("release"),
-                    format!("negative release time {}", j.release),
-                ));
-            }
-            if !j.run.is_positive() {
-                return Err(Error::invalid(
-                    source,
-                    field("run"),
-                    format!("run time must be > 0, got {}", j.run),
-                ));
-            }
-            if !j.walltime.is_positive() {
-                return Err(Error::invalid(
-                    source,
-                    field("walltime"),
-                    format!("walltime must be > 0, got {}", j.walltime),
-                ));
-            }
+        limits::check_jobs(self.jobs.len() as u64, source)?;
+        for (i, j) in self.jobs.iter().enumerate() {
+            j.check(self.nodes).map_err(|(f, msg)| {
+                Error::invalid(source, format!("jobs[{i}] ({}).{f}", j.name), msg)
+            })?;
         }
-        jobs.sort_by(|a, b| a.release.cmp(&b.release));
-        Ok(Workload { nodes, jobs })
+        Ok(())
     }
 
     /// Cuts every run time to its walltime (a batch system kills a job at its walltime) and
@@ -128,7 +150,7 @@ pub struct Resilience {
 }
 
 impl Resilience {
-    /// Checks signs: D, C, R ≥ 0, μ_ind > 0; C > 0 needs μ_ind.
+    /// Checks ranges: D, C, R in [0, [`limits::MAX_SECONDS`]], μ_ind > 0; C > 0 needs μ_ind.
     pub fn validate(&self) -> Result<()> {
         if self.downtime.is_negative() {
             return Err(Error::option(
@@ -148,6 +170,9 @@ impl Resilience {
                 format!("negative recovery {}", self.recovery),
             ));
         }
+        limits::check_seconds(&self.downtime, "--downtime")?;
+        limits::check_seconds(&self.checkpoint, "--checkpoint")?;
+        limits::check_seconds(&self.recovery, "--recovery")?;
         if let Some(m) = &self.mtbf_ind {
             if !m.is_positive() {
                 return Err(Error::option(

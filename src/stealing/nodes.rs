@@ -79,11 +79,6 @@ impl NodeSet {
         i < self.ranges.len() && self.ranges[i].0 <= n
     }
 
-    /// The smallest id.
-    pub fn first(&self) -> Option<u32> {
-        self.ranges.first().map(|&(a, _)| a)
-    }
-
     /// All ids in increasing order (for small sets and tests).
     pub fn ids(&self) -> Vec<u32> {
         self.ranges.iter().flat_map(|&(a, b)| a..b).collect()

@@ -14,8 +14,10 @@
 //! 1/[`GRID`]. The first job arrives at 0. Walltimes α·t_exec are exact.
 //!
 //! Parameters (`synthetic:key=value,...` on the command line, all optional): `nodes` (128),
-//! `lambda` (174), `seed` (the run's seed), `jobs` (a multiple of 1000 scales every n_i).
+//! `lambda` (174), `seed` (the run's seed), `jobs` (a multiple of 1000 scales every n_i; at most
+//! [`limits::MAX_JOBS`], checked before anything is drawn).
 use super::checkpoint::GRID;
+use super::limits;
 use super::model::{BatchJob, Resilience, Workload};
 use crate::error::{Error, Result};
 use crate::time::Time;
@@ -75,11 +77,12 @@ impl Synthetic {
                 "lambda" => s.lambda = v.parse().map_err(|_| bad("a time"))?,
                 "seed" => s.seed = v.parse().map_err(|_| bad("an integer"))?,
                 "jobs" => {
-                    let n: u32 = v.parse().map_err(|_| bad("a job count"))?;
+                    let n: u64 = v.parse().map_err(|_| bad("a job count"))?;
                     if n == 0 || n % 1000 != 0 {
                         return Err(bad("a positive multiple of 1000 (Table 6 has 1000 jobs)"));
                     }
-                    s.scale = n / 1000;
+                    limits::check_jobs(n, &format!("--workload {spec}"))?;
+                    s.scale = u32::try_from(n / 1000).map_err(|_| bad("a job count"))?;
                 }
                 _ => {
                     return Err(opt(format!(
@@ -88,38 +91,60 @@ impl Synthetic {
                 }
             }
         }
-        if s.nodes < 64 {
-            return Err(opt(format!(
-                "synthetic nodes = {}: Table 6 has 64-node jobs",
-                s.nodes
-            )));
-        }
-        if !s.lambda.is_positive() {
-            return Err(opt(format!(
-                "synthetic lambda must be > 0, got {}",
-                s.lambda
-            )));
-        }
+        s.check()?;
         Ok(s)
     }
 
-    /// Draws the workload (module doc).
-    pub fn generate(&self) -> Workload {
+    /// The number of jobs (1000 per unit of scale).
+    pub fn jobs(&self) -> u64 {
+        1000 * u64::from(self.scale)
+    }
+
+    /// The parameters' ranges: 64 ≤ nodes ≤ [`limits::MAX_NODES`], jobs ≤ [`limits::MAX_JOBS`],
+    /// λ in the range of [`limits::check_mean_gap`] (the inter-arrival draws).
+    pub fn check(&self) -> Result<()> {
+        let opt = |m: String| Error::option("--workload", m);
+        if self.nodes < 64 || self.nodes > limits::MAX_NODES {
+            return Err(opt(format!(
+                "synthetic nodes = {}: Table 6 has 64-node jobs, and at most 2^20 nodes are allowed",
+                self.nodes
+            )));
+        }
+        limits::check_jobs(self.jobs(), "--workload synthetic")?;
+        if !self.lambda.is_positive() {
+            return Err(opt(format!(
+                "synthetic lambda must be > 0, got {}",
+                self.lambda
+            )));
+        }
+        limits::check_mean_gap(&self.lambda, "--workload")
+            .map_err(|e| opt(format!("synthetic lambda: {e}")))?;
+        Ok(())
+    }
+
+    /// Draws the workload (module doc), after [`Synthetic::check`].
+    pub fn generate(&self) -> Result<Workload> {
+        self.check()?;
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         let mut sizes: Vec<u32> = Vec::new();
         for (n, p) in TABLE_6 {
             sizes.extend(std::iter::repeat_n(p, (n * self.scale) as usize));
         }
         sizes.shuffle(&mut rng);
-        let lambda = self.lambda.to_f64();
+        let lambda = limits::check_mean_gap(&self.lambda, "--workload")?;
         let mut t = Time::zero();
         let mut jobs = Vec::with_capacity(sizes.len());
         for (i, p) in sizes.into_iter().enumerate() {
             let exec = Time::from_int(rng.random_range(60..=7140i64));
+            // Time::new fails only on a zero denominator.
             let alpha = Time::new(rng.random_range(1000..=5000i64), 1000).unwrap_or_else(Time::one);
             let u: f64 = rng.random::<f64>();
             if i > 0 {
-                let gap = Time::from_f64_grid(-(1.0 - u).ln() * lambda, GRID).unwrap_or_default();
+                // 1 − u ∈ (0, 1] so −ln(1 − u) ∈ [0, 37], and λ was checked: the gap is finite,
+                // and from_f64_grid fails only on a non-finite value.
+                let gap_f = -(1.0 - u).ln() * lambda;
+                debug_assert!(gap_f.is_finite(), "{gap_f}");
+                let gap = Time::from_f64_grid(gap_f, GRID).unwrap_or_default();
                 t = &t + &gap;
             }
             jobs.push(BatchJob {
@@ -130,10 +155,10 @@ impl Synthetic {
                 run: exec,
             });
         }
-        Workload {
+        Ok(Workload {
             nodes: self.nodes,
             jobs,
-        }
+        })
     }
 }
 
@@ -153,7 +178,7 @@ mod tests {
 
     #[test]
     fn table_6_counts_and_ranges() {
-        let w = Synthetic::paper(11).generate();
+        let w = Synthetic::paper(11).generate().unwrap();
         assert_eq!(w.jobs.len(), 1000);
         for (n, p) in TABLE_6 {
             assert_eq!(w.jobs.iter().filter(|j| j.nodes == p).count(), n as usize);
@@ -166,7 +191,7 @@ mod tests {
         // Mean gap ≈ 174 s (seed 11).
         let last = w.jobs.last().unwrap().release.to_f64();
         assert!((last / 999.0 - 174.0).abs() < 20.0, "{last}");
-        assert_eq!(Synthetic::paper(11).generate(), w);
+        assert_eq!(Synthetic::paper(11).generate().unwrap(), w);
         // Eq. (3): Σ n_i 2^i · 3600 / (128 · 1000 · 174) ≈ 0.95.
         let work: u32 = TABLE_6.iter().map(|(n, p)| n * p).sum();
         assert_eq!(work, 5868);

@@ -6,10 +6,13 @@
 //! - the platform size is `--nodes`, else the `MaxNodes` header, else `MaxProcs`;
 //! - Section 5.2 reduces "the size of the largest jobs from 49152 nodes to 49000 nodes" so that
 //!   no job waits for a machine without any down node: `max_job_nodes` does that (sizes above
-//!   it become it); without it a job larger than the machine is an error naming its line.
+//!   it become it); without it a job larger than the machine is an error naming its line;
+//! - a log with no job left, a platform above 2^20 nodes, or a submit time, run time or walltime
+//!   beyond 10^11 s ([`super::limits`]) is an error naming the file or the line.
+use super::limits;
 use super::model::{BatchJob, Workload};
 use crate::error::{Error, Result};
-use crate::workload::swf::SwfLog;
+use crate::workload::swf::{SwfJob, SwfLog};
 use std::path::Path;
 
 /// What the conversion changed, for the report.
@@ -31,6 +34,31 @@ pub fn from_swf(
     nodes: Option<u32>,
     max_job_nodes: Option<u32>,
 ) -> Result<(Workload, Conversion)> {
+    let n = platform(log, nodes, max_job_nodes)?;
+    if log.jobs.is_empty() {
+        return Err(Error::invalid(
+            &log.file,
+            "jobs",
+            format!(
+                "no job to schedule ({} job lines dropped by the SWF cleaning rule)",
+                log.dropped.total()
+            ),
+        ));
+    }
+    let mut conv = Conversion {
+        dropped: log.dropped.total(),
+        ..Conversion::default()
+    };
+    let jobs = log
+        .jobs
+        .iter()
+        .map(|j| batch_job(log, j, n, max_job_nodes, &mut conv))
+        .collect::<Result<Vec<BatchJob>>>()?;
+    Ok((Workload::new(n, jobs, &log.file)?, conv))
+}
+
+/// The platform size (`--nodes`, else the headers) and the `--max-job-nodes` check.
+fn platform(log: &SwfLog, nodes: Option<u32>, max_job_nodes: Option<u32>) -> Result<u32> {
     let n = nodes.or(log.max_nodes).or(log.max_procs).ok_or_else(|| {
         Error::option(
             "--nodes",
@@ -40,12 +68,14 @@ pub fn from_swf(
             ),
         )
     })?;
-    if n == 0 {
-        return Err(Error::option(
-            "--nodes",
-            "the platform needs at least one node",
-        ));
-    }
+    limits::check_nodes(n, "--nodes").map_err(|e| match nodes {
+        Some(_) => e,
+        None => Error::invalid(
+            &log.file,
+            "MaxNodes/MaxProcs",
+            format!("{n} nodes is outside the valid range 1..=2^20 (1,048,576); give --nodes"),
+        ),
+    })?;
     if let Some(m) = max_job_nodes {
         if m == 0 || m > n {
             return Err(Error::option(
@@ -54,51 +84,58 @@ pub fn from_swf(
             ));
         }
     }
-    let mut conv = Conversion {
-        dropped: log.dropped.total(),
-        ..Conversion::default()
-    };
-    let mut jobs = Vec::with_capacity(log.jobs.len());
-    for j in &log.jobs {
-        let mut p = j.procs;
-        if let Some(m) = max_job_nodes {
-            if p > m {
-                p = m;
-                conv.reduced += 1;
-            }
+    Ok(n)
+}
+
+/// One SWF job as a batch job on `n` nodes; errors name its line.
+fn batch_job(
+    log: &SwfLog,
+    j: &SwfJob,
+    n: u32,
+    max_job_nodes: Option<u32>,
+    conv: &mut Conversion,
+) -> Result<BatchJob> {
+    let mut p = j.procs;
+    if let Some(m) = max_job_nodes {
+        if p > m {
+            p = m;
+            conv.reduced += 1;
         }
-        if p > n {
-            return Err(Error::line(
-                &log.file,
-                j.line,
-                format!(
-                    "job {} needs {p} nodes but the machine has {n} (see --max-job-nodes)",
-                    j.id
-                ),
-            ));
-        }
-        let walltime = match &j.requested_time {
-            Some(w) => w.clone(),
-            None => {
-                conv.no_walltime += 1;
-                j.run.clone()
-            }
-        };
-        let run = if j.run > walltime {
-            conv.cut_to_walltime += 1;
-            walltime.clone()
-        } else {
-            j.run.clone()
-        };
-        jobs.push(BatchJob {
-            name: j.id.to_string(),
-            release: j.submit.clone(),
-            nodes: p,
-            run,
-            walltime,
-        });
     }
-    Ok((Workload::new(n, jobs, &log.file)?, conv))
+    if p > n {
+        return Err(Error::line(
+            &log.file,
+            j.line,
+            format!(
+                "job {} needs {p} nodes but the machine has {n} (see --max-job-nodes)",
+                j.id
+            ),
+        ));
+    }
+    let walltime = match &j.requested_time {
+        Some(w) => w.clone(),
+        None => {
+            conv.no_walltime += 1;
+            j.run.clone()
+        }
+    };
+    let run = if j.run > walltime {
+        conv.cut_to_walltime += 1;
+        walltime.clone()
+    } else {
+        j.run.clone()
+    };
+    let b = BatchJob {
+        name: j.id.to_string(),
+        release: j.submit.clone(),
+        nodes: p,
+        run,
+        walltime,
+    };
+    b.check(n).map_err(|(field, msg)| {
+        Error::line(&log.file, j.line, format!("job {} {field}: {msg}", j.id))
+    })?;
+    Ok(b)
 }
 
 /// Reads an SWF file (`.swf` or `.swf.gz`) as a workload.
