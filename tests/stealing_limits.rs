@@ -109,21 +109,36 @@ fn durations_out_of_range_are_refused() {
 }
 
 #[test]
-fn runs_that_cannot_progress_end_on_the_event_budget() {
+fn jobs_failing_faster_than_they_recover_are_refused() {
     let d = tempfile::tempdir().unwrap();
     let w = toy(d.path());
-    // A platform MTBF of 10 s against C = R = 5 min and D = 1 h: no job ever completes.
+    // A platform MTBF of 10 s on 8 nodes: the 6-node jobs fail every 13.3 s on average,
+    // against C + R = 10 min.
     refused(
         d.path(),
         &["--workload", &w, "--mtbf", "10"],
-        &["--max-events", "100 per job + 100000", "unfinished"],
+        &["--mtbf", "13.333 s", "C + R = 600.000 s"],
     );
-    // A checkpoint of ~30 years: every job's last checkpoint outlasts the failures.
+    // A checkpoint of ~30 years.
     refused(
         d.path(),
         &["--workload", &w, "--checkpoint", "1e9"],
-        &["--max-events"],
+        &["--mtbf", "C + R"],
     );
+    // The same on Table 6's workload, where every failure replans a queue of 1000 jobs.
+    for (opt, v) in [("--mtbf", "10"), ("--checkpoint", "1e10")] {
+        refused(
+            d.path(),
+            &["--workload", "synthetic", opt, v],
+            &["--mtbf", "C + R"],
+        );
+    }
+}
+
+#[test]
+fn runs_that_cannot_progress_end_on_the_event_budget() {
+    let d = tempfile::tempdir().unwrap();
+    let w = toy(d.path());
     // A job submitted 10^10 s after the others, with a failure every hour until then.
     let late = d.path().join("late.swf");
     std::fs::write(

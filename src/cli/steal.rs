@@ -255,6 +255,13 @@ fn resilience(o: &Options, w: &Workload, synthetic: bool) -> Result<(Resilience,
         mtbf_ind: Some(mtbf.mul_int(u64::from(w.nodes))),
     };
     res.validate()?;
+    let largest = w.jobs.iter().map(|j| j.nodes).max().unwrap_or(1);
+    limits::check_job_mtbf(
+        &mtbf.mul_int(u64::from(w.nodes)),
+        largest,
+        &res.checkpoint,
+        &res.recovery,
+    )?;
     Ok((res, mtbf))
 }
 

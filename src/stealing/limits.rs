@@ -11,6 +11,7 @@
 //! | [`MIN_MTBF`] … [`MAX_MTBF`] | 1/1000 s … 10^11 s | the platform MTBF μ (and Table 6's λ) feeds the exponential draw `−ln(u)·μ`, rounded to the 1/1000 grid: below one grid step almost every gap rounds to 0; above 10^11 s a gap (≤ 37·μ) times 1000 exceeds 2^53 and the grid rounding is no longer exact in `f64` |
 //! | [`MAX_NODES`] | 2^20 = 1,048,576 | node bitsets are allocated per run (Mira has 49,152 nodes) |
 //! | [`MAX_JOBS`] | 10^6 | checked before a workload is generated or simulated (Table 6 has 1000 jobs, a month of Mira a few thousand) |
+//! | [`check_job_mtbf`] | μ_ind/p > C + R for the largest job | Young/Daly is first order in C/μ: a job failing more often than it can recover and checkpoint never progresses, and each failure costs a full replan of the queue |
 //! | [`Budget::max_events`] | 100 × jobs + 100,000 by default ([`EVENTS_PER_JOB`], [`EVENTS_BASE`]) | a run whose failures outpace its jobs (an MTBF far below the checkpoint cost, downtimes that keep large jobs from starting, a job released long after the others under frequent failures) does not end in any useful time: it stops with [`crate::Error::Limit`] naming `--max-events` |
 //! | [`Budget::max_attempts`] | [`ATTEMPTS_PER_JOB`] × jobs + [`ATTEMPTS_BASE`] | the same for runs that keep restarting jobs |
 use crate::error::{Error, Result};
@@ -29,9 +30,9 @@ pub const MAX_MTBF: i64 = MAX_SECONDS;
 pub const MAX_NODES: u32 = 1 << 20;
 /// Largest number of jobs of a workload.
 pub const MAX_JOBS: usize = 1_000_000;
-/// Default event budget per job: the heaviest runs measured need 6 (a 10-day Mira window with
-/// a platform MTBF of 20 min and a one-day downtime: 7,887 events for 1,335 jobs; Table 6's
-/// workload: 2.3), so 100 leaves a margin of more than 15.
+/// Default event budget per job: the heaviest runs measured need fewer than 7 (a 10-day Mira
+/// window, 1,335 jobs, platform MTBF 20 min: 7,887 events for Baseline with a one-day downtime,
+/// 8,699 for H311 with a 10-minute one; Table 6's workload: 2.3), so 100 leaves a margin of 14.
 pub const EVENTS_PER_JOB: u64 = 100;
 /// Default event budget on top of the per-job part, for small workloads over long times.
 pub const EVENTS_BASE: u64 = 100_000;
@@ -100,6 +101,47 @@ pub fn check_mean_gap(mean: &Time, option: &str) -> Result<f64> {
     // In range by the check above: 1e-3 ≤ f ≤ 1e11 up to rounding, so finite and positive.
     debug_assert!(f.is_finite() && f > 0.0, "{f}");
     Ok(f)
+}
+
+/// The model's validity (Section 5.2: Young/Daly periods are a first-order approximation in
+/// C/μ): every job must see failures less often than it spends recovering and checkpointing,
+/// i.e. μ_ind/p > C + R for the largest job of p nodes. Below that, that job is struck during
+/// nearly every recovery or checkpoint and runs on until a budget stops it, at the cost of a
+/// full replan per failure.
+pub fn check_job_mtbf(
+    mtbf_ind: &Time,
+    largest_job: u32,
+    checkpoint: &Time,
+    recovery: &Time,
+) -> Result<()> {
+    let cost = checkpoint + recovery;
+    let Some(mu_job) = mtbf_ind.div_int(u64::from(largest_job.max(1))) else {
+        return Ok(());
+    };
+    if cost.is_positive() && mu_job <= cost {
+        return Err(Error::option(
+            "--mtbf",
+            format!(
+                "the largest job ({largest_job} nodes) would fail every μ_ind/p = {} s on \
+                 average, not more than C + R = {} s (--checkpoint + --recovery): it could \
+                 almost never recover and checkpoint; the model needs μ_ind/p > C + R for every \
+                 job (raise --mtbf or lower --checkpoint and --recovery)",
+                show_decimal(&mu_job),
+                show_decimal(&cost)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `t` with 3 decimals when short, else as [`show`].
+fn show_decimal(t: &Time) -> String {
+    let d = t.to_decimal_string(3);
+    if d.len() <= 24 {
+        d
+    } else {
+        show(t)
+    }
 }
 
 /// Checks a platform size against [`MAX_NODES`].
@@ -180,5 +222,12 @@ mod tests {
         assert_eq!(show(&"1e400".parse().unwrap()), "1.000e400");
         assert_eq!(show(&"-2.5e-300".parse().unwrap()), "-2.500e-300");
         assert_eq!(show(&"7/2".parse().unwrap()), "7/2");
+        let (c, r) = (Time::from_int(300), Time::from_int(300));
+        // Synthetic, platform MTBF 10 s: μ_ind = 1280, the 64-node jobs fail every 20 s.
+        let e = check_job_mtbf(&Time::from_int(1280), 64, &c, &r).unwrap_err();
+        assert!(e.to_string().contains("20.000 s"), "{e}");
+        // Mira at the paper's smallest MTBF (20 min): 1200·49152/49000 ≈ 1204 s > 600 s.
+        assert!(check_job_mtbf(&Time::from_int(1200 * 49152), 49000, &c, &r).is_ok());
+        assert!(check_job_mtbf(&Time::one(), 8, &Time::zero(), &Time::zero()).is_ok());
     }
 }
