@@ -187,6 +187,8 @@ const fn rigid(
     }
 }
 
+/// A moldable paper entry: the rigid one's fields, with the moldable paper, both kinds of jobs,
+/// and ε for BATCH-LIST.
 const fn moldable(
     name: &'static str,
     aliases: &'static [&'static str],
@@ -200,25 +202,10 @@ const fn moldable(
         _ => RIGID_PARAMS,
     };
     Entry {
-        name,
-        aliases,
         paper: Paper::Moldable,
-        section,
-        label,
         family: Family::Either,
         params,
-        summary,
-        algo,
-        parametric: false,
-        evaluated: !matches!(
-            algo,
-            Algo::RList {
-                reservations: Reservations::Kept,
-                ..
-            } | Algo::BatchList {
-                counts: ChainCounts::Uniform
-            }
-        ),
+        ..rigid(name, aliases, section, label, summary, algo)
     }
 }
 
