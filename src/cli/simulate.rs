@@ -109,18 +109,7 @@ pub fn run(a: Args) -> Result<Exit> {
     };
     let inst = Instance::load(ipath)?;
     let sc = Scenario::load(spath, &inst)?;
-    // The engine's budget, checked here so that the message names the scenario file.
-    let needed = crate::engine::attempts_needed(&sc);
-    let budget = crate::engine::Budget::RECORDED.max_attempts;
-    if needed > budget {
-        return Err(Error::invalid(
-            &spath.display().to_string(),
-            "failures",
-            format!(
-                "limit exceeded: {needed} attempts (Σ f_j + 1), above the {budget} a recorded run may start (engine::Budget::RECORDED)"
-            ),
-        ));
-    }
+    check_recorded_budget(spath, &sc)?;
     let spec = AlgoSpec {
         name: algo.clone(),
         priority: parse_priority(a.priority.as_deref())?,
@@ -132,11 +121,10 @@ pub fn run(a: Args) -> Result<Exit> {
         write_atomic(g, gantt_svg(&inst, &c.schedule, &sc)?.as_bytes())?;
     }
     let vs_opt = if a.vs_opt {
-        Some(crate::opt::solve(
-            &inst,
-            &sc,
-            &crate::opt::OptConfig::default(),
-        )?)
+        Some(
+            crate::opt::solve(&inst, &sc, &crate::opt::OptConfig::default())
+                .map_err(|e| super::opt::limit_in(e, ipath))?,
+        )
     } else {
         None
     };
@@ -291,6 +279,54 @@ pub(crate) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         .map_err(|e| Error::option("threads", e.to_string()))
 }
 
+/// The engine's budget of a recorded run, checked before the run so that the message names the
+/// scenario file (`simulate`, `verify --algo`).
+pub(crate) fn check_recorded_budget(spath: &Path, sc: &Scenario) -> Result<()> {
+    let needed = crate::engine::attempts_needed(sc);
+    let budget = crate::engine::Budget::RECORDED.max_attempts;
+    if needed > budget {
+        return Err(Error::invalid(
+            &spath.display().to_string(),
+            "failures",
+            format!(
+                "limit exceeded: {needed} attempts (Σ f_j + 1), above the {budget} a recorded run may start (engine::Budget::RECORDED)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Peer mode: every scenario is certified (its schedule recorded), so each must fit the
+/// engine's recorded budget; the first that does not is refused naming the failure file and
+/// its line (issue 12: a line with 10^9 failures gave a limit message naming no file).
+fn check_peer_budget(fpath: &Path, scenarios: &[Scenario]) -> Result<()> {
+    let budget = crate::engine::Budget::RECORDED.max_attempts;
+    let Some(k) = scenarios
+        .iter()
+        .position(|sc| crate::engine::attempts_needed(sc) > budget)
+    else {
+        return Ok(());
+    };
+    let needed = crate::engine::attempts_needed(&scenarios[k]);
+    // Scenario k is the k-th non-blank line (peer::parse_failures skips blank lines).
+    let text = crate::error::read_text(fpath)?;
+    let line = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .nth(k)
+        .map(|(i, _)| i + 1);
+    let file = fpath.display().to_string();
+    let msg = format!(
+        "limit exceeded: {needed} attempts (Σ f_j + 1), above the {budget} a recorded run may start (engine::Budget::RECORDED)"
+    );
+    Err(match line {
+        Some(l) => Error::line(&file, l, msg),
+        // unreachable: the scenarios were read from this file's non-blank lines.
+        None => Error::invalid(&file, format!("scenario {}", k + 1), msg),
+    })
+}
+
 /// Peer mode: GREEDY with the file's priority over every scenario.
 fn run_peer(ipath: &Path, fpath: &Path, a: &Args) -> Result<Exit> {
     let p = PeerInstance::load(ipath)?;
@@ -316,6 +352,7 @@ fn run_peer(ipath: &Path, fpath: &Path, a: &Args) -> Result<Exit> {
     let pool = thread_pool(a.threads)?;
     let inst = &p.instance;
     let scenarios = peer::load_failures(fpath, inst.len(), a.scenarios)?;
+    check_peer_budget(fpath, &scenarios)?;
     // Built once here so that a bad spec is reported before any work; each worker builds its own.
     let name = peer_greedy(inst, priority, a.seed)?.name();
     let results: Vec<PeerResult> = pool.install(|| {

@@ -55,6 +55,10 @@ pub fn run(a: Args) -> Result<Exit> {
         }),
         None => None,
     };
+    if spec.is_some() {
+        // Before anything is printed: the algorithm's run must fit the engine's budget.
+        super::simulate::check_recorded_budget(&a.scenario, &sc)?;
+    }
     let mut holds = true;
     match check::check(&inst, &sc, &sch) {
         Ok(m) => println!("feasible: makespan {m} ({})", m.to_decimal_string(6)),
