@@ -381,7 +381,14 @@ fn load_days(
     if days.is_empty() {
         return Err(Error::option(
             "trace",
-            format!("no day has at least {min_jobs} jobs (see --min-jobs)"),
+            format!(
+                "no day of {} has at least {min_jobs} jobs (see --min-jobs)",
+                traces
+                    .iter()
+                    .map(|t| t.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         ));
     }
     Ok((days, trace_info))
