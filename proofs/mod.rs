@@ -592,6 +592,7 @@ pub fn markdown_table(entries: &[&Entry], reports: &[Result<Report>]) -> String 
         let (w, ra, ex, ad, gap, holds) = match r {
             Ok(rep) => {
                 let wit = rep.witness.iter().map(|m| &m.ratio).max();
+                // default: a table cell `–` when the witness measured nothing
                 let wcell = wit.map(show_ratio).unwrap_or_else(|| "–".into());
                 // The gap of the entry's own kind: an upper-bound entry's witness may be a
                 // lower-bound measurement (e.g. Theorem 8's tightness), which has its own slack.
@@ -641,6 +642,7 @@ pub fn markdown_table(entries: &[&Entry], reports: &[Result<Report>]) -> String 
             e.statement
                 .split(". ")
                 .next()
+                // default: `split` always yields a first piece; the whole statement otherwise
                 .unwrap_or(e.statement)
                 .replace('|', "\\|"),
             e.bound_text.replace('|', "\\|"),

@@ -261,6 +261,7 @@ fn report_found(found: &Found, cfg: &Config, ext: &External, out: &Path) -> Resu
         .first
         .mismatch()
         .map(|m| format!("{}: {}", m.kind.name(), m.detail))
+        // default: no mismatch, no detail
         .unwrap_or_default();
     let shrunk = &found.shrunk;
     let c = &shrunk.case;

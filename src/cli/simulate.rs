@@ -274,6 +274,7 @@ pub(crate) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         ));
     }
     rayon::ThreadPoolBuilder::new()
+        // default: 0 threads tells rayon one per core (--threads absent; 0 given is refused above)
         .num_threads(threads.unwrap_or(0))
         .build()
         .map_err(|e| Error::option("threads", e.to_string()))

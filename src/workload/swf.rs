@@ -322,6 +322,7 @@ impl SwfLog {
         } else {
             return Ok(());
         };
+        // default: an empty header value reads as empty text (refused by the caller's parse)
         let value = value.split_whitespace().next().unwrap_or("");
         let n: u32 = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
             Error::line(
@@ -342,6 +343,7 @@ impl SwfLog {
 
     /// The largest processor count of a kept job (0 for an empty log).
     pub fn largest_job(&self) -> u32 {
+        // default: the largest job of an empty log is 0 (documented above)
         self.jobs.iter().map(|j| j.procs).max().unwrap_or(0)
     }
 
