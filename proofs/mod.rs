@@ -129,6 +129,7 @@ impl Params {
             .iter()
             .map(|p| (p.name.to_string(), p.default.to_string()))
             .collect();
+        let mut seen = std::collections::BTreeSet::new();
         for kv in given {
             let Some((k, v)) = kv.split_once('=') else {
                 return Err(Error::option(
@@ -146,6 +147,13 @@ impl Params {
                         entry.id,
                         known.join(", ")
                     ),
+                ));
+            }
+            // A parameter given twice is refused, not silently the last one (issue 12).
+            if !seen.insert(k.to_string()) {
+                return Err(Error::option(
+                    "--param",
+                    format!("`{k}` is given more than once"),
                 ));
             }
             values.insert(k.to_string(), v.trim().to_string());

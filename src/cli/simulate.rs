@@ -47,9 +47,9 @@ pub struct Args {
     /// Priority rule (default lpt; in peer mode, the file's rule).
     #[arg(long)]
     pub priority: Option<String>,
-    /// Seed of the RANDOM priority.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Seed of the RANDOM priority (only with it; default 0).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// ε of BATCH-LIST's MT-ALLOTMENT (exact, e.g. 0.3 or 1/100; must be > 0; default 3/10).
     #[arg(long)]
     pub eps: Option<String>,
@@ -110,10 +110,11 @@ pub fn run(a: Args) -> Result<Exit> {
     let inst = Instance::load(ipath)?;
     let sc = Scenario::load(spath, &inst)?;
     check_recorded_budget(spath, &sc)?;
+    let priority = parse_priority(a.priority.as_deref())?;
     let spec = AlgoSpec {
         name: algo.clone(),
-        priority: parse_priority(a.priority.as_deref())?,
-        seed: a.seed,
+        priority,
+        seed: seed_for(a.seed, priority)?,
         eps: parse_eps(a.eps.as_deref())?,
     };
     let c = oracle::certify(&spec, &inst, &sc)?;
@@ -280,6 +281,21 @@ pub(crate) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         .map_err(|e| Error::option("threads", e.to_string()))
 }
 
+/// The seed of the RANDOM priority: `--seed` applies to it alone, so a seed given with another
+/// rule (LPT by default) is refused rather than silently ignored (issue 12).
+pub(crate) fn seed_for(seed: Option<u64>, priority: Option<Priority>) -> Result<u64> {
+    // default: LPT is the documented default priority
+    let rule = priority.unwrap_or(Priority::Lpt);
+    match seed {
+        Some(_) if rule != Priority::Random => Err(Error::option(
+            "--seed",
+            format!("only the RANDOM priority reads a seed, and the rule here is {rule}"),
+        )),
+        // default: seed 0 of the RANDOM priority (documented)
+        s => Ok(s.unwrap_or(0)),
+    }
+}
+
 /// The engine's budget of a recorded run, checked before the run so that the message names the
 /// scenario file (`simulate`, `verify --algo`).
 pub(crate) fn check_recorded_budget(spath: &Path, sc: &Scenario) -> Result<()> {
@@ -347,6 +363,7 @@ fn run_peer(ipath: &Path, fpath: &Path, a: &Args) -> Result<Exit> {
         Some(s) => s.parse::<Priority>()?,
         None => p.priority.into(),
     };
+    let seed = seed_for(a.seed, Some(priority))?;
     if a.scenarios == Some(0) {
         return Err(Error::option("scenarios", "must be at least 1"));
     }
@@ -355,12 +372,12 @@ fn run_peer(ipath: &Path, fpath: &Path, a: &Args) -> Result<Exit> {
     let scenarios = peer::load_failures(fpath, inst.len(), a.scenarios)?;
     check_peer_budget(fpath, &scenarios)?;
     // Built once here so that a bad spec is reported before any work; each worker builds its own.
-    let name = peer_greedy(inst, priority, a.seed)?.name();
+    let name = peer_greedy(inst, priority, seed)?.name();
     let results: Vec<PeerResult> = pool.install(|| {
         scenarios
             .par_iter()
             .map_init(
-                || peer_greedy(inst, priority, a.seed),
+                || peer_greedy(inst, priority, seed),
                 |g, sc| match g {
                     Ok(g) => simulate_peer_one(inst, sc, g),
                     Err(e) => Err(Error::option("algo", e.to_string())),
