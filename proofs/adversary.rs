@@ -64,6 +64,7 @@ pub fn score(
 ) -> Result<(Time, Time, OptRef)> {
     let mk = run_algo(inst, sc)?;
     let opt = run::opt(inst, sc, budget)?;
+    // default: an OPT without an upper bound (search stopped) is measured against its proven lower bound, which only makes the ratio larger (a safe over-estimate)
     let up = opt.upper().cloned().unwrap_or_else(|| opt.lower().clone());
     Ok((super::ratio(&mk, &up)?, mk, opt))
 }
@@ -169,6 +170,7 @@ fn rigid_mutate(
         0 => jobs[j].0 = rng.random_range(1..=procs),
         1 => {
             jobs[j].1 =
+                // unreachable: the denominator is drawn from 1..=2, never zero
                 Time::new(rng.random_range(1..=8), rng.random_range(1..=2)).unwrap_or_default()
         }
         2 => f[j] = rng.random_range(0..=MAX_FAILURES),
@@ -262,6 +264,7 @@ pub fn golden_json(found: &Found, expect: &[(String, String, Time)], note: &str)
                 "found by the adversarial search; {opt}; makespan/OPT = {}",
                 super::ratio(m, &lower)
                     .map(|r| r.to_string())
+                    // default: an empty cell when no lower bound is positive (the ratio is undefined and printed as such)
                     .unwrap_or_default()
             ),
         })

@@ -168,6 +168,7 @@ fn row(k: &str, t: &Tally, with_slack: bool) -> String {
         .worst
         .as_ref()
         .map(|(w, c)| (super::show_ratio(w), c.as_str()))
+        // default: a table cell `–` when nothing was measured
         .unwrap_or(("–".into(), ""));
     if !with_slack {
         return format!("| {k} | {} | {w} | {case} |\n", t.measured);
@@ -176,6 +177,7 @@ fn row(k: &str, t: &Tally, with_slack: bool) -> String {
         .min_slack
         .as_ref()
         .map(|(s, c)| (super::show_ratio(s), c.as_str()))
+        // default: a table cell `–` when nothing was measured
         .unwrap_or(("–".into(), ""));
     format!(
         "| {k} | {} | {w} | {slack} ({at}) | {} | {case} |\n",
@@ -239,6 +241,7 @@ pub fn rigid(scope: &RigidScope, budget: &Budget) -> Result<ExhaustiveReport> {
         .collect();
     let mut rep = ExhaustiveReport::from_parts(&scope.to_string(), parts)?;
     // The parts share one memo of optima: count its entries, not the parts' solves.
+    // default: a poisoned memo (a worker panicked, reported by its own error) counts 0 solves; the count is informative only
     rep.opt_solved = memo.lock().map(|m| m.len() as u64).unwrap_or(0);
     Ok(rep)
 }

@@ -76,9 +76,11 @@ pub fn tables(procs: u32, max_t1: i64) -> Vec<Vec<Time>> {
         let mut next = Vec::with_capacity(out.len() * 3);
         for t in &out {
             let prev = &t[t.len() - 1];
+            // unreachable: p ≥ 2 in this loop, the divisor is nonzero
             let lo = prev.mul_int(p - 1).div_int(p).unwrap_or_default();
             for k in 0..=2u64 {
                 let mut v = t.clone();
+                // unreachable: the divisor is the literal 2
                 v.push(&lo + &(prev - &lo).mul_int(k).div_int(2).unwrap_or_default());
                 next.push(v);
             }
@@ -170,6 +172,7 @@ fn one(
                 .iter()
                 .find(|x| x.job == j && x.attempt == a)
                 .map(|x| x.procs)
+                // unreachable: the schedule was made for this scenario, so attempt a of job j exists; 0 processors would fail the caller's check loudly
                 .unwrap_or(0)
         })?;
         let opt = OptRef::Exact(opt_v.clone());
@@ -195,6 +198,7 @@ fn one(
                 continue;
             }
             if name == "batch-list" {
+                // default: no job, no failure (an empty scenario has f_max = 0)
                 let fmax = sc.failures.iter().copied().max().unwrap_or(0);
                 let m = Measurement::upper(label, mk, opt.clone(), mb::batch_bound(&eps, fmax))?;
                 rep.by_entry

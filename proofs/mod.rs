@@ -129,6 +129,7 @@ impl Params {
             .iter()
             .map(|p| (p.name.to_string(), p.default.to_string()))
             .collect();
+        let mut seen = std::collections::BTreeSet::new();
         for kv in given {
             let Some((k, v)) = kv.split_once('=') else {
                 return Err(Error::option(
@@ -146,6 +147,13 @@ impl Params {
                         entry.id,
                         known.join(", ")
                     ),
+                ));
+            }
+            // A parameter given twice is refused, not silently the last one (issue 12).
+            if !seen.insert(k.to_string()) {
+                return Err(Error::option(
+                    "--param",
+                    format!("`{k}` is given more than once"),
                 ));
             }
             values.insert(k.to_string(), v.trim().to_string());
@@ -592,6 +600,7 @@ pub fn markdown_table(entries: &[&Entry], reports: &[Result<Report>]) -> String 
         let (w, ra, ex, ad, gap, holds) = match r {
             Ok(rep) => {
                 let wit = rep.witness.iter().map(|m| &m.ratio).max();
+                // default: a table cell `–` when the witness measured nothing
                 let wcell = wit.map(show_ratio).unwrap_or_else(|| "–".into());
                 // The gap of the entry's own kind: an upper-bound entry's witness may be a
                 // lower-bound measurement (e.g. Theorem 8's tightness), which has its own slack.
@@ -641,6 +650,7 @@ pub fn markdown_table(entries: &[&Entry], reports: &[Result<Report>]) -> String 
             e.statement
                 .split(". ")
                 .next()
+                // default: `split` always yields a first piece; the whole statement otherwise
                 .unwrap_or(e.statement)
                 .replace('|', "\\|"),
             e.bound_text.replace('|', "\\|"),

@@ -35,9 +35,12 @@ pub fn run_moldable_named(inst: &Instance, sc: &Scenario, name: &str, prio: &str
 
 /// A moldable job of model `kind` with small random exact parameters.
 pub fn random_job(rng: &mut ChaCha8Rng, kind: ModelKind, procs: u32, name: String) -> Result<Job> {
+    // unreachable: the denominator is drawn from 1..=2, never zero
     let w = Time::new(rng.random_range(1..=24), rng.random_range(1..=2)).unwrap_or_default();
     let pbar = rng.random_range(1..=procs);
+    // unreachable: the denominator is the literal 8
     let frac = |rng: &mut ChaCha8Rng| Time::new(rng.random_range(0..=8), 8).unwrap_or_default();
+    // unreachable: the denominator is a power of two
     let c = Time::new(1, 1 << rng.random_range(0..=5)).unwrap_or_default();
     let model = match kind {
         ModelKind::Roofline => SpeedupModel::Roofline { w, pbar },
@@ -54,6 +57,7 @@ pub fn random_job(rng: &mut ChaCha8Rng, kind: ModelKind, procs: u32, name: Strin
         },
         ModelKind::Power => SpeedupModel::Power {
             w,
+            // unreachable: the denominator is the literal 4
             delta: Time::new(rng.random_range(0..=4), 4).unwrap_or_default(),
         },
         ModelKind::Monotonic => {
@@ -61,8 +65,10 @@ pub fn random_job(rng: &mut ChaCha8Rng, kind: ModelKind, procs: u32, name: Strin
             let mut times = vec![Time::from_int(rng.random_range(1..=12))];
             for p in 2..=u64::from(procs) {
                 let prev = times[times.len() - 1].clone();
+                // unreachable: p ≥ 2 in this loop, the divisor is nonzero
                 let lo = prev.mul_int(p - 1).div_int(p).unwrap_or_default();
                 let k = rng.random_range(0..=4u64);
+                // unreachable: the divisor is the literal 4
                 times.push(&lo + &(&prev - &lo).mul_int(k).div_int(4).unwrap_or_default());
             }
             SpeedupModel::Table {
@@ -73,6 +79,7 @@ pub fn random_job(rng: &mut ChaCha8Rng, kind: ModelKind, procs: u32, name: Strin
         ModelKind::Arbitrary => {
             let times = (0..procs)
                 .map(|_| {
+                    // unreachable: the denominator is drawn from 1..=2, never zero
                     Time::new(rng.random_range(1..=12), rng.random_range(1..=2)).unwrap_or_default()
                 })
                 .collect();

@@ -28,6 +28,7 @@ use super::witness_support::{att, inst};
 /// The roofline table t(p) = w / min(p, p̄) for p = 1..=P.
 pub fn roofline_table(procs: u32, w: &Time, pbar: u32) -> Vec<Time> {
     (1..=procs)
+        // unreachable: p ≥ 1 and p̄ ≥ 1, the divisor is nonzero
         .map(|p| w.div_int(u64::from(p.min(pbar))).unwrap_or_default())
         .collect()
 }
@@ -58,6 +59,7 @@ pub fn thm1(k: u32) -> Result<(Witness, Schedule)> {
     };
     let claim = format!(
         "LPA-LIST makespan 2; OPT = 1 + 1/K = {}",
+        // unreachable: K ≥ 2 by the entry's parameter range, the denominator is nonzero
         &Time::one() + &Time::ratio_u64(1, u64::from(k)).unwrap_or_default()
     );
     Ok((
@@ -117,6 +119,7 @@ pub fn thm10(s: u32, local_alloc: u32) -> Result<(Witness, Schedule)> {
     let claim = format!(
         "local allocation p = {local_alloc}: {} job(s); ALG ≥ √P/2 · OPT = {}·OPT",
         n,
+        // unreachable: the divisor is the literal 2
         Time::ratio_u64(u64::from(s), 2).unwrap_or_default()
     );
     Ok((
@@ -149,6 +152,7 @@ pub fn thm12(k: u32) -> Result<(Witness, Schedule)> {
     let mut failures = Vec::new();
     let mut attempts = Vec::new();
     for j in 1..=k {
+        // unreachable: the denominator is a power of two
         let t = Time::ratio_u64(1, 1u64 << j).unwrap_or_default();
         jobs.push(table_job(
             format!("J{j}"),
@@ -170,6 +174,7 @@ pub fn thm12(k: u32) -> Result<(Witness, Schedule)> {
     let instance = inst(procs, jobs)?;
     let claim = format!(
         "BATCH-LIST takes K = {k} batches and ≥ K/4 = {}; OPT = 1/2",
+        // unreachable: the divisor is the literal 4
         Time::ratio_u64(u64::from(k), 4).unwrap_or_default()
     );
     Ok((

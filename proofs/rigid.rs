@@ -79,6 +79,7 @@ pub static ENTRIES: [Entry; 4] = [
             Param { name: "P", default: "4", doc: "processors = sets (2..=6; P^P jobs)" },
             Param { name: "eps", default: "1/100", doc: "ε in (0, 1)" },
         ],
+        // unreachable: the divisor is the literal 2
         bound: |inst, _| Ok(Time::ratio_u64(u64::from(inst.procs), 2).unwrap_or_default()),
         witness: Some(|p| Ok(prop4_from(p)?.0)),
         check: check_prop4,

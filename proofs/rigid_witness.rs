@@ -23,6 +23,7 @@ pub fn prop3(procs: u32) -> Result<(Witness, Schedule)> {
     }
     let jobs: Vec<Job> = (1..=procs)
         .map(|j| {
+            // unreachable: j ≥ 1, the denominator is nonzero
             let t = Time::ratio_u64(1, u64::from(j)).unwrap_or_default();
             Job::rigid(format!("J{j}"), 1, t)
         })
@@ -31,6 +32,7 @@ pub fn prop3(procs: u32) -> Result<(Witness, Schedule)> {
     let scenario = Scenario::new((0..procs).collect());
     let mut attempts = Vec::new();
     for j in 1..=procs {
+        // unreachable: j ≥ 1, the denominator is nonzero
         let t = Time::ratio_u64(1, u64::from(j)).unwrap_or_default();
         for i in 1..=j {
             attempts.push(att(
@@ -89,7 +91,9 @@ pub fn prop4(procs: u32, eps: &Time) -> Result<(Witness, Schedule)> {
     let mut attempts = Vec::new();
     for i in 1..=procs {
         let pi1 = p.pow(i - 1); // P^(i-1)
+                                // unreachable: P^(i−1) ≥ 1, the denominator is nonzero
         let large_t = Time::ratio_u64(1, pi1).unwrap_or_default();
+        // unreachable: P^i ≥ 1, the divisor is nonzero
         let small_t = one_eps.div_int(pi1 * p).unwrap_or_default();
         let large = jobs.len();
         jobs.push(Job::rigid(format!("S{i}L"), 1, large_t.clone()));
@@ -118,6 +122,7 @@ pub fn prop4(procs: u32, eps: &Time) -> Result<(Witness, Schedule)> {
     }
     let instance = inst(procs, jobs)?;
     let scenario = Scenario::new(failures);
+    // unreachable: P ≥ 2 by the entry's parameter range, the divisor is nonzero
     let opt_upper = &Time::one() + &one_eps.mul_int(p - 1).div_int(p).unwrap_or_default();
     let claim = format!(
         "R-SHELFFILL with LPT has makespan P = {procs}; OPT ≤ 1 + (P−1)(1+ε)/P = {opt_upper} < 2"

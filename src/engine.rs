@@ -177,6 +177,12 @@ impl<'a> Ctx<'a> {
 
     /// Number of attempts of `job` started so far.
     pub fn attempts_made(&self, job: usize) -> u32 {
+        debug_assert!(
+            job < self.state.attempts_made.len(),
+            "job {job} is not a job of the instance"
+        );
+        // unreachable: `job` indexes the instance the engine runs (callers are schedulers given
+        // that instance; debug_assert above)
         self.state.attempts_made.get(job).copied().unwrap_or(0)
     }
 
@@ -395,6 +401,7 @@ fn simulate(
                 time: now.to_string(),
                 msg: format!(
                     "stalled: nothing runs and job {} is still waiting",
+                    // default: an empty name only if no job is waiting, which the `done == n` test above excludes
                     waiting.unwrap_or_default()
                 ),
             });

@@ -162,10 +162,12 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
+        // default: a bare file name lives in the current directory
         .unwrap_or(Path::new("."));
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
+        // default: a path with no file name (e.g. `..`) gets the temporary name `out`
         .unwrap_or_else(|| "out".into());
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
     // A failure names the path the user gave, not the temporary sibling.

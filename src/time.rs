@@ -435,6 +435,7 @@ fn big_to_f64(b: &BigRational) -> f64 {
     } else {
         (n << ((-shift) as u64)) / d
     };
+    // unreachable: BigInt::to_f64 always returns Some (±inf beyond range)
     q.to_f64().unwrap_or(f64::NAN) * 2f64.powi(shift as i32)
 }
 
@@ -972,6 +973,7 @@ fn parse_decimal_checked(s: &str) -> Result<BigRational, bool> {
     };
     let (neg, digits) = match mantissa.strip_prefix('-') {
         Some(rest) => (true, rest),
+        // default: a mantissa without a sign is itself
         None => (false, mantissa.strip_prefix('+').unwrap_or(mantissa)),
     };
     let (int_part, frac_part) = match digits.split_once('.') {

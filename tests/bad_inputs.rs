@@ -4,15 +4,28 @@
 //! A case is a directory holding `case.json` (arguments, expected exit code, message fragments)
 //! and the input files its arguments name. Each case runs in a fresh copy of its directory (so
 //! nothing it writes lands in the source tree) with a wall-clock bound: a child still running
-//! after [`TIME_LIMIT`] is killed and the case fails by name. Every case, ignored or not, must
-//! also keep the rules that hold for any input: no panic, no `NaN`, no `inf`.
+//! after [`TIME_LIMIT`] is killed and the case fails by name, and a child whose peak resident
+//! memory exceeds [`MEMORY_LIMIT`] fails too (measured by `wait4`; the child's address space is
+//! also capped by `setrlimit` a little above it, so a runaway allocation aborts the child instead
+//! of the machine). Every case, ignored or not, must also keep the rules that hold for any input:
+//! no panic, no `NaN`, no `inf`.
 use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// How long one case may run before it is killed and failed.
 const TIME_LIMIT: Duration = Duration::from_secs(30);
+
+/// The peak resident memory one case may use (issue 12: "no run longer than 30 s or 3 GB").
+const MEMORY_LIMIT: u64 = 3 << 30;
+
+/// The child's address-space cap: above [`MEMORY_LIMIT`] (virtual memory exceeds resident
+/// memory by the thread stacks and allocator arenas), so that the wait4 measurement, not the
+/// cap, is what a case normally fails on; the cap only stops an allocation the size of the
+/// machine.
+const ADDRESS_SPACE_CAP: u64 = 6 << 30;
 
 /// The contents of a `case.json`.
 #[derive(Debug, serde::Deserialize)]
@@ -39,6 +52,8 @@ struct Case {
 /// What one run of the binary gave.
 struct Ran {
     code: Option<i32>,
+    /// Peak resident set size of the child, in bytes.
+    peak_rss: u64,
     stdout: String,
     stderr: String,
 }
@@ -78,22 +93,62 @@ fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<S
     })
 }
 
-/// Runs the binary in `dir`, killing it after [`TIME_LIMIT`].
+/// The exit status and peak resident memory (bytes) of `pid` if it has ended, without blocking.
+fn try_wait4(pid: libc::pid_t) -> std::io::Result<Option<(std::process::ExitStatus, u64)>> {
+    use std::os::unix::process::ExitStatusExt;
+    let mut status: libc::c_int = 0;
+    // SAFETY: an all-zero `rusage` is a valid value of the plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our own child, not yet reaped; both pointers are to live locals.
+    let got = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+    match got {
+        0 => Ok(None),
+        p if p == pid => {
+            // Linux reports ru_maxrss in kibibytes.
+            let kib = u64::try_from(usage.ru_maxrss).unwrap_or(0);
+            Ok(Some((
+                std::process::ExitStatus::from_raw(status),
+                kib * 1024,
+            )))
+        }
+        _ => Err(std::io::Error::last_os_error()),
+    }
+}
+
+/// Runs the binary in `dir`, killing it after [`TIME_LIMIT`], under [`ADDRESS_SPACE_CAP`].
 fn run(name: &str, dir: &Path, args: &[String]) -> Result<Ran, String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_resched"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_resched"));
+    command
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: between fork and exec the closure only calls setrlimit, which is async-signal-safe
+    // and allocates nothing.
+    unsafe {
+        command.pre_exec(|| {
+            let cap = libc::rlimit {
+                rlim_cur: ADDRESS_SPACE_CAP as libc::rlim_t,
+                rlim_max: ADDRESS_SPACE_CAP as libc::rlim_t,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &cap) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = command
         .spawn()
         .map_err(|e| format!("{name}: cannot start resched: {e}"))?;
+    let pid = libc::pid_t::try_from(child.id()).map_err(|e| format!("{name}: pid: {e}"))?;
     let out = drain(child.stdout.take());
     let err = drain(child.stderr.take());
     let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
+    // The child is reaped by wait4 (for its rusage), never by `child.try_wait`.
+    let (status, peak_rss) = loop {
+        match try_wait4(pid) {
+            Ok(Some(done)) => break done,
             Ok(None) if started.elapsed() > TIME_LIMIT => {
                 let _ = child.kill();
                 let _ = child.wait();
@@ -108,20 +163,60 @@ fn run(name: &str, dir: &Path, args: &[String]) -> Result<Ran, String> {
     };
     Ok(Ran {
         code: status.code(),
+        peak_rss,
         stdout: out.join().unwrap_or_default(),
         stderr: err.join().unwrap_or_default(),
     })
 }
 
 /// `inf` as a word (`inf`, `-inf`, `Infinity`), which no output may contain.
+///
+/// ```text
+/// has_inf_word("exposure inf must be > 0") == true; has_inf_word("info: 1e400") == false
+/// ```
 fn has_inf_word(s: &str) -> bool {
     s.split(|c: char| !c.is_alphanumeric())
         .any(|w| w.eq_ignore_ascii_case("inf") || w.eq_ignore_ascii_case("infinity"))
 }
 
-/// The rules every run keeps, whatever its input: no panic, no NaN, no inf.
-fn hard_rules(name: &str, ran: &Ran) -> Vec<String> {
+/// `text` without the backtick-quoted echoes of what the user wrote: a token quoted in the
+/// message (`` `inf` is not a number ``) that appears verbatim in the case's arguments or input
+/// files is the user's input named back, not a value the program computed.
+fn without_echoes(text: &str, inputs: &[String]) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('`') {
+        let Some(len) = rest[open + 1..].find('`') else {
+            break;
+        };
+        let quoted = &rest[open + 1..open + 1 + len];
+        out.push_str(&rest[..open]);
+        if quoted.is_empty() || !inputs.iter().any(|i| i.contains(quoted)) {
+            out.push_str(&rest[open..open + len + 2]);
+        }
+        rest = &rest[open + len + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The rules every run keeps, whatever its input: no panic, no NaN, no inf, no more than
+/// [`MEMORY_LIMIT`] of memory, and no death by a signal (an abort on a failed allocation).
+fn hard_rules(name: &str, ran: &Ran, inputs: &[String]) -> Vec<String> {
     let mut broken = Vec::new();
+    if ran.peak_rss > MEMORY_LIMIT {
+        broken.push(format!(
+            "{name}: peak resident memory {} MiB, above the {} MiB bound",
+            ran.peak_rss >> 20,
+            MEMORY_LIMIT >> 20
+        ));
+    }
+    if ran.code.is_none() {
+        broken.push(format!(
+            "{name}: killed by a signal (an abort?)\nstderr: {}",
+            ran.stderr
+        ));
+    }
     for (stream, text) in [("stdout", &ran.stdout), ("stderr", &ran.stderr)] {
         if text.contains("panicked") {
             broken.push(format!("{name}: {stream} shows a panic:\n{text}"));
@@ -129,7 +224,7 @@ fn hard_rules(name: &str, ran: &Ran) -> Vec<String> {
         if text.contains("NaN") {
             broken.push(format!("{name}: {stream} contains NaN:\n{text}"));
         }
-        if has_inf_word(text) {
+        if has_inf_word(&without_echoes(text, inputs)) {
             broken.push(format!("{name}: {stream} contains inf:\n{text}"));
         }
     }
@@ -158,6 +253,21 @@ fn expectations(name: &str, case: &Case, ran: &Ran) -> Vec<String> {
     broken
 }
 
+/// The case's arguments and the text of its input files (what the user wrote).
+fn inputs_of(dir: &Path, case: &Case) -> Vec<String> {
+    let mut inputs = case.args.clone();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.file_name() != "case.json" {
+                if let Ok(bytes) = std::fs::read(e.path()) {
+                    inputs.push(String::from_utf8_lossy(&bytes).into_owned());
+                }
+            }
+        }
+    }
+    inputs
+}
+
 /// Reads and checks one case's manifest: it must expect at least one fragment.
 fn load_case(name: &str, dir: &Path) -> Result<Case, String> {
     let text = std::fs::read_to_string(dir.join("case.json"))
@@ -174,6 +284,25 @@ fn load_case(name: &str, dir: &Path) -> Result<Case, String> {
     Ok(case)
 }
 
+/// The hard rules can fail: a computed `inf` is caught, an echoed input token is not.
+#[test]
+fn the_inf_rule_tells_an_echo_from_a_computed_value() {
+    let inputs = vec!["{\"time\": \"inf\"}".to_string()];
+    assert!(has_inf_word(&without_echoes(
+        "instance: field `jobs[0]`: exposure inf must be > 0",
+        &inputs
+    )));
+    assert!(has_inf_word(&without_echoes(
+        "`-inf` s is too late",
+        &inputs
+    )));
+    assert!(!has_inf_word(&without_echoes(
+        "field `jobs[0].time`: `inf` is not a number",
+        &inputs
+    )));
+    assert!(!has_inf_word("information: 1e400 is above the limit"));
+}
+
 #[test]
 fn every_bad_input_gets_a_clear_error() {
     let root = corpus_dir();
@@ -185,13 +314,14 @@ fn every_bad_input_gets_a_clear_error() {
         .collect();
     names.sort();
     assert!(
-        names.len() >= 60,
+        names.len() >= 330,
         "only {} cases in {}",
         names.len(),
         root.display()
     );
     let mut failures: Vec<String> = Vec::new();
     let mut ignored: Vec<String> = Vec::new();
+    let mut heaviest: (u64, &str) = (0, "");
     for name in &names {
         let dir = root.join(name);
         let case = match load_case(name, &dir) {
@@ -213,7 +343,8 @@ fn every_bad_input_gets_a_clear_error() {
                 continue;
             }
         };
-        failures.extend(hard_rules(name, &ran));
+        heaviest = heaviest.max((ran.peak_rss, name.as_str()));
+        failures.extend(hard_rules(name, &ran, &inputs_of(&dir, &case)));
         let unmet = expectations(name, &case, &ran);
         match &case.ignore {
             Some(reason) => {
@@ -235,5 +366,10 @@ fn every_bad_input_gets_a_clear_error() {
     for i in &ignored {
         eprintln!("  ignored {i}");
     }
+    eprintln!(
+        "largest peak resident memory: {} MiB ({})",
+        heaviest.0 >> 20,
+        heaviest.1
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

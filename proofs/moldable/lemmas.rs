@@ -31,6 +31,7 @@ pub fn lemma1_of(procs: u32, schedule: &Schedule, from: &Time, to: &Time) -> Tim
     for a in &atts {
         *chains.entry(a.job).or_default() += &a.duration;
     }
+    // default: no attempt, no chain: t_max of an empty schedule is 0
     let tmax = chains.into_values().max().unwrap_or_default();
     let mut points: Vec<Time> = atts
         .iter()
@@ -85,6 +86,7 @@ pub(super) fn check_lemma1(_: &Params, budget: &Budget) -> Result<Report> {
         let mut b = ms::batch::BatchList::new(&inst, MPriority::Lpt, ms::default_eps())?;
         let r = oracle::certify_scheduler(&mut b, "batch-list", &inst, &sc)?;
         for rec in b.batches() {
+            // default: the last batch ends with the schedule (its end is recorded only when another batch starts)
             let end = rec.end.clone().unwrap_or_else(|| r.makespan.clone());
             let len = &end - &rec.start;
             if !len.is_positive() {
@@ -179,6 +181,7 @@ pub(super) fn check_lemma2(_: &Params, budget: &Budget) -> Result<Report> {
                     .iter()
                     .find(|x| x.job == j && x.attempt == a)
                     .map(|x| x.procs)
+                    // unreachable: the schedule was made for this scenario, so attempt a of job j exists; 0 processors would fail the caller's check loudly
                     .unwrap_or(0)
             })?;
             for name in FIXED_ALLOC {
@@ -284,6 +287,7 @@ pub(super) fn check_lemma5(_: &Params, budget: &Budget) -> Result<Report> {
                 .filter(|rec| rec.jobs.contains(&j))
                 .map(|rec| rec.index)
                 .max()
+                // default: no batch recorded means batch index 0
                 .unwrap_or(0);
             let want = mb::batches_needed(f);
             // f_{k,j} = g_k − 1 ≤ f_j in every batch the job runs in.

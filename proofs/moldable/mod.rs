@@ -233,7 +233,9 @@ pub static ENTRIES: [Entry; 17] = [
         "√P/2",
         &[Param { name: "s", default: "4", doc: "√P (2..=8)" }],
         |inst, _| {
+            // unreachable: the witness has P = s² ≤ 64, so some s ≤ 64 has s² ≥ P
             let s = (1..=64u32).find(|s| s * s >= inst.procs).unwrap_or(1);
+            // unreachable: the divisor is the literal 2
             Ok(Time::ratio_u64(u64::from(s), 2).unwrap_or_default())
         },
         Some(|p| {
@@ -273,6 +275,7 @@ pub static ENTRIES: [Entry; 17] = [
          makespan ≥ K/4, OPT = 1/2, ratio ≥ K/2 = ⌈log2(f_max+2)⌉/2.",
         "K/2",
         &[Param { name: "K", default: "6", doc: "jobs = processors (2..=12)" }],
+        // unreachable: the divisor is the literal 2
         |inst, _| Ok(Time::ratio_u64(u64::from(inst.procs), 2).unwrap_or_default()),
         Some(|p| Ok(mw::thm12(p.u32_in("K", 2..=12)?)?.0)),
         check_thm12

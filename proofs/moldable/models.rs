@@ -16,6 +16,7 @@ use crate::time::Time;
 /// adversarial search vs OPT.
 pub(super) fn check_model(kind: ModelKind, budget: &Budget) -> Result<Report> {
     let mut rep = Report::default();
+    // default: the models' bound functions accept every P ≥ 1; a 0 bound would make the check fail, never pass
     let bound_of = |inst: &Instance| mb::lpa_bound(kind, inst.procs).unwrap_or_default();
     for i in 0..budget.random {
         let mut rng = rng_for(budget, &format!("{kind:?}"), i);
@@ -105,6 +106,7 @@ pub(super) fn check_claim(kind: ModelKind, upper: Time, budget: &Budget) -> Resu
                     prio,
                     path.file_name()
                         .map(|f| f.to_string_lossy().into_owned())
+                        // default: a path with no file name is shown as empty in the report
                         .unwrap_or_default()
                 ),
                 mk,

@@ -66,6 +66,7 @@ pub(super) fn thm8_witness(p: &Params) -> Result<Witness> {
     }
     let model = SpeedupModel::Power {
         w: Time::one(),
+        // unreachable: the denominator is the literal 2
         delta: Time::new(1, 2).unwrap_or_default(),
     };
     let times = model
@@ -90,6 +91,7 @@ pub(super) fn check_thm8(p: &Params, budget: &Budget) -> Result<Report> {
     let w = thm8_witness(p)?;
     let fourth = (1..=10u32)
         .find(|r| r.pow(4) == w.instance.procs)
+        // unreachable: the witness has P = r⁴ for some r ≤ 10
         .unwrap_or(1);
     // One job, no failure: OPT = min_p t(p) exactly.
     let job = &w.instance.jobs[0];
@@ -97,12 +99,14 @@ pub(super) fn check_thm8(p: &Params, budget: &Budget) -> Result<Report> {
         .allowed_procs()
         .filter_map(|q| job.time(q).cloned())
         .min()
+        // unreachable: every moldable job has t(p) for p = 1..=P; a 0 would fail the claim, never pass it
         .unwrap_or_default();
     for prio in PRIOS {
         let (mk, _) = run_moldable(&w.instance, &w.scenario, "lpa-list", prio, None)?;
         // The tightness claim: ratio ≥ P^(1/4), up to the model's rational rounding of p^δ
         // (relative error below 2^-20 here).
         let claim = &Time::from_int(i64::from(fourth))
+            // unreachable: the denominator is the literal 2^20
             * &(&Time::one() - &Time::ratio_u64(1, 1 << 20).unwrap_or_default());
         let m = Measurement::lower(
             format!("lpa-list/{} P={}", prio, w.instance.procs),
@@ -162,6 +166,7 @@ pub(super) fn check_thm10(p: &Params, _budget: &Budget) -> Result<Report> {
                     upper: opt_v,
                 }
             };
+            // unreachable: the divisor is the literal 2
             let bound = Time::ratio_u64(u64::from(s), 2).unwrap_or_default();
             for prio in PRIOS {
                 let (mk, _) = run_moldable(&w.instance, &w.scenario, name, prio, None)?;
@@ -196,6 +201,7 @@ pub(super) fn check_thm11(p: &Params, budget: &Budget) -> Result<Report> {
     for i in 0..budget.random {
         let mut rng = rng_for(budget, "thm11", i);
         let (inst, sc) = random_model_case(&mut rng, kinds[(i % 4) as usize], 8, 4, 6)?;
+        // default: no job, no failure (f_max of an empty scenario is 0)
         let fmax = sc.failures.iter().copied().max().unwrap_or(0);
         let bound = mb::batch_bound(&eps, fmax);
         let reference = match mb::lstar_exact(&inst, &sc, 20_000) {
@@ -216,6 +222,7 @@ pub(super) fn check_thm11(p: &Params, budget: &Budget) -> Result<Report> {
     }
     let (w, s) = mw::thm12(6)?;
     let o = run::explicit(&w.instance, &w.scenario, &s)?;
+    // default: no job, no failure (f_max of an empty scenario is 0)
     let fmax = w.scenario.failures.iter().copied().max().unwrap_or(0);
     let (mk, _) = run_moldable(
         &w.instance,
@@ -245,6 +252,7 @@ pub(super) fn check_thm12(p: &Params, _budget: &Budget) -> Result<Report> {
         } else {
             OptRef::Between { lower: l, upper: o }
         };
+        // unreachable: the divisor is the literal 2
         let bound = Time::ratio_u64(u64::from(k), 2).unwrap_or_default();
         for prio in PRIOS {
             let mut b = ms::batch::BatchList::new(&w.instance, prio, ms::default_eps())?;

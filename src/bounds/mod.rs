@@ -38,6 +38,7 @@ pub fn rigid(inst: &Instance, scenario: &Scenario) -> Option<RigidBound> {
 /// `k.max(1)` the default below is unreachable; the `debug_assert!` states the proof.
 pub(crate) fn div_positive(x: &Time, k: u64) -> Time {
     debug_assert!(k > 0, "the caller proves the divisor positive");
+    // unreachable: k > 0 (debug_assert above); `max(1)` only keeps release builds total
     x.div_int(k.max(1)).unwrap_or_default()
 }
 

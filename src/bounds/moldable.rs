@@ -290,8 +290,10 @@ pub fn power_bound_upper(procs: u32) -> Time {
     // P and √P are not negative: the zero defaults are unreachable.
     let s = Time::from(procs).sqrt_enclosure(bits).map(|x| x.1);
     debug_assert!(s.is_some());
+    // unreachable: see the comment above (both enclosures exist for x ≥ 0)
     let q = s.unwrap_or_default().sqrt_enclosure(bits).map(|x| x.1);
     debug_assert!(q.is_some());
+    // unreachable: see the comment above (both enclosures exist for x ≥ 0)
     let q = q.unwrap_or_default();
     (&q + &Time::one()).mul_int(2)
 }

@@ -58,6 +58,7 @@ pub fn feasible(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Op
     if !nodes_ok(inst, schedule) {
         return None;
     }
+    // default: a job with no attempt has been reported above; an empty list ends at 0
     Some(at.iter().map(|a| a.end()).max().unwrap_or_default())
 }
 
@@ -102,6 +103,7 @@ pub fn mutate(
     let small = |u: &mut arbitrary::Unstructured<'_>| -> arbitrary::Result<Time> {
         let num: i64 = u.int_in_range(-6..=6)?;
         let den: i64 = u.int_in_range(1..=4)?;
+        // unreachable: the denominator is drawn from 1..=4, never zero
         Ok(Time::new(num, den).unwrap_or_default())
     };
     let kind: u8 = u.int_in_range(0..=8)?;

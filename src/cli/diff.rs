@@ -130,6 +130,8 @@ pub fn run(a: Args) -> Result<Exit> {
         return replay(path, &mut ext, &rules);
     }
     let cfg = config(&a, rules)?;
+    // Issue 12: where the counterexample goes is checked before the cases run, not after.
+    crate::cli::steal::outputs::check_file(&a.out, "--out")?;
     let mut out = String::new();
     out.push_str(&format!(
         "diff: {} against `{}` ({} protocol); {} of seed {}: {}\n",
@@ -259,6 +261,7 @@ fn report_found(found: &Found, cfg: &Config, ext: &External, out: &Path) -> Resu
         .first
         .mismatch()
         .map(|m| format!("{}: {}", m.kind.name(), m.detail))
+        // default: no mismatch, no detail
         .unwrap_or_default();
     let shrunk = &found.shrunk;
     let c = &shrunk.case;

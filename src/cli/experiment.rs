@@ -82,6 +82,11 @@ pub fn run(a: Args) -> Result<Exit> {
         eps: a.eps,
         time_grid: a.time_grid,
     };
+    // Issue 12: an output directory that cannot be written is found before the campaign runs
+    // (like steal's --csv/--plots), not after hours of cells; a bad campaign name goes first.
+    if experiment::CAMPAIGNS.iter().any(|c| c.0 == a.name) {
+        crate::cli::steal::outputs::check_dir(&opts.out_dir(&a.name), "--out")?;
+    }
     let o = experiment::run(&a.name, &opts)?;
     println!("{}", o.markdown);
     println!(

@@ -74,7 +74,7 @@ pub fn run(a: Args) -> Result<Exit> {
         node_limit: a.node_limit,
         ..OptConfig::default()
     };
-    let r = opt::solve(&inst, &sc, &cfg)?;
+    let r = opt::solve(&inst, &sc, &cfg).map_err(|e| limit_in(e, &a.instance))?;
     if let Some(path) = &a.gantt {
         write_gantt(&inst, &sc, &r.schedule, path)?;
     }
@@ -152,4 +152,13 @@ fn write_gantt(
 ) -> Result<()> {
     let svg = crate::render::gantt::svg(inst, schedule, Some(sc));
     crate::error::write_atomic(path, svg.as_bytes())
+}
+
+/// Names the instance file in a limit of the exact methods (`opt: 64 jobs exceed …`, P, the
+/// time scale: all properties of the instance), which `opt::solve` states without a file.
+pub(crate) fn limit_in(e: Error, instance: &std::path::Path) -> Error {
+    match e {
+        Error::Limit(m) => Error::Limit(format!("{}: {m}", instance.display())),
+        other => other,
+    }
 }

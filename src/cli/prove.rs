@@ -104,6 +104,7 @@ pub fn run(a: Args) -> Result<Exit> {
     if a.all {
         let budget = Budget {
             seed: a.seed,
+            // default: --budget 1 unless given (the documented default of --all)
             ..Budget::scaled(a.budget.unwrap_or(1))
         };
         let entries = proofs::ledger();
@@ -162,6 +163,7 @@ pub fn run(a: Args) -> Result<Exit> {
     } else if let proofs::Kind::Claim { gap } = entry.kind {
         println!("claim: {gap}");
     }
+    // default: no --budget means no extra checks (documented)
     let k = a.budget.unwrap_or(0);
     let budget = Budget {
         seed: a.seed,
@@ -262,6 +264,7 @@ fn search(name: &str, a: &Args) -> Result<Exit> {
         let prio = spec
             .priority
             .map(|p| p.name().to_string())
+            // default: LPT is the documented default priority
             .unwrap_or_else(|| "lpt".into());
         let expect = [(spec.name.clone(), prio, found.makespan.clone())];
         crate::error::write_atomic(

@@ -47,9 +47,9 @@ pub struct Args {
     /// Priority rule (default lpt; in peer mode, the file's rule).
     #[arg(long)]
     pub priority: Option<String>,
-    /// Seed of the RANDOM priority.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Seed of the RANDOM priority (only with it; default 0).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// ε of BATCH-LIST's MT-ALLOTMENT (exact, e.g. 0.3 or 1/100; must be > 0; default 3/10).
     #[arg(long)]
     pub eps: Option<String>,
@@ -109,22 +109,12 @@ pub fn run(a: Args) -> Result<Exit> {
     };
     let inst = Instance::load(ipath)?;
     let sc = Scenario::load(spath, &inst)?;
-    // The engine's budget, checked here so that the message names the scenario file.
-    let needed = crate::engine::attempts_needed(&sc);
-    let budget = crate::engine::Budget::RECORDED.max_attempts;
-    if needed > budget {
-        return Err(Error::invalid(
-            &spath.display().to_string(),
-            "failures",
-            format!(
-                "limit exceeded: {needed} attempts (Σ f_j + 1), above the {budget} a recorded run may start (engine::Budget::RECORDED)"
-            ),
-        ));
-    }
+    check_recorded_budget(spath, &sc)?;
+    let priority = parse_priority(a.priority.as_deref())?;
     let spec = AlgoSpec {
         name: algo.clone(),
-        priority: parse_priority(a.priority.as_deref())?,
-        seed: a.seed,
+        priority,
+        seed: seed_for(a.seed, priority)?,
         eps: parse_eps(a.eps.as_deref())?,
     };
     let c = oracle::certify(&spec, &inst, &sc)?;
@@ -132,11 +122,10 @@ pub fn run(a: Args) -> Result<Exit> {
         write_atomic(g, gantt_svg(&inst, &c.schedule, &sc)?.as_bytes())?;
     }
     let vs_opt = if a.vs_opt {
-        Some(crate::opt::solve(
-            &inst,
-            &sc,
-            &crate::opt::OptConfig::default(),
-        )?)
+        Some(
+            crate::opt::solve(&inst, &sc, &crate::opt::OptConfig::default())
+                .map_err(|e| super::opt::limit_in(e, ipath))?,
+        )
     } else {
         None
     };
@@ -286,9 +275,73 @@ pub(crate) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         ));
     }
     rayon::ThreadPoolBuilder::new()
+        // default: 0 threads tells rayon one per core (--threads absent; 0 given is refused above)
         .num_threads(threads.unwrap_or(0))
         .build()
         .map_err(|e| Error::option("threads", e.to_string()))
+}
+
+/// The seed of the RANDOM priority: `--seed` applies to it alone, so a seed given with another
+/// rule (LPT by default) is refused rather than silently ignored (issue 12).
+pub(crate) fn seed_for(seed: Option<u64>, priority: Option<Priority>) -> Result<u64> {
+    // default: LPT is the documented default priority
+    let rule = priority.unwrap_or(Priority::Lpt);
+    match seed {
+        Some(_) if rule != Priority::Random => Err(Error::option(
+            "--seed",
+            format!("only the RANDOM priority reads a seed, and the rule here is {rule}"),
+        )),
+        // default: seed 0 of the RANDOM priority (documented)
+        s => Ok(s.unwrap_or(0)),
+    }
+}
+
+/// The engine's budget of a recorded run, checked before the run so that the message names the
+/// scenario file (`simulate`, `verify --algo`).
+pub(crate) fn check_recorded_budget(spath: &Path, sc: &Scenario) -> Result<()> {
+    let needed = crate::engine::attempts_needed(sc);
+    let budget = crate::engine::Budget::RECORDED.max_attempts;
+    if needed > budget {
+        return Err(Error::invalid(
+            &spath.display().to_string(),
+            "failures",
+            format!(
+                "limit exceeded: {needed} attempts (Σ f_j + 1), above the {budget} a recorded run may start (engine::Budget::RECORDED)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Peer mode: every scenario is certified (its schedule recorded), so each must fit the
+/// engine's recorded budget; the first that does not is refused naming the failure file and
+/// its line (issue 12: a line with 10^9 failures gave a limit message naming no file).
+fn check_peer_budget(fpath: &Path, scenarios: &[Scenario]) -> Result<()> {
+    let budget = crate::engine::Budget::RECORDED.max_attempts;
+    let Some(k) = scenarios
+        .iter()
+        .position(|sc| crate::engine::attempts_needed(sc) > budget)
+    else {
+        return Ok(());
+    };
+    let needed = crate::engine::attempts_needed(&scenarios[k]);
+    // Scenario k is the k-th non-blank line (peer::parse_failures skips blank lines).
+    let text = crate::error::read_text(fpath)?;
+    let line = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .nth(k)
+        .map(|(i, _)| i + 1);
+    let file = fpath.display().to_string();
+    let msg = format!(
+        "limit exceeded: {needed} attempts (Σ f_j + 1), above the {budget} a recorded run may start (engine::Budget::RECORDED)"
+    );
+    Err(match line {
+        Some(l) => Error::line(&file, l, msg),
+        // unreachable: the scenarios were read from this file's non-blank lines.
+        None => Error::invalid(&file, format!("scenario {}", k + 1), msg),
+    })
 }
 
 /// Peer mode: GREEDY with the file's priority over every scenario.
@@ -310,19 +363,21 @@ fn run_peer(ipath: &Path, fpath: &Path, a: &Args) -> Result<Exit> {
         Some(s) => s.parse::<Priority>()?,
         None => p.priority.into(),
     };
+    let seed = seed_for(a.seed, Some(priority))?;
     if a.scenarios == Some(0) {
         return Err(Error::option("scenarios", "must be at least 1"));
     }
     let pool = thread_pool(a.threads)?;
     let inst = &p.instance;
     let scenarios = peer::load_failures(fpath, inst.len(), a.scenarios)?;
+    check_peer_budget(fpath, &scenarios)?;
     // Built once here so that a bad spec is reported before any work; each worker builds its own.
-    let name = peer_greedy(inst, priority, a.seed)?.name();
+    let name = peer_greedy(inst, priority, seed)?.name();
     let results: Vec<PeerResult> = pool.install(|| {
         scenarios
             .par_iter()
             .map_init(
-                || peer_greedy(inst, priority, a.seed),
+                || peer_greedy(inst, priority, seed),
                 |g, sc| match g {
                     Ok(g) => simulate_peer_one(inst, sc, g),
                     Err(e) => Err(Error::option("algo", e.to_string())),

@@ -247,14 +247,18 @@ fn resilience(o: &Options, w: &Workload, synthetic: bool) -> Result<(Resilience,
             .and_then(|m| m.div_int(u64::from(w.nodes)))
             .ok_or_else(|| Error::option("--mtbf", "no default MTBF here: give --mtbf"))?,
     };
+    // default: the workload's documented default C when --checkpoint is absent
     let checkpoint = o.checkpoint.clone().unwrap_or(defaults.checkpoint);
     let res = Resilience {
+        // default: the workload's documented default D when --downtime is absent
         downtime: o.downtime.clone().unwrap_or(defaults.downtime),
+        // default: R = C when --recovery is absent (documented)
         recovery: o.recovery.clone().unwrap_or_else(|| checkpoint.clone()),
         checkpoint,
         mtbf_ind: Some(mtbf.mul_int(u64::from(w.nodes))),
     };
     res.validate()?;
+    // unreachable: an empty workload is refused when it is read, so some job has a size
     let largest = w.jobs.iter().map(|j| j.nodes).max().unwrap_or(1);
     limits::check_job_mtbf(
         &mtbf.mul_int(u64::from(w.nodes)),

@@ -33,8 +33,8 @@ pub struct Args {
     #[arg(long, requires = "algo")]
     pub priority: Option<String>,
     /// With --algo: the seed of the RANDOM priority.
-    #[arg(long, default_value_t = 0, requires = "algo")]
-    pub seed: u64,
+    #[arg(long, requires = "algo")]
+    pub seed: Option<u64>,
     /// With --algo: BATCH-LIST's ε (default 3/10).
     #[arg(long, requires = "algo")]
     pub eps: Option<String>,
@@ -47,14 +47,21 @@ pub fn run(a: Args) -> Result<Exit> {
     let sc = Scenario::load(&a.scenario, &inst)?;
     let sch = Schedule::load_report(&a.schedule)?;
     let spec = match &a.algo {
-        Some(name) => Some(AlgoSpec {
-            name: name.clone(),
-            priority: parse_priority(a.priority.as_deref())?,
-            seed: a.seed,
-            eps: parse_eps(a.eps.as_deref())?,
-        }),
+        Some(name) => {
+            let priority = parse_priority(a.priority.as_deref())?;
+            Some(AlgoSpec {
+                name: name.clone(),
+                priority,
+                seed: super::simulate::seed_for(a.seed, priority)?,
+                eps: parse_eps(a.eps.as_deref())?,
+            })
+        }
         None => None,
     };
+    if spec.is_some() {
+        // Before anything is printed: the algorithm's run must fit the engine's budget.
+        super::simulate::check_recorded_budget(&a.scenario, &sc)?;
+    }
     let mut holds = true;
     match check::check(&inst, &sc, &sch) {
         Ok(m) => println!("feasible: makespan {m} ({})", m.to_decimal_string(6)),

@@ -60,6 +60,7 @@ impl Contender {
             algo: r.entry.label.to_string(),
             priority: spec
                 .priority
+                // default: LPT is the documented default priority
                 .unwrap_or(crate::schedulers::Priority::Lpt)
                 .to_string(),
             prepared: Prepared::new(spec, inst)?,

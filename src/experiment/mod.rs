@@ -150,6 +150,7 @@ impl Default for Options {
 impl Options {
     /// The output directory of campaign `name`.
     pub fn out_dir(&self, name: &str) -> PathBuf {
+        // default: out/<name> (documented default of --out)
         self.out.clone().unwrap_or_else(|| {
             PathBuf::from("out").join(if self.quick {
                 format!("{name}-quick")

@@ -42,6 +42,7 @@ pub const ALGOS: [&str; 5] = [
 
 /// The published row of Table 1 for one of our labels (`BATCH-U` → `BATCH`).
 pub fn paper_row(label: &str) -> Option<&'static (&'static str, [f64; 6], [f64; 6])> {
+    // default: a label without the `-U` suffix is its own base
     let base = label.strip_suffix("-U").unwrap_or(label);
     PAPER.iter().find(|r| r.0 == base)
 }

@@ -93,6 +93,7 @@ pub fn default_traces() -> Vec<PathBuf> {
         .iter()
         .find(|d| names.iter().all(|n| d.join(n).is_file()))
         .cloned()
+        // default: no candidate holds the traces; the first is named in the error that follows
         .unwrap_or_else(|| dirs[0].clone());
     names.iter().map(|n| dir.join(n)).collect()
 }
@@ -102,6 +103,7 @@ pub(super) fn short_name(p: &Path) -> String {
     let n = p
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
+        // default: a path with no file name is shown as empty
         .unwrap_or_default();
     n.trim_end_matches(".gz")
         .trim_end_matches(".swf")
@@ -236,11 +238,13 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     } else {
         opts.traces.clone()
     };
+    // default: --min-jobs 20 (documented)
     let min_jobs = opts.min_jobs.unwrap_or(20);
     let scenarios = opts.scenarios_or(1000, 3)?;
     // --sets bounds the days per trace: by default every day, or 2 with --quick.
     let max_days = opts.sets_or(usize::MAX, 2)?;
     let (days, trace_info) = load_days(&traces, min_jobs, max_days)?;
+    // default: --max-expected-failures 1000 (documented)
     let max_expected = opts.max_expected_failures.unwrap_or(MAX_EXPECTED_FAILURES);
     let (keep, excess) = screen(&days, max_expected)?;
     let excess_text = describe_excess(&traces, &excess);
@@ -381,7 +385,14 @@ fn load_days(
     if days.is_empty() {
         return Err(Error::option(
             "trace",
-            format!("no day has at least {min_jobs} jobs (see --min-jobs)"),
+            format!(
+                "no day of {} has at least {min_jobs} jobs (see --min-jobs)",
+                traces
+                    .iter()
+                    .map(|t| t.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         ));
     }
     Ok((days, trace_info))

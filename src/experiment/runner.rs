@@ -82,6 +82,7 @@ pub fn prepare(out: &Path, manifest: &serde_json::Value) -> Result<()> {
                     .chain(b.keys())
                     .find(|k| a.get(*k) != b.get(*k))
                     .cloned()
+                    // unreachable: the manifests differ, so some key differs; `?` only if a value differs at the top level
                     .unwrap_or_else(|| "?".into()),
                 _ => "?".into(),
             };
@@ -201,6 +202,7 @@ fn progress_bar(cfg: &RunConfig, total: usize, resumed: usize) -> ProgressBar {
         ProgressStyle::with_template(
             "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} cells, ETA {eta}",
         )
+        // default: the built-in bar style if the template (a literal) were rejected
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_message(cfg.out.display().to_string());

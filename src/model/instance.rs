@@ -193,6 +193,7 @@ impl Instance {
         check_table_budget(&raw)?;
         let mut jobs = Vec::with_capacity(raw.jobs.len());
         for (j, rj) in raw.jobs.into_iter().enumerate() {
+            // default: unnamed jobs are J1, J2, … (documented)
             let name = rj.name.unwrap_or_else(|| format!("J{}", j + 1));
             let profile = match (rj.procs, rj.time, rj.speedup) {
                 (Some(procs), Some(time), None) => Profile::Rigid { procs, time },
@@ -261,6 +262,7 @@ impl Instance {
     /// Pretty JSON text.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(&self.to_raw())
+            // unreachable: serializing a struct of strings and numbers cannot fail
             .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
 }

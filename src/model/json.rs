@@ -43,6 +43,7 @@ pub(crate) fn load_json<T: de::DeserializeOwned>(path: &Path) -> Result<T> {
 fn json_error(file: &str, e: &serde_json::Error, path: Option<String>) -> Error {
     let full = e.to_string();
     let suffix = format!(" at line {} column {}", e.line(), e.column());
+    // default: serde's message has no position suffix to strip
     let msg = full.strip_suffix(&suffix).unwrap_or(&full);
     let msg = match path.as_deref() {
         // `.` is the whole document: a syntax error or a wrong top-level type.
@@ -153,6 +154,7 @@ struct Usize(usize);
 
 impl<'de> Deserialize<'de> for Usize {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Usize, D::Error> {
+        // default: usize is at most 64 bits on every supported target
         let max = u64::try_from(usize::MAX).unwrap_or(u64::MAX);
         let v = d.deserialize_any(CountVisitor { max })?;
         usize::try_from(v)

@@ -61,6 +61,7 @@ impl Schedule {
             .iter()
             .map(Attempt::end)
             .max()
+            // default: the makespan of an empty schedule is 0
             .unwrap_or_default()
     }
 
@@ -115,6 +116,7 @@ impl Schedule {
     /// Pretty JSON text, with the makespan.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(&self.clone().with_makespan())
+            // unreachable: serializing a struct of strings and numbers cannot fail
             .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
 }

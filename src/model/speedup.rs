@@ -257,6 +257,7 @@ fn affine_table(a: &Time, b: &Time, c: &Time, pbar: u32, procs: u32) -> Vec<Time
         Time::from_int(n).div_int(d)
     };
     (1..=procs)
+        // default: the exact slow path when the fast integer path does not apply
         .map(|p| fast(p).unwrap_or_else(|| slow(p)))
         .collect()
 }
@@ -332,12 +333,14 @@ fn rounded_affine_table(
         Time::from_int(i64::try_from(q).ok()?).div_int(u64::try_from(scale).ok()?)
     };
     (1..=procs)
+        // default: the exact slow path when the fast integer path does not apply
         .map(|p| fast(p).unwrap_or_else(|| slow(p)))
         .collect()
 }
 
 fn div(x: &Time, p: u32) -> Time {
     // p ≥ 1 everywhere this is called.
+    // unreachable: p ≥ 1 everywhere this is called (comment above); `max(1)` keeps it total
     x.div_int(u64::from(p.max(1))).unwrap_or_else(|| x.clone())
 }
 
@@ -458,6 +461,7 @@ fn exp2_constants() -> &'static [u128; 64] {
         let mut v = BigUint::from(2u32) << FRAC; // 2.0
         for slot in c.iter_mut() {
             v = (v << FRAC).sqrt();
+            // unreachable: v < 2^65 after the square root of a 128-bit value
             *slot = v.to_u128().unwrap_or(ONE);
         }
         c
@@ -560,6 +564,7 @@ impl Rho {
         match self {
             Rho::Grid(k) => Time::from_int(*k as i64)
                 .div_int(1 << POWER_GRID_BITS)
+                // unreachable: the divisor is the literal 2^POWER_GRID_BITS
                 .unwrap_or_else(Time::one),
             Rho::Rat(t) => t.clone(),
         }
@@ -579,6 +584,7 @@ fn power_rho_raw(delta: &Time, procs: u32) -> Vec<Rho> {
     }
     // floor(δ·2^64) for 0 < δ < 1.
     let scaled = (delta.numer() << FRAC) / delta.denom();
+    // unreachable: 0 < δ < 1, so ⌊δ·2^64⌋ < 2^64 fits
     let delta_fx = scaled.to_u128().unwrap_or(0);
     let grid_shift = FRAC - POWER_GRID_BITS; // a grid step is 2^grid_shift fixed-point units
     let err: u128 = 1 << (FRAC - 28);
@@ -593,6 +599,7 @@ fn power_rho_raw(delta: &Time, procs: u32) -> Vec<Rho> {
             let k_low = v >> grid_shift;
             let rem = v - (k_low << grid_shift);
             let k = if rem >= half + err { k_low + 1 } else { k_low };
+            // unreachable: ρ(p) ≤ p ≤ 2^24 on a 2^24 grid, so k < 2^48
             u64::try_from(k).unwrap_or(u64::MAX)
         };
         // Repair: clamp to [ρ(p−1), ρ(p−1)·p/(p−1)] (integers while both are grid values).
@@ -607,6 +614,7 @@ fn power_rho_raw(delta: &Time, procs: u32) -> Vec<Rho> {
                         Time::from_int(*kp as i64)
                             .mul_int(u64::from(p))
                             .div_int((u64::from(p) - 1) << POWER_GRID_BITS)
+                            // unreachable: p ≥ 2 here, the divisor is nonzero
                             .unwrap_or_else(Time::one),
                     )
                 } else {
@@ -618,6 +626,7 @@ fn power_rho_raw(delta: &Time, procs: u32) -> Vec<Rho> {
                 let cap = prev
                     .mul_int(u64::from(p))
                     .div_int(u64::from(p - 1))
+                    // unreachable: p ≥ 2 here, the divisor is nonzero
                     .unwrap_or_else(|| prev.clone());
                 if cand < *prev {
                     Rho::Rat(prev.clone())
@@ -647,6 +656,7 @@ fn power_times(w: &Time, delta: &Time, procs: u32) -> Vec<Time> {
     power_rho_raw(delta, procs)
         .iter()
         .map(|r| match r {
+            // unreachable: grid values are ≥ 1 (ρ(1) = 1 and ρ is non-decreasing)
             Rho::Grid(k) => w_grid.div_int(*k).unwrap_or_else(|| w.clone()),
             Rho::Rat(t) => w / t,
         })

@@ -95,6 +95,7 @@ impl RawSpeedup {
         Ok(match name {
             "table" => SpeedupModel::Table {
                 times: times(self.times)?,
+                // default: a table is not declared monotonic unless `"monotonic": true` (documented)
                 monotonic: self.monotonic.unwrap_or(false),
             },
             "monotonic" => SpeedupModel::Monotonic {

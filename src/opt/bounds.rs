@@ -66,6 +66,7 @@ fn make(prob: &IntProblem, weight: Vec<i64>, capacity: i64) -> Energy {
                 .iter()
                 .map(|o| weight[o.procs as usize] * o.dur)
                 .min()
+                // unreachable: every job has at least one option (procs ≤ P was checked)
                 .unwrap_or(0)
         })
         .collect();

@@ -76,6 +76,7 @@ pub fn random_small(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let procs = procs.max(1);
     let time = |rng: &mut ChaCha8Rng| {
+        // unreachable: the denominator is drawn from 1..=2, never zero
         Time::new(rng.random_range(1..=4), rng.random_range(1..=2)).unwrap_or_default()
     };
     let jobs: Vec<Job> = (0..n.max(1))

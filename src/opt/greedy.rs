@@ -57,6 +57,7 @@ pub fn best(prob: &IntProblem) -> IntSchedule {
             }
         }
     }
+    // default: the best of no candidate is the empty selection
     best.unwrap_or_default()
 }
 
@@ -113,6 +114,7 @@ fn list(prob: &IntProblem, rule: Rule, pick: Pick) -> IntSchedule {
             None => break,
         }
     }
+    // default: the makespan of no job is 0
     out.makespan = end.iter().copied().max().unwrap_or(0);
     out
 }

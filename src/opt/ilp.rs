@@ -181,7 +181,9 @@ pub fn solve(
     for (j, per_job) in slots.iter().enumerate() {
         for i in 1..per_job.len() {
             let (prev, next) = (&per_job[i - 1], &per_job[i]);
+            // unreachable: every attempt has at least one option (procs ≤ P was checked)
             let lo = next.iter().map(|s| s.tau).min().unwrap_or(0);
+            // unreachable: every attempt has at least one option (procs ≤ P was checked)
             let hi = next.iter().map(|s| s.tau).max().unwrap_or(-1);
             for tau in lo..=hi {
                 let mut e = Expression::default();
@@ -305,6 +307,7 @@ pub fn solve(
             });
         }
     }
+    // default: the makespan of no attempt is 0
     let mk = attempts.iter().map(|a| a.start + a.dur).max().unwrap_or(0);
     let ilp_sched = IntSchedule {
         attempts,

@@ -177,6 +177,7 @@ pub(crate) fn to_schedule(
             duration: inst.jobs[a.job]
                 .time(a.procs)
                 .cloned()
+                // default: a rigid job's duration is its scaled time back in seconds
                 .unwrap_or_else(|| prob.to_time(a.dur)),
             nodes: None,
         })
@@ -304,6 +305,7 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
                 stats.certificate = Some(if optimal {
                     Certificate::Search
                 } else {
+                    // default: an ILP answer without a certificate is proven by integrality (the solver's optimum)
                     out.certificate.unwrap_or(Certificate::Integrality)
                 });
             }

@@ -75,6 +75,7 @@ impl IntProblem {
     /// An exact time from a scaled integer.
     pub fn to_time(&self, scaled: i64) -> Time {
         // scale ≥ 1, so the division is defined.
+        // unreachable: scale ≥ 1 (comment above), the denominator is nonzero
         Time::new(scaled, self.scale).unwrap_or_default()
     }
 
@@ -155,6 +156,7 @@ pub fn build(inst: &Instance, sc: &Scenario) -> Result<IntProblem> {
             options.push(Opt { procs: *p, dur: d });
         }
         let attempts = f + 1;
+        // unreachable: every job has at least one option (procs ≤ P was checked above)
         let longest = options.iter().map(|o| o.dur).max().unwrap_or(0);
         horizon = horizon
             .checked_add(
@@ -166,12 +168,15 @@ pub fn build(inst: &Instance, sc: &Scenario) -> Result<IntProblem> {
         if horizon > MAX_HORIZON {
             return Err(limit_msg());
         }
+        // unreachable: every job has at least one option (procs ≤ P was checked above)
         let min_dur = options.iter().map(|o| o.dur).min().unwrap_or(0);
         let min_area = options
             .iter()
             .map(|o| o.dur * i64::from(o.procs))
             .min()
+            // unreachable: every job has at least one option (procs ≤ P was checked above)
             .unwrap_or(0);
+        // unreachable: every job has at least one option (procs ≤ P was checked above)
         let min_procs = options.iter().map(|o| o.procs).min().unwrap_or(1);
         let class = match classes.iter().position(|c| *c == options) {
             Some(c) => c,

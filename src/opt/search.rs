@@ -218,6 +218,7 @@ impl Search<'_> {
                     && self.prob.jobs[i].class == cls
                     && self.end[i] <= self.t
             })
+            // default: no earlier job that fits; `j` itself
             .unwrap_or(j)
     }
 
@@ -233,6 +234,7 @@ impl Search<'_> {
     fn lower_bound(&self) -> i64 {
         let t = self.t;
         let free = self.cap - self.used;
+        // default: no pending event: advance by one time unit
         let t_next = self.next_event().unwrap_or(t + 1);
         let mut lb = 0i64;
         // rel[j]: the earliest start of job j's next attempt.
@@ -369,6 +371,7 @@ impl Search<'_> {
     }
 
     fn record_leaf(&mut self) {
+        // default: the makespan of no job is 0
         let mk = self.end.iter().copied().max().unwrap_or(0);
         if mk < self.best.makespan {
             self.best = IntSchedule {

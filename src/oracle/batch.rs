@@ -146,6 +146,7 @@ impl Response {
 
     /// The output line (without its newline).
     pub fn to_json(&self) -> String {
+        // unreachable: serializing a struct of strings and numbers cannot fail
         serde_json::to_string(self).unwrap_or_else(|e| {
             // Unreachable: every field serializes (strings, numbers, a schedule, a JSON value
             // that came from JSON); a line is still written so that the output keeps its order.
@@ -168,6 +169,7 @@ pub fn respond(line: usize, text: &str, opts: &Options) -> Response {
             return failed(line, id, error);
         }
     };
+    // default: a request without `id` echoes null
     let id = req.id.clone().unwrap_or(Value::Null);
     match answer(req) {
         Ok(c) => Response::Done(Box::new(done(line, id, c, opts))),
@@ -185,6 +187,7 @@ fn request_error(text: &str, e: &serde_json::Error) -> (Value, String) {
     match serde_json::from_str::<Value>(text) {
         Err(e) => (Value::Null, format!("malformed JSON: {e}")),
         Ok(v) => {
+            // default: a request without `id` echoes null
             let id = v.get("id").cloned().unwrap_or(Value::Null);
             if v.is_object() {
                 (id, format!("request: {e}"))
@@ -383,6 +386,7 @@ fn next_line(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<Line>> 
         }
         any = true;
         let newline = avail.iter().position(|&b| b == b'\n');
+        // default: the last line of the input may have no newline
         let part = &avail[..newline.unwrap_or(avail.len())];
         if !over && buf.len() + part.len() > max {
             over = true;
@@ -417,6 +421,7 @@ fn respond_line(line: usize, l: Line, opts: &Options) -> Response {
     match l {
         Line::Text(text) => {
             let r = std::panic::catch_unwind(|| respond(line, &text, opts));
+            // default: a panic in one request becomes that request's error line (the others go on)
             r.unwrap_or_else(|_| {
                 failed(
                     line,

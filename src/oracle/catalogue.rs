@@ -516,12 +516,14 @@ impl Algo {
     /// Builds the scheduler for `inst`. Errors: a rigid algorithm on moldable jobs (naming the
     /// first moldable job), an invalid ε.
     pub fn build(&self, inst: &Instance, params: &Params) -> Result<Box<dyn Scheduler>> {
+        // default: LPT is the documented default priority
         let pr = params.priority.unwrap_or(Priority::Lpt);
         let seed = params.seed;
         let order = match pr {
             Priority::Index => Order::Index,
             priority => Order::Rule { priority, seed },
         };
+        // default: BATCH-LIST's documented ε = 3/10
         let eps = || params.eps.clone().unwrap_or_else(moldable::default_eps);
         Ok(match *self {
             Algo::RList { m, reservations } => {

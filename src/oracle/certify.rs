@@ -67,6 +67,7 @@ impl AlgoSpec {
 
     /// `name/PRIORITY` (e.g. `greedy/LPT`), as tables and messages print a spec.
     pub fn label(&self) -> String {
+        // default: LPT is the documented default priority
         format!("{}/{}", self.name, self.priority.unwrap_or(Priority::Lpt))
     }
 

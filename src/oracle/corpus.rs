@@ -90,6 +90,7 @@ impl Expect {
         let spec = AlgoSpec {
             name: self.algorithm.clone(),
             priority: Some(priority),
+            // default: a golden case without `seed` uses seed 0 (documented)
             seed: self.seed.unwrap_or(0),
             eps: self.eps.clone(),
         };

@@ -45,6 +45,7 @@ pub fn svg(inst: &Instance, schedule: &Schedule, scenario: Option<&Scenario>) ->
     let title = schedule
         .algorithm
         .clone()
+        // default: a schedule without an algorithm name is titled `schedule`
         .unwrap_or_else(|| "schedule".into());
     let _ = writeln!(
         out,
@@ -214,6 +215,7 @@ fn axes(out: &mut String, makespan: &Time, procs: usize, plot_w: f64, plot_h: f6
         let value = makespan
             .mul_int(k)
             .div_int(ticks)
+            // unreachable: ticks ≥ 1, the divisor is nonzero
             .unwrap_or_else(Time::zero);
         let _ = writeln!(
             out,
@@ -264,6 +266,7 @@ fn short(t: &Time) -> String {
     let digits = t.floor().magnitude().to_string();
     let sign = if t.is_negative() { "-" } else { "" };
     let (head, tail) = digits.split_at(1);
+    // default: fewer than two digits after the first: all of them
     let tail = tail.get(..2).unwrap_or(tail);
     format!("{sign}{head}.{tail:0<2}e{}", digits.len() - 1)
 }

@@ -17,6 +17,7 @@ pub mod plot;
 pub fn xml_chars(s: &str) -> String {
     s.chars()
         .map(|c| match c {
+            // unreachable: 0x2400 + c for c ≤ 0x1f is a valid char (the Control Pictures block)
             '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
             '\u{7f}' => '\u{2421}',
             '\u{80}'..='\u{9f}' | '\u{fffe}' | '\u{ffff}' => '\u{fffd}',

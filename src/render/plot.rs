@@ -268,10 +268,12 @@ pub fn write_png(fig: &Figure, path: &Path) -> Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
+        // default: a bare file name lives in the current directory
         .unwrap_or(Path::new("."));
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
+        // default: a path with no file name gets the temporary name `plot.png`
         .unwrap_or_else(|| "plot.png".into());
     let tmp = dir.join(format!(".{name}.tmp{}.png", std::process::id()));
     let drawn = (|| {
@@ -355,6 +357,7 @@ fn draw_line<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &LineChart) -
         y1 = y1.max(r);
     }
     let (x0, x1) = padded(x0, x1);
+    // default: the data's own range, padded, unless the chart fixes one
     let (y0, y1) = c.y_range.unwrap_or_else(|| padded(y0, y1));
     let mut chart = ChartBuilder::on(area)
         .caption(&c.title, (FAMILY, 18))
@@ -459,6 +462,7 @@ fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> 
     }
     let (y0, y1) = c
         .y_range
+        // default: the data's own range with 8 % headroom, unless the chart fixes one
         .unwrap_or((y0, y1 + (y1 - y0).abs().max(1e-9) * 0.08));
     let groups = c.groups.clone();
     let mut chart = ChartBuilder::on(area)

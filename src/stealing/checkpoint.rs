@@ -77,6 +77,7 @@ pub fn inflate(t: &Time, period: Option<&Time>, c: &Time) -> Time {
 fn ceil_div(a: &Time, b: &Time) -> u64 {
     let k = a.checked_div(b).map(|q| q.ceil()).and_then(|k| k.to_u64());
     debug_assert!(k.is_some(), "⌈{a} / {b}⌉ out of range");
+    // unreachable: the quotient is a small positive count (debug_assert above)
     k.unwrap_or(0)
 }
 
@@ -84,6 +85,7 @@ fn ceil_div(a: &Time, b: &Time) -> u64 {
 fn floor_div(a: &Time, b: &Time) -> u64 {
     let k = a.checked_div(b).map(|q| q.floor()).and_then(|k| k.to_u64());
     debug_assert!(k.is_some(), "⌊{a} / {b}⌋ out of range");
+    // unreachable: the quotient is a small positive count (debug_assert above)
     k.unwrap_or(0)
 }
 
@@ -125,6 +127,7 @@ impl Timeline {
         } else {
             (None, Time::zero())
         };
+        // default: no checkpoint period (C = 0), no checkpoint
         let n = period.as_ref().map(|p| ceil_div(&work, p)).unwrap_or(0);
         let len = inflate(&work, period.as_ref(), &c);
         Timeline {

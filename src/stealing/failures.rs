@@ -93,6 +93,7 @@ impl FailureSource {
     pub fn parse(text: &str, file: &str, nodes: u32) -> Result<FailureSource> {
         let mut out = Vec::new();
         for (i, raw) in text.lines().enumerate() {
+            // default: `split` always yields a first piece
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
                 continue;
@@ -159,6 +160,7 @@ impl FailureSource {
                     // u ∈ [2^-53, 1] so −ln(u) ∈ [0, 37]; `poisson` checked the mean, so the gap
                     // is finite and from_f64_grid (None only for a non-finite value) succeeds.
                     debug_assert!(gap_f.is_finite() && gap_f >= 0.0, "{gap_f}");
+                    // unreachable: the gap is finite and ≥ 0 (debug_assert above)
                     let gap = Time::from_f64_grid(gap_f, GRID).unwrap_or_else(Time::zero);
                     let node = rng.random_range(0..*nodes);
                     let time = &*last + &gap;

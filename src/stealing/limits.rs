@@ -57,6 +57,7 @@ pub fn show(t: &Time) -> String {
         t.to_big() * ten(e)
     };
     // m ∈ (0.1, 10): the digit counts bound t/10^e; one step makes it [1, 10).
+    // unreachable: BigInt::to_f64 always returns Some (±inf beyond range, checked by the caller)
     let mut mf = m.to_f64().unwrap_or(f64::NAN);
     if mf.abs() < 1.0 {
         mf *= 10.0;
@@ -67,6 +68,7 @@ pub fn show(t: &Time) -> String {
 
 /// The smallest platform MTBF as a time (1/1000 s).
 pub fn min_mtbf() -> Time {
+    // unreachable: the denominator is the literal 1000
     Time::new(MIN_MTBF_MILLIS, 1000).unwrap_or_else(Time::one)
 }
 

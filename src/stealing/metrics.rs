@@ -83,6 +83,7 @@ impl Decomposition {
 
     /// Useful utilization (Section 5.3.2); 0 for an empty window (no platform time).
     pub fn utilization(&self) -> Time {
+        // default: utilization of an empty window is 0 (documented above)
         self.useful.checked_div(&self.total).unwrap_or_default()
     }
 }
@@ -121,7 +122,9 @@ impl FlowStats {
         FlowStats {
             jobs: items.len(),
             max,
+            // default: the mean of no job is 0 (the table prints the job count beside it)
             mean: sum.div_int(items.len() as u64).unwrap_or_default(),
+            // default: the weighted mean of no weight is 0 (the table prints the job count beside it)
             weighted_mean: wsum.div_int(w).unwrap_or_default(),
         }
     }
@@ -156,6 +159,7 @@ fn overlap(a: &Time, b: &Time, w: &(Time, Time)) -> Option<(Time, Time)> {
 fn len_in(a: &Time, b: &Time, w: &(Time, Time)) -> Time {
     overlap(a, b, w)
         .map(|(lo, hi)| &hi - &lo)
+        // default: an interval outside the window has length 0 in it
         .unwrap_or_default()
 }
 
@@ -253,6 +257,7 @@ pub fn compute(run: &Run, pruning: &Pruning) -> Metrics {
     let window = pruning
         .window
         .clone()
+        // default: the window is [0, end of run) unless --window is given (documented)
         .unwrap_or((Time::zero(), run.end.clone()));
     let decomposition = decomposition(run, &window);
     Metrics {

@@ -302,6 +302,7 @@ impl FromStr for Variant {
         if l == "sfsj" {
             return Ok(Variant::SFSJ);
         }
+        // default: `H111` and `111` name the same variant
         let d = l.strip_prefix('h').unwrap_or(&l).as_bytes();
         let bad = || {
             format!("unknown variant `{s}` (expected baseline, SFSJ or Hxyz with x∈1..3, y∈1..2, z∈1..3)")

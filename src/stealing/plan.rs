@@ -153,6 +153,7 @@ impl Profile {
 
     /// The smallest free count over the profile (a negative value is an over-subscription).
     pub fn min_free(&self) -> i64 {
+        // default: an empty profile has nothing free to go below 0
         self.steps.iter().map(|s| s.1).min().unwrap_or(0)
     }
 }

@@ -65,6 +65,7 @@ impl Synthetic {
             .strip_prefix("synthetic")
             .ok_or_else(|| opt(format!("`{spec}` is not a synthetic spec")))?;
         let mut s = Synthetic::paper(default_seed);
+        // default: `synthetic` and `synthetic:` are the same spec
         let rest = rest.strip_prefix(':').unwrap_or(rest);
         for kv in rest.split(',').filter(|x| !x.trim().is_empty()) {
             let (k, v) = kv
@@ -137,6 +138,7 @@ impl Synthetic {
         for (i, p) in sizes.into_iter().enumerate() {
             let exec = Time::from_int(rng.random_range(60..=7140i64));
             // Time::new fails only on a zero denominator.
+            // unreachable: the denominator is the literal 1000
             let alpha = Time::new(rng.random_range(1000..=5000i64), 1000).unwrap_or_else(Time::one);
             let u: f64 = rng.random::<f64>();
             if i > 0 {
@@ -144,6 +146,7 @@ impl Synthetic {
                 // and from_f64_grid fails only on a non-finite value.
                 let gap_f = -(1.0 - u).ln() * lambda;
                 debug_assert!(gap_f.is_finite(), "{gap_f}");
+                // unreachable: the gap is finite (debug_assert above) and ≥ 0
                 let gap = Time::from_f64_grid(gap_f, GRID).unwrap_or_default();
                 t = &t + &gap;
             }

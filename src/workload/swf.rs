@@ -41,6 +41,12 @@ use std::path::Path;
 /// Number of fields of an SWF job line.
 pub const SWF_FIELDS: usize = 18;
 
+/// The largest submit, run or requested time accepted, in seconds (10^11 s ≈ 3,170 years, the
+/// bound of `steal`'s times, `stealing::limits::MAX_SECONDS`). Issue 12: a run time of 1e400
+/// was silently cut to the walltime by `steal`, and became an infinite exposure (a message
+/// containing `inf` naming no file) in `experiment rigid-trace`; no machine logs such times.
+pub const MAX_SECONDS: i64 = 100_000_000_000;
+
 /// Length of a day in seconds, for [`SwfLog::split_days`].
 pub const DAY: i64 = 86_400;
 
@@ -221,6 +227,20 @@ fn job_line(s: &str, file: &str, line: usize) -> Result<JobLine> {
     let alloc = count(&v[4], file, line, "field 5 (allocated processors)")?;
     let requested_procs = count(&v[7], file, line, "field 8 (requested processors)")?;
     let status = integer(&v[10], toks[10], file, line, "field 11 (status)")?;
+    let max = Time::from_int(MAX_SECONDS);
+    for (k, what) in [(1, "submit time"), (3, "run time"), (8, "requested time")] {
+        if v[k] > max {
+            return Err(Error::line(
+                file,
+                line,
+                format!(
+                    "field {} ({what}) `{}` s is beyond the limit of 10^11 s (≈ 3,170 years)",
+                    k + 1,
+                    toks[k]
+                ),
+            ));
+        }
+    }
     // The cleaning rule, in the order the module doc states.
     if !v[3].is_positive() {
         return Ok(JobLine::NoRunTime);
@@ -302,6 +322,7 @@ impl SwfLog {
         } else {
             return Ok(());
         };
+        // default: an empty header value reads as empty text (refused by the caller's parse)
         let value = value.split_whitespace().next().unwrap_or("");
         let n: u32 = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
             Error::line(
@@ -322,6 +343,7 @@ impl SwfLog {
 
     /// The largest processor count of a kept job (0 for an empty log).
     pub fn largest_job(&self) -> u32 {
+        // default: the largest job of an empty log is 0 (documented above)
         self.jobs.iter().map(|j| j.procs).max().unwrap_or(0)
     }
 
@@ -479,6 +501,29 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("too many fields: 19"));
+    }
+
+    /// Issue 12: times beyond 10^11 s are refused by line, not cut to the walltime or turned
+    /// into an infinite exposure; 10^11 itself is accepted.
+    #[test]
+    fn times_beyond_the_limit_name_the_line() {
+        let run = format!("{HEAD}1 0 0 1e400 4 -1 -1 4 10 -1 1 1 1 -1 1 -1 -1 -1\n");
+        let e = SwfLog::parse(&run, "r.swf").unwrap_err().to_string();
+        assert!(
+            e.starts_with("r.swf:4:") && e.contains("field 4 (run time) `1e400`"),
+            "{e}"
+        );
+        let submit = format!("{HEAD}1 1e23 0 10 4 -1 -1 4 10 -1 1 1 1 -1 1 -1 -1 -1\n");
+        let e = SwfLog::parse(&submit, "s.swf").unwrap_err().to_string();
+        assert!(e.contains("s.swf:4:") && e.contains("submit time"), "{e}");
+        let req = format!("{HEAD}1 0 0 10 4 -1 -1 4 100000000001 -1 1 1 1 -1 1 -1 -1 -1\n");
+        let e = SwfLog::parse(&req, "q.swf").unwrap_err().to_string();
+        assert!(
+            e.contains("q.swf:4:") && e.contains("requested time"),
+            "{e}"
+        );
+        let edge = format!("{HEAD}1 0 0 100000000000 4 -1 -1 4 -1 -1 1 1 1 -1 1 -1 -1 -1\n");
+        assert_eq!(SwfLog::parse(&edge, "e.swf").unwrap().jobs.len(), 1);
     }
 
     #[test]

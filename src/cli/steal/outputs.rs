@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 fn parent_dir(path: &Path) -> &Path {
     path.parent()
         .filter(|p| !p.as_os_str().is_empty())
+        // default: a bare file name lives in the current directory
         .unwrap_or(Path::new("."))
 }
 

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// A ratio as a bar value: the render API draws no bar for NaN.
 fn bar(r: Option<f64>) -> f64 {
+    // default: no ratio (no job in the class) is drawn as no bar; NaN never reaches text
     r.unwrap_or(f64::NAN)
 }
 

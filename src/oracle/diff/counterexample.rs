@@ -78,6 +78,7 @@ pub struct Theirs {
 /// `x.scenario.json`.
 pub fn siblings(out: &Path) -> (PathBuf, PathBuf) {
     let s = out.display().to_string();
+    // default: a name without `.json` keeps its whole name as the stem
     let stem = s.strip_suffix(".json").unwrap_or(&s);
     (
         PathBuf::from(format!("{stem}.instance.json")),
@@ -93,6 +94,7 @@ pub fn build(found: &Found, cfg: &Config, ext: &External) -> Result<corpus::Case
     let (kind, detail) = trial
         .mismatch()
         .map(|m| (m.kind.name().to_string(), m.detail.clone()))
+        // default: no mismatch, no detail
         .unwrap_or_default();
     let inst = &case.instance;
     let from = &found.original;
@@ -216,6 +218,7 @@ pub fn load(path: &Path) -> Result<Replay> {
     })?;
     let record: Record = serde_json::from_value(serde_json::Value::Object(other))
         .map_err(|err| Error::invalid(&name, "other", err.to_string()))?;
+    // default: LPT is the documented default priority
     let priority = spec.priority.unwrap_or(crate::schedulers::Priority::Lpt);
     let algo = Algo::new(&e.algorithm, priority, spec.seed, spec.eps.as_ref())
         .map_err(|err| Error::invalid(&name, "expect[0].algorithm", err.to_string()))?;

@@ -420,6 +420,7 @@ impl TempDir {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.subsec_nanos())
+            // default: a clock before 1970 only changes a temporary file's name
             .unwrap_or(0);
         let mut last = None;
         for k in 0..100u32 {

@@ -122,6 +122,7 @@ pub fn run(argv: &[String], timeout: Duration) -> Result<Ended> {
         kill_group(pid);
         // Reap the killed child (its waiter thread reports it); it cannot take long after SIGKILL.
         let _ = rx.recv_timeout(DRAIN);
+        // default: no stderr pipe, no stderr text
         let stderr = err.map(|e| e.take(DRAIN)).unwrap_or_default();
         return Ok(Ended::TimedOut { stderr });
     };
@@ -132,7 +133,9 @@ pub fn run(argv: &[String], timeout: Duration) -> Result<Ended> {
         kill_group(pid);
         drained = out.as_ref().map(|o| o.recv_timeout(DRAIN).ok());
     }
+    // default: nothing drained before the timeout is empty output
     let (stdout, truncated) = drained.flatten().unwrap_or_default();
+    // default: no stderr pipe, no stderr text
     let stderr = err.map(|e| e.take(DRAIN)).unwrap_or_default();
     Ok(Ended::Finished(Finished {
         status,
@@ -174,6 +177,7 @@ pub struct StderrTail {
 impl StderrTail {
     /// What was kept so far, as text.
     pub fn snapshot(&self) -> String {
+        // default: a poisoned buffer (its reader panicked) shows as empty
         let b = self.buf.lock().map(|b| b.clone()).unwrap_or_default();
         String::from_utf8_lossy(&b).into_owned()
     }

@@ -42,6 +42,7 @@ impl Algo {
             eps: eps.filter(|_| takes_eps).cloned(),
         };
         spec.resolve()?;
+        // default: BATCH-LIST's documented ε = 3/10
         let eps = takes_eps.then(|| spec.eps.clone().unwrap_or_else(moldable::default_eps));
         Ok(Algo {
             spec,
@@ -53,6 +54,7 @@ impl Algo {
 
     /// The priority rule.
     pub fn priority(&self) -> Priority {
+        // default: LPT is the documented default priority
         self.spec.priority.unwrap_or(Priority::Lpt)
     }
 

@@ -142,6 +142,7 @@ where
             .map_err(|_| bad(format!("`{}` is not a whole number", x.trim())))
     };
     let (lo, hi) = match s.split_once("..") {
+        // default: `A..B` and `A..=B` are the same inclusive range
         Some((a, b)) => (num(a)?, num(b.strip_prefix('=').unwrap_or(b))?),
         None => {
             let v = num(s)?;

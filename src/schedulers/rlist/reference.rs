@@ -98,6 +98,7 @@ impl RefProfile {
     fn earliest(&self, p: u32, t: &Time) -> usize {
         (0..self.steps.len())
             .find(|&k| self.fits_from(k, p, t))
+            // unreachable: the last step of the profile is free forever, so some step fits
             .unwrap_or(self.steps.len() - 1)
     }
 

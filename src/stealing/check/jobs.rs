@@ -28,6 +28,7 @@ impl Grid {
             Some(s) => {
                 let k = y.checked_div(s).and_then(|q| q.floor().to_u64());
                 debug_assert!(k.is_some(), "position {y} outside the grid");
+                // unreachable: positions are inside the grid (debug_assert above)
                 k.unwrap_or(0).min(self.n.saturating_sub(1))
             }
         }

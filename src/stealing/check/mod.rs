@@ -77,6 +77,7 @@ fn clip(a: &Time, b: &Time, w: &(Time, Time)) -> Option<(Time, Time)> {
 
 /// Length of `[a, b)` inside the window `w`.
 fn clip_len(a: &Time, b: &Time, w: &(Time, Time)) -> Time {
+    // default: an interval outside the window has length 0 in it
     clip(a, b, w).map(|(lo, hi)| &hi - &lo).unwrap_or_default()
 }
 
@@ -97,6 +98,7 @@ pub fn check(
     let grids = jobs::grids(w, res, run)?;
     let downs = failures::downtimes(w.nodes, res, run)?;
     attempts::check_all(w, res, run, &grids, &downs)?;
+    // default: the window is [0, end of run) unless --window is given (documented)
     let win = window.unwrap_or_else(|| (Time::zero(), run.end.clone()));
     let idle = nodes::exclusive_and_idle(w, run, &downs, &win)?;
     decomposition::sums_to_platform_time(w.nodes, run, &grids, &downs, &win, idle)

@@ -90,6 +90,7 @@ pub(super) fn exclusive_and_idle(
                 .iter()
                 .find(|(o, _)| !o.is_disjoint(&s))
                 .map(|(_, x)| describe(x))
+                // default: no overlapping owner found, no description
                 .unwrap_or_default();
             return Err(v(
                 "nodes",

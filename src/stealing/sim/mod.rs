@@ -242,6 +242,7 @@ impl<'a> Sim<'a> {
                     .ok_or_else(|| self.internal(format!("job {j} has no completion time")))
             })
             .collect::<Result<Vec<Time>>>()?;
+        // default: the end of a run with no job is time 0
         let end = completion.iter().max().cloned().unwrap_or_default();
         Ok(Run {
             variant: self.variant,
