@@ -158,7 +158,11 @@ def _source(value, label):
             f"{label}: expected a dict in resched's JSON format or a path, "
             f"got {type(value).__name__}"
         )
-    return json.dumps(_exact(value, label, ""), separators=(",", ":"))
+    exact = _exact(value, label, "")
+    try:
+        return json.dumps(exact, separators=(",", ":"))
+    except ValueError as e:  # an int of more digits than Python converts to text (4300)
+        raise InputError(f"{label}: {e}") from None
 
 
 def _exact(value, label, path):
