@@ -158,7 +158,10 @@ def _source(value, label):
             f"{label}: expected a dict in resched's JSON format or a path, "
             f"got {type(value).__name__}"
         )
-    exact = _exact(value, label, "")
+    try:
+        exact = _exact(value, label, "")
+    except RecursionError:
+        raise InputError(f"{label}: nested too deeply") from None
     try:
         return json.dumps(exact, separators=(",", ":"))
     except ValueError as e:  # an int of more digits than Python converts to text (4300)

@@ -113,3 +113,16 @@ def test_paths_to_json_files(tmp_path):
         resched.simulate(inst, sc, "greedy")
     with pytest.raises(resched.InputError, match="missing.json"):
         resched.simulate(tmp_path / "missing.json", None, "greedy")
+
+
+def test_deep_nesting_is_an_input_error():
+    deep = []
+    for _ in range(100_000):
+        deep = [deep]
+    with pytest.raises(resched.InputError, match="nested too deeply"):
+        resched.simulate({"processors": 1, "jobs": deep}, None, "greedy")
+    shallow = []
+    for _ in range(200):  # past serde_json's limit of 128, within Python's
+        shallow = [shallow]
+    with pytest.raises(resched.InputError, match=r"schedule: field `x\[0\].*`: recursion limit exceeded"):
+        resched.verify(rigid((1, 1)), None, {"attempts": [], "x": shallow})
