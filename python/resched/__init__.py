@@ -49,7 +49,7 @@ __all__ = [
 
 __version__ = _native.__version__
 
-# The parameters an algorithm may take, and where they go.
+# The keyword parameters of an algorithm (the `**params` of simulate, certify and verify).
 _ALGO_PARAMS = ("priority", "seed", "eps")
 
 
@@ -159,11 +159,9 @@ def _source(value, label):
             f"got {type(value).__name__}"
         )
     try:
-        exact = _exact(value, label, "")
+        return json.dumps(_exact(value, label, ""), separators=(",", ":"))
     except RecursionError:
         raise InputError(f"{label}: nested too deeply") from None
-    try:
-        return json.dumps(exact, separators=(",", ":"))
     except ValueError as e:  # an int of more digits than Python converts to text (4300)
         raise InputError(f"{label}: {e}") from None
 

@@ -126,3 +126,8 @@ def test_deep_nesting_is_an_input_error():
         shallow = [shallow]
     with pytest.raises(resched.InputError, match=r"schedule: field `x\[0\].*`: recursion limit exceeded"):
         resched.verify(rigid((1, 1)), None, {"attempts": [], "x": shallow})
+
+
+def test_a_fraction_python_cannot_print_is_an_input_error():
+    with pytest.raises(resched.InputError, match="instance"):
+        resched.simulate(rigid((1, Fraction(10**5000, 3))), None, "greedy")
