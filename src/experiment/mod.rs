@@ -311,7 +311,8 @@ mod tests {
             ]
         );
         let moldable = ["LPA", "BATCH", "BATCH-U", "MINTIME", "MINAREA"];
-        assert_eq!(labels(&moldable_table1::ALGOS).unwrap(), moldable);
+        let table1 = ["LPA", "BATCH", "BATCH-U", "BATCH-PUB", "MINTIME", "MINAREA"];
+        assert_eq!(labels(&moldable_table1::ALGOS).unwrap(), table1);
         assert_eq!(labels(&moldable_sweeps::ALGOS).unwrap(), moldable);
         let e = labels(&["greedy", "fifo"]).unwrap_err().to_string();
         assert!(e.contains("unknown algorithm `fifo`"), "{e}");
