@@ -29,6 +29,7 @@ use std::path::PathBuf;
 pub mod eval;
 pub mod moldable_sweeps;
 pub mod moldable_table1;
+pub mod moldable_table1_figure;
 pub mod rigid_procs;
 pub mod rigid_qbar;
 pub mod rigid_sweep;

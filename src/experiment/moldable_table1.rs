@@ -371,6 +371,9 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         format!("{name}: P = {procs}, n = {jobs}, λ = {lambda:e}, LPT (like Table 1 / Figure 4)");
     let fig = figure(title, &columns, &t.agg)?;
     files.extend(plot::write_both(&fig, &dir.join("table1"))?);
+    let title = format!("{name}: resched beside the paper's Table 1 (P = {procs}, n = {jobs})");
+    let fig = super::moldable_table1_figure::figure(title, &columns, &t.agg)?;
+    files.extend(plot::write_both(&fig, &dir.join("table1_vs_paper"))?);
     Ok(Outcome {
         dir,
         files,
