@@ -17,6 +17,13 @@
 //! arbitrary tables with P ≤ 16, n ≤ 8, f ≤ 7), and the tests check it on every batch. With the
 //! reverse order (widest first) the same search finds batches lasting 2.50·L: the order matters.
 //!
+//! Reading of MT-ALLOTMENT (a parameter: the catalogue's `batch-list` / `batch-list-uniform`
+//! against `batch-list-published`): [`BatchList::new`] allots each batch by Lemma 3's reading
+//! ([`super::mt_allotment`], the default, argued from Section 4.4's text there and in
+//! [`super::mt_published`]); [`BatchList::published`] by the rules of the authors' simulator
+//! ([`super::mt_published`]: least area within the budget, ε₁ and ε₂, the 1.1 area factor, every
+//! attempt of a batch on its first count).
+//!
 //! Lemma 5: a job failing f_j times completes in batch ⌈log2(f_j+2)⌉; Theorem 11 then bounds
 //! the makespan by 2(1+ε)·⌈log2(f_max+2)⌉·min_p L(J,f,p). [`BatchList::batches`] records every
 //! batch (start, length, jobs, g, the allotment's L and lower end) so tests check each step of
