@@ -92,7 +92,7 @@ fn one_set(set: &str) {
             &inst,
             set,
             algo,
-            None,
+            5,
             "mintime_fix",
             &format!("{tag}_{set}"),
         );
