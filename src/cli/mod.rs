@@ -9,6 +9,7 @@ pub mod demo;
 pub mod diff;
 pub mod experiment;
 pub mod opt;
+pub mod peer_moldable;
 pub mod prove;
 pub mod simulate;
 pub mod steal;

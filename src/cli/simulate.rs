@@ -26,21 +26,22 @@ pub struct Args {
     /// Instance file (JSON).
     #[arg(
         long,
-        required_unless_present = "peer_instance",
-        conflicts_with = "peer_instance"
+        required_unless_present_any = ["peer_instance", "peer_moldable_instance"],
+        conflicts_with_all = ["peer_instance", "peer_moldable_instance"]
     )]
     pub instance: Option<PathBuf>,
     /// Failure scenario file (JSON: {"failures": [f_1, ...]}).
     #[arg(
         long,
-        required_unless_present = "peer_instance",
-        conflicts_with = "peer_instance"
+        required_unless_present_any = ["peer_instance", "peer_moldable_instance"],
+        conflicts_with_all = ["peer_instance", "peer_moldable_instance"]
     )]
     pub scenario: Option<PathBuf>,
-    /// Algorithm name, from the catalogue (listed below; `--help` describes each).
+    /// Algorithm name, from the catalogue (listed below; `--help` describes each; in moldable
+    /// peer mode, default lpa-list).
     #[arg(
         long,
-        required_unless_present = "peer_instance",
+        required_unless_present_any = ["peer_instance", "peer_moldable_instance"],
         conflicts_with = "peer_instance"
     )]
     pub algo: Option<String>,
@@ -67,22 +68,31 @@ pub struct Args {
     #[arg(long, requires = "peer_failures")]
     pub peer_instance: Option<PathBuf>,
     /// Peer mode: its failure file (one scenario per line).
-    #[arg(long, requires = "peer_instance")]
+    #[arg(long)]
     pub peer_failures: Option<PathBuf>,
     /// Peer mode: run only the first N scenarios.
-    #[arg(long, requires = "peer_instance")]
+    #[arg(long)]
     pub scenarios: Option<usize>,
     /// Peer mode: worker threads, at least 1 (default: one per core). The output does not depend
     /// on it.
-    #[arg(long, requires = "peer_instance")]
+    #[arg(long)]
     pub threads: Option<usize>,
+    /// Moldable peer mode: an instance file of the moldable paper's simulator
+    /// (`NAME mld LENGTH rft|amd|com|mix|lin PARAM…`; with --peer-failures).
+    #[arg(long, requires = "peer_failures", conflicts_with_all = ["peer_instance", "json", "gantt", "vs_opt"])]
+    pub peer_moldable_instance: Option<PathBuf>,
+    /// Moldable peer mode: the platform's processors P (that simulator takes P on its command
+    /// line; default 7500, the moldable paper's Table 1).
+    #[arg(long, requires = "peer_moldable_instance")]
+    pub procs: Option<u32>,
 }
 
 /// The `after_help` of `simulate`: the catalogue's names (the full list is in `--help`).
 fn short_help() -> String {
     format!(
         "Algorithms: {} (--help describes each).\nPriorities: {} (default lpt).\n\
-Peer mode: resched simulate --peer-instance sample_1_0.3 --peer-failures failures_sample_1_0.3 [--scenarios N] [--threads N]",
+Peer mode: resched simulate --peer-instance sample_1_0.3 --peer-failures failures_sample_1_0.3 [--scenarios N] [--threads N]\n\
+Moldable peer mode: resched simulate --peer-moldable-instance mix_1 --peer-failures failures_mix_1 [--algo lpa-list|mintime|minarea|batch-list] [--procs 7500]",
         catalogue::names().join(", "),
         Priority::valid_names()
     )
@@ -93,7 +103,8 @@ fn long_help() -> String {
     format!(
         "Algorithms (--algo; case-insensitive):\n{}\nPriorities (--priority): {} (default lpt; \
 `index` is the job order, as the moldable paper's Section 4.7 example).\n\n\
-Peer mode: resched simulate --peer-instance sample_1_0.3 --peer-failures failures_sample_1_0.3 [--scenarios N] [--threads N]",
+Peer mode: resched simulate --peer-instance sample_1_0.3 --peer-failures failures_sample_1_0.3 [--scenarios N] [--threads N]\n\
+Moldable peer mode: resched simulate --peer-moldable-instance mix_1 --peer-failures failures_mix_1 [--algo lpa-list|mintime|minarea|batch-list] [--procs 7500]",
         catalogue::help(),
         Priority::valid_names()
     )
@@ -103,6 +114,26 @@ Peer mode: resched simulate --peer-instance sample_1_0.3 --peer-failures failure
 pub fn run(a: Args) -> Result<Exit> {
     if let (Some(pi), Some(pf)) = (&a.peer_instance, &a.peer_failures) {
         return run_peer(pi, pf, &a);
+    }
+    if let (Some(pi), Some(pf)) = (&a.peer_moldable_instance, &a.peer_failures) {
+        let o = super::peer_moldable::Options {
+            procs: a
+                .procs
+                .unwrap_or(crate::workload::peer_moldable::DEFAULT_PROCS),
+            algo: a.algo.as_deref().unwrap_or("lpa-list"),
+            priority: a.priority.as_deref(),
+            seed: a.seed,
+            eps: a.eps.as_deref(),
+            scenarios: a.scenarios,
+            threads: a.threads,
+        };
+        return super::peer_moldable::run(pi, pf, &o);
+    }
+    if a.peer_failures.is_some() || a.scenarios.is_some() || a.threads.is_some() {
+        return Err(Error::option(
+            "peer-failures",
+            "--peer-failures, --scenarios and --threads belong to peer mode (--peer-instance or --peer-moldable-instance)",
+        ));
     }
     let (Some(ipath), Some(spath), Some(algo)) = (&a.instance, &a.scenario, &a.algo) else {
         return Err(Error::option("instance", "--instance, --scenario and --algo are required (or --peer-instance and --peer-failures)"));

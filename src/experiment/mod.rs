@@ -29,6 +29,7 @@ use std::path::PathBuf;
 pub mod eval;
 pub mod moldable_sweeps;
 pub mod moldable_table1;
+pub mod moldable_table1_figure;
 pub mod rigid_procs;
 pub mod rigid_qbar;
 pub mod rigid_sweep;
@@ -312,7 +313,8 @@ mod tests {
             ]
         );
         let moldable = ["LPA", "BATCH", "BATCH-U", "MINTIME", "MINAREA"];
-        assert_eq!(labels(&moldable_table1::ALGOS).unwrap(), moldable);
+        let table1 = ["LPA", "BATCH", "BATCH-U", "BATCH-PUB", "MINTIME", "MINAREA"];
+        assert_eq!(labels(&moldable_table1::ALGOS).unwrap(), table1);
         assert_eq!(labels(&moldable_sweeps::ALGOS).unwrap(), moldable);
         let e = labels(&["greedy", "fifo"]).unwrap_err().to_string();
         assert!(e.contains("unknown algorithm `fifo`"), "{e}");

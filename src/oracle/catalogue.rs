@@ -122,6 +122,9 @@ pub enum Algo {
     MinArea,
     /// BATCH-LIST with MT-ALLOTMENT (moldable paper Section 4.4).
     BatchList { counts: ChainCounts },
+    /// BATCH-LIST with MT-ALLOTMENT as the authors' simulator implements it
+    /// ([`moldable::mt_published`]).
+    BatchListPublished,
 }
 
 /// One algorithm of the catalogue.
@@ -198,7 +201,7 @@ const fn moldable(
     algo: Algo,
 ) -> Entry {
     let params = match algo {
-        Algo::BatchList { .. } => BATCH_PARAMS,
+        Algo::BatchList { .. } | Algo::BatchListPublished => BATCH_PARAMS,
         _ => RIGID_PARAMS,
     };
     Entry {
@@ -365,6 +368,15 @@ pub const CATALOGUE: &[Entry] = &[
             counts: ChainCounts::Uniform,
         },
     ),
+    moldable(
+        "batch-list-published",
+        &["batch-published"],
+        "Section 4.4 as the authors' simulator (lucasperotin/moldable-error) implements it",
+        "BATCH-PUB",
+        "BATCH-LIST with MT-ALLOTMENT as published: least area within the budget, rounding unit \
+         ε₁ = --eps (0.3), bisection tolerance ε₂ = ε₁/10, areas ×1.1, each batch on its first count",
+        Algo::BatchListPublished,
+    ),
 ];
 
 /// A name resolved: its entry and the typed algorithm (m filled in for parametric names).
@@ -501,7 +513,7 @@ impl Resolved {
                 return Err(Error::option(
                     "--eps",
                     format!(
-                        "`{}` takes no ε (only batch-list and batch-list-uniform do)",
+                        "`{}` takes no ε (only batch-list, batch-list-uniform and batch-list-published do)",
                         self.entry.name
                     ),
                 ));
@@ -559,6 +571,11 @@ impl Algo {
                 order,
                 eps(),
                 counts,
+            )?),
+            Algo::BatchListPublished => Box::new(moldable::batch::BatchList::published(
+                inst,
+                order,
+                moldable::mt_published::Published::with_eps(eps()),
             )?),
         })
     }

@@ -17,12 +17,20 @@
 //! arbitrary tables with P ≤ 16, n ≤ 8, f ≤ 7), and the tests check it on every batch. With the
 //! reverse order (widest first) the same search finds batches lasting 2.50·L: the order matters.
 //!
+//! Reading of MT-ALLOTMENT (a parameter: the catalogue's `batch-list` / `batch-list-uniform`
+//! against `batch-list-published`): [`BatchList::new`] allots each batch by Lemma 3's reading
+//! ([`super::mt_allotment`], the default, argued from Section 4.4's text there and in
+//! [`super::mt_published`]); [`BatchList::published`] by the rules of the authors' simulator
+//! ([`super::mt_published`]: least area within the budget, ε₁ and ε₂, the 1.1 area factor, every
+//! attempt of a batch on its first count).
+//!
 //! Lemma 5: a job failing f_j times completes in batch ⌈log2(f_j+2)⌉; Theorem 11 then bounds
 //! the makespan by 2(1+ε)·⌈log2(f_max+2)⌉·min_p L(J,f,p). [`BatchList::batches`] records every
 //! batch (start, length, jobs, g, the allotment's L and lower end) so tests check each step of
 //! that proof, not only its conclusion.
 use super::list::Queue;
 use super::mt_allotment::{Allotment, ChainCounts, MtAllotment};
+use super::mt_published::{Published, PublishedAllotment};
 use super::Order;
 use crate::engine::{Ctx, Outcome, Scheduler};
 use crate::error::{Error, Result};
@@ -46,10 +54,18 @@ pub struct BatchRecord {
     pub end: Option<Time>,
 }
 
+/// Which reading of MT-ALLOTMENT allots each batch.
+enum Allotter {
+    /// The paper's (Lemma 3; [`super::mt_allotment`]), the default.
+    Paper(MtAllotment),
+    /// The authors' published code's ([`super::mt_published`]).
+    Published(PublishedAllotment),
+}
+
 /// The BATCH-LIST scheduler.
 pub struct BatchList {
     eps: Time,
-    mt: MtAllotment,
+    mt: Allotter,
     queue: Queue,
     /// Planned counts of the current batch per job (empty when the job is not in it).
     plan: Vec<Vec<u32>>,
@@ -86,7 +102,35 @@ impl BatchList {
         let name = format!("BATCH-LIST{tag}(eps={eps})/{}", order.label());
         Ok(BatchList {
             eps,
-            mt: MtAllotment::with_counts(counts),
+            mt: Allotter::Paper(MtAllotment::with_counts(counts)),
+            queue: Queue::new(order, inst),
+            plan: vec![Vec::new(); inst.len()],
+            base: vec![0; inst.len()],
+            records: Vec::new(),
+            first: None,
+            name,
+        })
+    }
+
+    /// BATCH-LIST whose batches are allotted as the authors' simulator does
+    /// ([`super::mt_published`]: least area within the budget, ε₁ rounding unit, ε₂ bisection
+    /// tolerance, the 1.1 area factor, every attempt of a batch on its first count).
+    pub fn published(
+        inst: &Instance,
+        order: impl Into<Order>,
+        params: Published,
+    ) -> Result<BatchList> {
+        let order = order.into();
+        params.check()?;
+        let name = format!(
+            "BATCH-LIST-PUB(eps1={},eps2={})/{}",
+            params.eps1,
+            params.eps2,
+            order.label()
+        );
+        Ok(BatchList {
+            eps: params.eps1.clone(),
+            mt: Allotter::Published(PublishedAllotment::new(params)),
             queue: Queue::new(order, inst),
             plan: vec![Vec::new(); inst.len()],
             base: vec![0; inst.len()],
@@ -124,7 +168,10 @@ impl BatchList {
         let allotment = match (&self.first, k) {
             (Some(a), 1) => a.clone(),
             _ => {
-                let a = self.mt.allot(inst, &chains, &self.eps)?;
+                let a = match &mut self.mt {
+                    Allotter::Paper(mt) => mt.allot(inst, &chains, &self.eps)?,
+                    Allotter::Published(pa) => pa.allot(inst, &jobs, g)?,
+                };
                 if k == 1 {
                     self.first = Some(a.clone());
                 }

@@ -15,6 +15,7 @@ pub mod batch;
 pub mod list;
 pub mod lpa;
 pub mod mt_allotment;
+pub mod mt_published;
 
 use crate::error::{Error, Result};
 use crate::model::Instance;

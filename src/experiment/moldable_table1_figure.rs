@@ -1,0 +1,80 @@
+//! The figure of `moldable-table1` that draws the moldable paper's Table 1 beside our values:
+//! one panel per row of Table 1 (LPA, BATCH, MINTIME, MINAREA) and per statistic (expected,
+//! maximum), each bar group a speedup model, the paper's value as its own bar. Panels are split
+//! so that every one has its own linear axis: on one shared axis MINTIME's 15–20 on Amdahl and
+//! Power and MINAREA's 100+ would flatten every other bar. BATCH's panel carries every reading
+//! we run (BATCH, BATCH-U, BATCH-PUB: see `moldable_table1::ALGOS`).
+use super::moldable_table1::paper_value;
+use crate::error::Result;
+use crate::render::plot::{BarChart, BarSeries, Chart, Figure};
+use crate::workload::synthetic::MoldModel;
+
+/// (label, model, expected, maximum) of our runs, as the campaign aggregates them.
+pub type Agg = (String, MoldModel, f64, f64);
+
+/// The figure: 2 columns (expected, maximum) × one row per paper row that `columns` covers.
+pub fn figure(title: String, columns: &[&str], agg: &[Agg]) -> Result<Figure> {
+    let groups: Vec<String> = MoldModel::ALL
+        .iter()
+        .map(|m| m.label().to_string())
+        .collect();
+    let ours = |a: &str, max: bool| -> Vec<f64> {
+        MoldModel::ALL
+            .iter()
+            .map(|&m| {
+                agg.iter()
+                    .find(|x| x.0 == a && x.1 == m)
+                    .map_or(f64::NAN, |x| if max { x.3 } else { x.2 })
+            })
+            .collect()
+    };
+    let paper = |a: &str, max: bool| -> Vec<f64> {
+        MoldModel::ALL
+            .iter()
+            .map(|&m| paper_value(a, m).map_or(f64::NAN, |(e, x)| if max { x } else { e }))
+            .collect()
+    };
+    let mut panels = Vec::new();
+    for row in ["LPA", "BATCH", "MINTIME", "MINAREA"] {
+        // Our labels reported against this paper row (BATCH, BATCH-U, BATCH-PUB → BATCH).
+        let mine: Vec<&str> = columns
+            .iter()
+            .copied()
+            .filter(|c| {
+                *c == row
+                    || c.strip_suffix("-U") == Some(row)
+                    || c.strip_suffix("-PUB") == Some(row)
+            })
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        for max in [false, true] {
+            let mut series: Vec<BarSeries> = mine
+                .iter()
+                .map(|a| BarSeries {
+                    label: format!("{a} (resched)"),
+                    values: ours(a, max),
+                    err: None,
+                })
+                .collect();
+            series.push(BarSeries {
+                label: format!("{row} (paper)"),
+                values: paper(row, max),
+                err: None,
+            });
+            let stat = if max { "maximum" } else { "expected" };
+            panels.push(Chart::Bar(BarChart {
+                title: format!("{row}: {stat} ratio, resched vs the paper's Table 1"),
+                y_label: "makespan / L'".into(),
+                groups: groups.clone(),
+                series,
+                y_range: None,
+                reference: Some(1.0),
+            }));
+        }
+    }
+    let mut fig = Figure::grid(title, 2, panels);
+    fig.panel_size = (760, 380);
+    Ok(fig)
+}

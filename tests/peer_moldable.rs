@@ -1,0 +1,147 @@
+//! Differential test against the moldable paper's own simulator (GitHub
+//! lucasperotin/moldable-error, commit c2caa58): its printed outputs on the shared files
+//! `../shared/peer-moldable/` (P = 7500, priority `length`, flags 0 0 0) are committed under
+//! `tests/peer_moldable/` with the exact commands used (README.md there). resched must agree
+//! with them to 1e−9 relative on every scenario:
+//! - LPA-LIST (`moldable.cpp`), MINTIME and MINAREA (`moldable.cpp` with its allocation function
+//!   swapped) — makespan, L′ and failures — under the paper's reading, against the build whose
+//!   `minimizeTime` searches p ∈ 1..P (their published loop stops at P − 1, a stray `;` making
+//!   the mix branch run for every model: quirk switched *off* in `mintime_fix/`; the pristine
+//!   outputs in `published/` differ from it on Amdahl only, by ≤ 3·10^−6);
+//! - BATCH-LIST (`moldableBatch.cpp`) — makespan and failures — under the "as published"
+//!   reading of MT-ALLOTMENT.
+//!
+//! Each instance has 500 moldable jobs × 7500 exact times, and Amdahl's exact tables (decimal γ
+//! times 1/p) are slow to build and to sum in debug: the default run covers the roofline set 1
+//! (3 algorithms × 5 scenarios, ~8 s); `cargo test --test peer_moldable -- --ignored` runs every
+//! model and set (set 1 of each model passed in 160 s in debug on the 2-core build machine).
+use resched::model::Instance;
+use resched::oracle::{AlgoSpec, Prepared};
+use resched::schedulers::Priority;
+use resched::workload::{peer, peer_moldable};
+use std::path::{Path, PathBuf};
+
+const REL: f64 = 1e-9;
+
+fn shared() -> PathBuf {
+    // `<repo>/../shared` in CI and the main checkout; a worktree is one level deeper.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    [
+        root.join("../shared/peer-moldable"),
+        root.join("../../shared/peer-moldable"),
+    ]
+    .into_iter()
+    .find(|d| d.exists())
+    .expect("the shared directory with the moldable peer files beside the repository")
+}
+
+fn golden(dir: &str, file: &str) -> Vec<Vec<f64>> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/peer_moldable")
+        .join(dir)
+        .join(file);
+    std::fs::read_to_string(&p)
+        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+        .lines()
+        .map(|l| l.split_whitespace().map(|t| t.parse().unwrap()).collect())
+        .collect()
+}
+
+fn close(ours: f64, theirs: f64) -> bool {
+    ((ours - theirs) / theirs).abs() <= REL
+}
+
+/// Runs `algo` on the first `limit` scenarios of `set` and compares with their printed lines.
+fn compare(inst: &Instance, set: &str, algo: &str, limit: usize, dir: &str, file: &str) {
+    let sh = shared();
+    let scen = peer::load_failures(&sh.join(format!("failures_{set}")), inst.len(), None).unwrap();
+    let want = golden(dir, file);
+    assert_eq!(want.len(), scen.len(), "{file}: one line per scenario");
+    let scen = &scen[..limit.min(scen.len())];
+    let spec = AlgoSpec::new(algo).with_priority(Priority::Lpt);
+    let mut g = Prepared::new(&spec, inst).unwrap();
+    for (i, (sc, w)) in scen.iter().zip(&want).enumerate() {
+        let c = g.certify(inst, sc).unwrap();
+        let ms = c.makespan.to_f64();
+        let fails = sc.total_failures() as f64;
+        assert!(
+            close(ms, w[0]),
+            "{set} {algo} scenario {i}: makespan {ms} vs theirs {}",
+            w[0]
+        );
+        assert_eq!(fails, *w.last().unwrap(), "{set} scenario {i}: failures");
+        if w.len() == 3 {
+            let lp = c.bound.lower.to_f64();
+            assert!(
+                close(lp, w[1]),
+                "{set} scenario {i}: L' {lp} vs theirs {}",
+                w[1]
+            );
+        }
+    }
+}
+
+fn one_set(set: &str) {
+    let inst = peer_moldable::load_instance(&shared().join(set), 7500).unwrap();
+    for (algo, tag) in [
+        ("lpa-list", "lpa"),
+        ("mintime", "mintime"),
+        ("minarea", "minarea"),
+    ] {
+        compare(
+            &inst,
+            set,
+            algo,
+            5,
+            "mintime_fix",
+            &format!("{tag}_{set}"),
+        );
+    }
+}
+
+#[test]
+fn list_algorithms_agree_roofline_set_1() {
+    one_set("rft_1");
+}
+
+#[test]
+#[ignore = "slow in debug (~3 min for set 1 of com, amd, mix; Amdahl's exact tables dominate)"]
+fn list_algorithms_agree_every_model() {
+    for m in ["rft", "com", "amd", "mix"] {
+        for i in [1, 2, 3] {
+            one_set(&format!("{m}_{i}"));
+        }
+    }
+}
+
+/// BATCH-LIST under the "as published" reading of MT-ALLOTMENT on `set`'s first `limit`
+/// scenarios.
+fn batch_set(set: &str, limit: usize) {
+    let inst = peer_moldable::load_instance(&shared().join(set), 7500).unwrap();
+    compare(
+        &inst,
+        set,
+        "batch-list-published",
+        limit,
+        "published",
+        &format!("batch_{set}"),
+    );
+}
+
+#[test]
+fn batch_published_agrees_communication_set_1_scenario_0() {
+    batch_set("com_1", 1);
+}
+
+/// Every set of the models whose areas strictly increase with p (communication, Amdahl, mix).
+/// Roofline is left out: there every p ≤ p̄ has the same exact area, and their choice among
+/// them is made by the rounding of p·(t/Z)/P in doubles (see `mt_published`).
+#[test]
+#[ignore = "slow in debug (minutes)"]
+fn batch_published_agrees_every_set() {
+    for m in ["com", "amd", "mix"] {
+        for i in [1, 2, 3] {
+            batch_set(&format!("{m}_{i}"), 5);
+        }
+    }
+}
