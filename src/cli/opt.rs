@@ -147,14 +147,17 @@ pub fn run(a: Args) -> Result<Exit> {
     println!(
         "method {} (ILP backend {}), {} thread(s), {} attempts, greedy {} , root bound {}, {} search nodes, {:.3} s",
         a.method,
-        a.threads,
         opt::ilp::backend(),
+        a.threads,
         r.stats.attempts,
         r.stats.greedy,
         r.stats.root_lower_bound,
         r.stats.search_nodes,
         r.stats.elapsed.as_secs_f64()
     );
+    if r.stats.packed {
+        println!("the packing heuristic met the root bound: optimal without search");
+    }
     println!("job  attempt  start  procs  duration");
     for at in &r.schedule.attempts {
         println!(
