@@ -123,6 +123,33 @@ pub(super) fn check_claim(kind: ModelKind, upper: Time, budget: &Budget) -> Resu
         ));
     }
     if budget.adversarial > 0 {
+        // The structured families of `gaps` (a sample per 8 hill-climb steps, at least 8).
+        let mut fams = super::gaps::search(kind, (budget.adversarial / 8).max(8), budget)?;
+        fams.extend(super::gaps::search_blocker(
+            kind,
+            (budget.adversarial / 2).max(32),
+            budget.seed,
+        )?);
+        for fb in fams {
+            let f = &fb.found;
+            let m = Measurement::upper(
+                f.algo.clone(),
+                f.makespan.clone(),
+                f.opt.clone(),
+                upper.clone(),
+            )?;
+            rep.notes.push(format!(
+                "structured family {}: certified ratio {} ({}) after {} evaluations, OPT {}: {}",
+                fb.family,
+                f.ratio,
+                f.ratio.to_decimal_string(4),
+                f.evaluations,
+                f.opt,
+                describe(&f.instance, &f.scenario)
+            ));
+            let d = describe(&f.instance, &f.scenario);
+            rep.tally(Source::Adversarial).add(&m, || d);
+        }
         let found = crate::proofs::adversary::search_lpa(kind, budget)?;
         let m = Measurement::upper(
             found.algo.clone(),

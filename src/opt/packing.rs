@@ -186,3 +186,53 @@ impl Dfs<'_> {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Instance, Scenario};
+    use crate::Time;
+
+    fn prob(procs: u32, jobs: &[(u32, i64)], failures: Vec<u32>) -> IntProblem {
+        let jobs: Vec<(u32, Time)> = jobs.iter().map(|&(p, t)| (p, Time::from_int(t))).collect();
+        let inst = Instance::rigid(procs, &jobs).unwrap();
+        super::super::problem::build(&inst, &Scenario::new(failures)).unwrap()
+    }
+
+    #[test]
+    fn packs_chains_exactly_to_the_bound() {
+        // P = 2, chains 3·1 (a job failing twice), 2, 1, 2 and 2·1 (a job failing once).
+        // Total 3 + 2 + 1 + 2 + 2 = 10 = 2·5: a perfect packing at C = 5 exists
+        // ({3, 2}, {1, 2, 2}) and is found; none exists at C = 4.
+        let p = prob(
+            2,
+            &[(1, 1), (1, 2), (1, 1), (1, 2), (1, 1)],
+            vec![2, 0, 0, 0, 1],
+        );
+        let s = pack_to(&p, 5, DEFAULT_NODES).unwrap();
+        assert_eq!(s.makespan, 5);
+        assert_eq!(s.attempts.len(), 3 + 1 + 1 + 1 + 2);
+        let inst = Instance::rigid(2, &[1, 2, 1, 2, 1].map(|t| (1, Time::from_int(t)))).unwrap();
+        let sc = Scenario::new(vec![2, 0, 0, 0, 1]);
+        let sched = super::super::to_schedule(&inst, &p, &s, "packing");
+        assert_eq!(
+            crate::check::check(&inst, &sc, &sched).unwrap(),
+            Time::from_int(5)
+        );
+        assert!(pack_to(&p, 4, DEFAULT_NODES).is_none());
+    }
+
+    #[test]
+    fn wide_jobs_pack_in_groups_and_odd_sizes_fail() {
+        // Widths 2 on P = 5: two groups of 2 (one processor never used); chains 4, 2, 2.
+        let p = prob(5, &[(2, 4), (2, 2), (2, 2)], vec![0, 0, 0]);
+        assert_eq!(pack_to(&p, 4, DEFAULT_NODES).unwrap().makespan, 4);
+        assert!(pack_to(&p, 3, DEFAULT_NODES).is_none());
+        // Three chains of 3 on two processors: no packing at 4 (the loads would be 6 and 3).
+        let p = prob(2, &[(1, 3), (1, 3), (1, 3)], vec![0, 0, 0]);
+        assert!(pack_to(&p, 5, DEFAULT_NODES).is_none());
+        assert_eq!(pack_to(&p, 6, DEFAULT_NODES).unwrap().makespan, 6);
+        // A node budget of 0 gives up at once.
+        assert!(pack_to(&p, 6, 0).is_none());
+    }
+}
