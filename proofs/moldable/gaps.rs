@@ -318,6 +318,76 @@ fn blocker_case(kind: ModelKind, x: &[usize]) -> Option<(Instance, Scenario, Tim
     Some((inst, sc, u, schedule))
 }
 
+/// The closed form of blocker+critical for Amdahl's model: P = s² processors, a critical job
+/// t(p) = 1/p + 1 (w = 2, γ = 1/2) failing m − 1 times, a blocker of work P·m with γ = 0.
+///
+/// LPA gives the critical job one processor: α(1) = 1 < β(1) = 2P/(P+1), so
+/// r = P/(P−1) + (P−2)/(P−1)·2P/(P+1) = 3P/(P+1) < 3, while every p ≥ 2 has
+/// α(p) = (1+p)/2 ≥ 3/2 ≥ β(p), r = 2α ≥ 3. The blocker gets P (α = 1 for every p, and β = 1
+/// only at P). LPT (m > 2), HPA and LA all start the blocker first, so LIST runs it on all P
+/// processors during [0, m) and then the chain: T = m + 2m = 3m. The returned schedule runs the
+/// chain on s processors (m·(1 + 1/s)) beside the blocker on P − s (m·P/(P − s) = m·s/(s − 1),
+/// the larger): U = m·s/(s−1), so T/U = 3(1 − 1/s) → 3 as P grows.
+pub fn amdahl_closed_form(s: u32, m: u32) -> Option<(Instance, Scenario, Schedule)> {
+    let procs = s.checked_mul(s)?;
+    let crit = SpeedupModel::Amdahl {
+        w: Time::from_int(2),
+        gamma: time(1, 2)?,
+    };
+    let block = SpeedupModel::Amdahl {
+        w: Time::from_int(i64::from(procs) * i64::from(m)),
+        gamma: Time::zero(),
+    };
+    let ct = crit.table(procs, "critical").ok()?;
+    let bt = block.table(procs, "blocker").ok()?;
+    let k = s as usize;
+    let mut attempts = vec![Attempt {
+        job: 0,
+        attempt: 1,
+        start: Time::zero(),
+        procs: procs - s,
+        duration: bt[procs as usize - k - 1].clone(),
+        nodes: None,
+    }];
+    for a in 0..m {
+        attempts.push(Attempt {
+            job: 1,
+            attempt: a + 1,
+            start: ct[k - 1].mul_int(u64::from(a)),
+            procs: s,
+            duration: ct[k - 1].clone(),
+            nodes: None,
+        });
+    }
+    let jobs = vec![
+        Job {
+            name: "B".into(),
+            profile: Profile::Moldable {
+                model: block,
+                times: bt,
+            },
+        },
+        Job {
+            name: "C".into(),
+            profile: Profile::Moldable {
+                model: crit,
+                times: ct,
+            },
+        },
+    ];
+    let schedule = Schedule {
+        attempts,
+        makespan: None,
+        algorithm: Some("blocker+critical closed form".into()),
+    }
+    .with_makespan();
+    Some((
+        Instance::new(procs, jobs).ok()?,
+        Scenario::new(vec![0, m - 1]),
+        schedule,
+    ))
+}
+
 /// Searches the blocker+critical family of model `kind`: `samples` seeded grid points, then
 /// coordinate improvement. The ratio is LPA-LIST's makespan over the checked construction's.
 pub fn search_blocker(kind: ModelKind, samples: u64, seed: u64) -> Result<Option<FamilyBest>> {
@@ -459,4 +529,36 @@ pub fn search(kind: ModelKind, samples: u64, budget: &Budget) -> Result<Vec<Fami
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amdahl_closed_form_certifies_three_times_one_minus_one_over_s() {
+        for (s, m) in [(4u32, 3u32), (128, 3)] {
+            let (inst, sc, sched) = amdahl_closed_form(s, m).unwrap();
+            let u = crate::check::check(&inst, &sc, &sched).unwrap();
+            let s64 = i64::from(s);
+            assert_eq!(u, Time::new(i64::from(m) * s64, s64 - 1).unwrap(), "s={s}");
+            for prio in [MPriority::Lpt, MPriority::Hpa, MPriority::La] {
+                let (t, _) = run_moldable(&inst, &sc, "lpa-list", prio, None).unwrap();
+                assert_eq!(t, Time::from_int(3 * i64::from(m)), "s={s} {prio:?}");
+            }
+            let ratio = Time::from_int(3 * i64::from(m)).checked_div(&u).unwrap();
+            assert_eq!(ratio, Time::new(3 * (s64 - 1), s64).unwrap(), "s={s}");
+        }
+        // P = 16384: 381/128 ≈ 2.977, above the hill climb's 47/20 and 2.5 (Theorem 3's value).
+        assert!(Time::new(381, 128).unwrap() > Time::new(47, 20).unwrap());
+    }
+
+    #[test]
+    fn blocker_case_schedule_is_checked_and_lpa_is_worse() {
+        // P = 64, f = 3, critical w = 2 with γ = 1/2, λ = 1.
+        let (inst, sc, u, _) = blocker_case(ModelKind::Amdahl, &[1, 2, 1, 5, 3]).unwrap();
+        let t = lpa(&inst, &sc).unwrap();
+        assert!(t > u, "T = {t}, U = {u}");
+        assert_eq!(inst.procs, 64);
+    }
 }
