@@ -48,12 +48,15 @@ use crate::time::Time;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// Builds a family's case from grid coordinates (`None`: outside the model's limits).
+type Build = fn(ModelKind, &[usize]) -> Option<(Instance, Scenario)>;
+
 /// One family: its name, the size of each parameter's grid, and the builder of a case.
 struct Family {
     name: &'static str,
     /// Grid size per coordinate.
     dims: Vec<usize>,
-    build: fn(ModelKind, &[usize]) -> Option<(Instance, Scenario)>,
+    build: Build,
 }
 
 const PROCS: [u32; 6] = [3, 4, 6, 8, 12, 16];
