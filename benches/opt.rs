@@ -6,7 +6,7 @@
 //! - `RESCHED_OPT_TABLE=1 cargo bench --bench opt`: the size table of BENCHMARKS.md — for each
 //!   family, P and total attempts A, five seeds solved with a time limit (default 10 s); prints
 //!   how many were proven optimal and the median time. Knobs (environment):
-//!   `RESCHED_OPT_FAMILY` (rigid|moldable, default rigid), `RESCHED_OPT_P` (comma list, default
+//!   `RESCHED_OPT_FAMILY` (rigid|hard|moldable, default rigid), `RESCHED_OPT_THREADS` (default 1), `RESCHED_OPT_P` (comma list, default
 //!   4,8), `RESCHED_OPT_A` (comma list, default 4,6,...,30), `RESCHED_OPT_METHOD`
 //!   (search|ilp, default search), `RESCHED_OPT_LIMIT` (seconds, default 10),
 //!   `RESCHED_OPT_SEEDS` (default 5).
@@ -36,27 +36,34 @@ fn table() {
         .first()
         .copied()
         .unwrap_or(5);
+    let threads = env_list("RESCHED_OPT_THREADS", "1")
+        .first()
+        .copied()
+        .unwrap_or(1);
     let a_default: Vec<String> = (4..=30).step_by(2).map(|a: u64| a.to_string()).collect();
     let sizes = env_list("RESCHED_OPT_A", &a_default.join(","));
     println!(
-        "family={family} method={method:?} backend={} limit={limit}s seeds={seeds}",
+        "family={family} method={method:?} backend={} limit={limit}s seeds={seeds} threads={threads}",
         opt::ilp::backend()
     );
-    println!("| P | A | proven | median s | max s | median nodes |");
-    println!("|---|---|---|---|---|---|");
+    println!("| P | A | proven | median s | max s | median nodes | worst gap |");
+    println!("|---|---|---|---|---|---|---|");
     for p in env_list("RESCHED_OPT_P", "4,8") {
         for &a in &sizes {
             let mut times = Vec::new();
             let mut nodes = Vec::new();
             let mut proven = 0;
+            // The largest (best − bound)/bound of the unproven seeds (exact, then printed).
+            let mut worst_gap: Option<resched::Time> = None;
             for seed in 0..seeds {
-                let (inst, sc) = if family == "moldable" {
-                    generate::anchor_moldable(a as usize, p as u32, seed)
-                } else {
-                    generate::anchor_rigid(a as usize, p as u32, seed)
+                let (inst, sc) = match family.as_str() {
+                    "moldable" => generate::anchor_moldable(a as usize, p as u32, seed),
+                    "hard" => generate::anchor_rigid_hard(a as usize, p as u32, seed),
+                    _ => generate::anchor_rigid(a as usize, p as u32, seed),
                 };
                 let cfg = OptConfig {
                     time_limit: Duration::from_secs(limit),
+                    threads: threads as usize,
                     ..OptConfig::with_method(method)
                 };
                 let start = Instant::now();
@@ -68,6 +75,11 @@ fn table() {
                             times.push(el);
                         } else {
                             times.push(f64::INFINITY);
+                            if let Some(g) = r.gap() {
+                                if worst_gap.as_ref().is_none_or(|w| g > *w) {
+                                    worst_gap = Some(g);
+                                }
+                            }
                         }
                         nodes.push(r.stats.search_nodes);
                     }
@@ -89,10 +101,14 @@ fn table() {
                 }
             };
             println!(
-                "| {p} | {a} | {proven}/{seeds} | {} | {} | {} |",
+                "| {p} | {a} | {proven}/{seeds} | {} | {} | {} | {} |",
                 fmt(med),
                 fmt(max),
-                nodes.get(nodes.len() / 2).copied().unwrap_or(0)
+                nodes.get(nodes.len() / 2).copied().unwrap_or(0),
+                worst_gap.map_or("-".to_string(), |g| format!(
+                    "{g} ({}%)",
+                    g.mul_int(100).to_decimal_string(2)
+                ))
             );
         }
     }

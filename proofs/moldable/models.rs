@@ -124,7 +124,62 @@ pub(super) fn check_claim(kind: ModelKind, upper: Time, budget: &Budget) -> Resu
             describe(&inst, &sc)
         ));
     }
+    if kind == ModelKind::Amdahl {
+        // The closed form of the blocker+critical family (see `gaps::amdahl_closed_form`):
+        // certified T/U = 3(1 − 1/s) on P = s² processors, at every budget.
+        for s in [16u32, 128] {
+            if let Some((inst, sc, sched)) = super::gaps::amdahl_closed_form(s, 3) {
+                let u = crate::check::check(&inst, &sc, &sched)?;
+                let lower = crate::bounds::moldable::lprime(&inst, &sc)?.lower;
+                let mut worst = Time::zero();
+                for prio in PRIOS {
+                    worst = worst.max(run_moldable(&inst, &sc, "lpa-list", prio, None)?.0);
+                }
+                let certified = crate::proofs::ratio(&worst, &u)?;
+                rep.notes.push(format!(
+                    "blocker+critical closed form, P = {}: LPA-LIST {worst}, a checked schedule of makespan {u}: \
+                     certified ratio {certified} ({}) = 3(1 − 1/{s}); the family tends to 3 as P grows, \
+                     but no finite member reaches 3",
+                    s * s,
+                    certified.to_decimal_string(4)
+                ));
+                rep.witness.push(Measurement::upper(
+                    format!("lpa-list, blocker+critical closed form P = {}", s * s),
+                    worst,
+                    OptRef::Between { lower, upper: u },
+                    upper.clone(),
+                )?);
+            }
+        }
+    }
     if budget.adversarial > 0 {
+        // The structured families of `gaps` (a sample per 8 hill-climb steps, at least 8).
+        let mut fams = super::gaps::search(kind, (budget.adversarial / 8).max(8), budget)?;
+        fams.extend(super::gaps::search_blocker(
+            kind,
+            (budget.adversarial / 2).max(32),
+            budget.seed,
+        )?);
+        for fb in fams {
+            let f = &fb.found;
+            let m = Measurement::upper(
+                f.algo.clone(),
+                f.makespan.clone(),
+                f.opt.clone(),
+                upper.clone(),
+            )?;
+            rep.notes.push(format!(
+                "structured family {}: certified ratio {} ({}) after {} evaluations, OPT {}: {}",
+                fb.family,
+                f.ratio,
+                f.ratio.to_decimal_string(4),
+                f.evaluations,
+                f.opt,
+                describe(&f.instance, &f.scenario)
+            ));
+            let d = describe(&f.instance, &f.scenario);
+            rep.tally(Source::Adversarial).add(&m, || d);
+        }
         let found = crate::proofs::adversary::search_lpa(kind, budget)?;
         let m = Measurement::upper(
             found.algo.clone(),

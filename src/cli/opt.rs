@@ -26,6 +26,10 @@ pub struct Args {
     /// Node budget of the search.
     #[arg(long)]
     pub node_limit: Option<u64>,
+    /// Threads of the exact search (a portfolio of differently ordered searches sharing the
+    /// incumbent; the proven optimum does not depend on it, the schedule returned may).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// Print the result (and the whole schedule) as JSON.
     #[arg(long)]
     pub json: bool,
@@ -68,10 +72,17 @@ pub fn run(a: Args) -> Result<Exit> {
         ));
     }
     let method: Method = a.method.parse()?;
+    if !(1..=64).contains(&a.threads) {
+        return Err(Error::option(
+            "threads",
+            format!("{} must lie in 1..=64", a.threads),
+        ));
+    }
     let cfg = OptConfig {
         method,
         time_limit: parse_seconds("time-limit", &a.time_limit)?,
         node_limit: a.node_limit,
+        threads: a.threads,
         ..OptConfig::default()
     };
     let r = opt::solve(&inst, &sc, &cfg).map_err(|e| limit_in(e, &a.instance))?;
@@ -80,6 +91,7 @@ pub fn run(a: Args) -> Result<Exit> {
     }
     let lower = r.lower_bound().clone();
     let l_f = crate::bounds::rigid(&inst, &sc).map(|b| b.lower);
+    let gap = r.gap();
     if a.json {
         let v = serde_json::json!({
             "method": a.method,
@@ -87,6 +99,9 @@ pub fn run(a: Args) -> Result<Exit> {
             "status": if r.is_optimal() { "optimal" } else { "feasible" },
             "makespan": r.makespan,
             "lower_bound": lower,
+            "gap": gap,
+            "gap_decimal": gap.as_ref().map(|g| g.to_decimal_string(6)),
+            "threads": a.threads,
             "l_f": l_f,
             "greedy": r.stats.greedy,
             "scale": r.stats.scale,
@@ -108,27 +123,41 @@ pub fn run(a: Args) -> Result<Exit> {
             r.makespan,
             r.makespan.to_decimal_string(6)
         ),
-        Status::Feasible { lower_bound } => println!(
-            "best makespan {} ({}), NOT proven optimal: OPT ≥ {} ({}) — a limit stopped the method",
-            r.makespan,
-            r.makespan.to_decimal_string(6),
-            lower_bound,
-            lower_bound.to_decimal_string(6)
-        ),
+        Status::Feasible { lower_bound } => {
+            println!(
+                "best makespan {} ({}), NOT proven optimal: OPT ≥ {} ({}) — a limit stopped the method",
+                r.makespan,
+                r.makespan.to_decimal_string(6),
+                lower_bound,
+                lower_bound.to_decimal_string(6)
+            );
+            match &gap {
+                Some(g) => println!(
+                    "gap (best − bound) / bound = {g} ({}, i.e. {}%)",
+                    g.to_decimal_string(6),
+                    g.mul_int(100).to_decimal_string(4)
+                ),
+                None => println!("gap undefined (the lower bound is 0)"),
+            }
+        }
     }
     if let Some(l) = &l_f {
         println!("L(f) = {l} ({})", l.to_decimal_string(6));
     }
     println!(
-        "method {} (ILP backend {}), {} attempts, greedy {} , root bound {}, {} search nodes, {:.3} s",
+        "method {} (ILP backend {}), {} thread(s), {} attempts, greedy {} , root bound {}, {} search nodes, {:.3} s",
         a.method,
         opt::ilp::backend(),
+        a.threads,
         r.stats.attempts,
         r.stats.greedy,
         r.stats.root_lower_bound,
         r.stats.search_nodes,
         r.stats.elapsed.as_secs_f64()
     );
+    if r.stats.packed {
+        println!("the packing heuristic met the root bound: optimal without search");
+    }
     println!("job  attempt  start  procs  duration");
     for at in &r.schedule.attempts {
         println!(

@@ -5,6 +5,7 @@
 //!   (the CP-SAT anchor): for A total attempts, n = ⌈A/2⌉ rigid jobs, p_j uniform in 1..=P,
 //!   integer t_j uniform in 1..=10, and the A − n extra attempts (failures) spread uniformly at
 //!   random over the jobs.
+//! - [`anchor_rigid_hard`]: the same with p_j uniform in ⌈P/3⌉..=⌊2P/3⌋.
 //! - [`anchor_moldable`]: the same shape with moldable jobs: a random table per job (work w
 //!   uniform in 1..=20, t(p) = ⌈w/min(p, p̄)⌉ + c·(p − 1) with p̄ uniform in 1..=P and c in
 //!   {0, 1}), i.e. integer roofline/communication-like tables, written as an explicit table.
@@ -39,6 +40,29 @@ pub fn anchor_rigid(attempts: usize, procs: u32, seed: u64) -> (Instance, Scenar
         },
         Scenario::new(failures),
     )
+}
+
+/// The "hard" variant of the anchor family (issue 14's held-out family): the same shape, but
+/// p_j uniform in ⌈P/3⌉..=⌊2P/3⌋ (at least 1), so that most pairs of jobs fit side by side but
+/// few triples do — the clique bound of wide jobs is weak and the packing matters.
+pub fn anchor_rigid_hard(attempts: usize, procs: u32, seed: u64) -> (Instance, Scenario) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let procs = procs.max(1);
+    let lo = procs.div_ceil(3).max(1);
+    let hi = (2 * procs / 3).max(lo);
+    let a = attempts.max(1);
+    let n = a.div_ceil(2);
+    let jobs: Vec<Job> = (0..n)
+        .map(|j| {
+            Job::rigid(
+                format!("J{}", j + 1),
+                rng.random_range(lo..=hi),
+                Time::from_int(rng.random_range(1..=10)),
+            )
+        })
+        .collect();
+    let failures = spread(&mut rng, n, a - n);
+    (Instance { procs, jobs }, Scenario::new(failures))
 }
 
 /// The moldable variant of the anchor family.

@@ -12,13 +12,15 @@
 //!   HiGHS with the `highs` cargo feature), whose answer is never trusted alone: its schedule is
 //!   rebuilt in exact time and checked, and its objective certified.
 //!
-//! Both start from the same greedy list schedule ([`greedy`]) as incumbent, so a time limit
+//! Both start from the same incumbent — the greedy list schedule ([`greedy`]), or a packing
+//! that meets the root lower bound when [`packing`] finds one — so a time limit
 //! always returns a feasible schedule with a proven lower bound. Every schedule returned passes
 //! [`crate::check::check`] (it is checked here before it is returned).
 pub mod bounds;
 pub mod generate;
 pub mod greedy;
 pub mod ilp;
+pub mod packing;
 pub mod problem;
 pub mod search;
 
@@ -67,6 +69,8 @@ pub struct OptConfig {
     pub memo_limit: usize,
     /// Largest number of binary variables the ILP may build (beyond it: [`Error::Limit`]).
     pub ilp_max_vars: usize,
+    /// Threads of the search's portfolio ([`search::solve_parallel`]); 1 = one thread.
+    pub threads: usize,
 }
 
 impl Default for OptConfig {
@@ -77,6 +81,7 @@ impl Default for OptConfig {
             node_limit: None,
             memo_limit: 1_000_000,
             ilp_max_vars: ilp::DEFAULT_MAX_VARS,
+            threads: 1,
         }
     }
 }
@@ -123,6 +128,9 @@ pub struct OptStats {
     pub attempts: u64,
     /// The greedy incumbent's makespan.
     pub greedy: Time,
+    /// True when the packing heuristic ([`packing`]) met the root lower bound (the incumbent is
+    /// then optimal before any search).
+    pub packed: bool,
     /// The root lower bound (L(f)-style and DFF energy bounds).
     pub root_lower_bound: Time,
     pub search_nodes: u64,
@@ -155,6 +163,13 @@ impl OptResult {
             Status::Optimal => &self.makespan,
             Status::Feasible { lower_bound } => lower_bound,
         }
+    }
+
+    /// The relative optimality gap (best − bound) / bound, exactly: 0 when optimal; `None`
+    /// when the bound is 0 (an empty instance, where the makespan is 0 too).
+    pub fn gap(&self) -> Option<Time> {
+        let lb = self.lower_bound();
+        (&self.makespan - lb).checked_div(lb)
     }
 }
 
@@ -214,7 +229,7 @@ fn checked(
 pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResult> {
     let started = Instant::now();
     let prob = problem::build(inst, sc)?;
-    let greedy = greedy::best(&prob);
+    let mut greedy = greedy::best(&prob);
     let energies = bounds::energies(&prob);
     let root_lb = bounds::root(&prob, &energies);
     let mut stats = OptStats {
@@ -224,6 +239,14 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
         root_lower_bound: prob.to_time(root_lb),
         ..OptStats::default()
     };
+    if greedy.makespan > root_lb {
+        if let Some(p) = packing::pack_to(&prob, root_lb, packing::DEFAULT_NODES) {
+            if p.makespan < greedy.makespan {
+                stats.packed = p.makespan <= root_lb;
+                greedy = p;
+            }
+        }
+    }
 
     let run_search = |stats: &mut OptStats| -> Result<(Schedule, Time, bool, i64)> {
         let limits = search::Limits {
@@ -231,7 +254,20 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
             node_limit: cfg.node_limit,
             memo_limit: cfg.memo_limit,
         };
-        let out = search::solve(&prob, greedy.clone(), limits);
+        let out = if prob.jobs.len() > search::MAX_JOBS {
+            // Beyond the search's per-job bit sets: the incumbent with the root bound (optimal
+            // only when they meet, e.g. after a perfect packing).
+            search::Outcome {
+                optimal: greedy.makespan <= root_lb,
+                lower_bound: root_lb.min(greedy.makespan),
+                best: greedy.clone(),
+                nodes: 0,
+                memo_hits: 0,
+                stopped: greedy.makespan > root_lb,
+            }
+        } else {
+            search::solve_parallel(&prob, greedy.clone(), limits, cfg.threads)
+        };
         stats.search_nodes = out.nodes;
         stats.memo_hits = out.memo_hits;
         let (schedule, m) = checked(

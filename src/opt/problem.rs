@@ -30,8 +30,9 @@ pub const MAX_HORIZON: i64 = 1 << 40;
 pub const MAX_PROCS: u32 = 1 << 16;
 /// Largest number of attempts of one job (f_j + 1).
 pub const MAX_ATTEMPTS_PER_JOB: u32 = 255;
-/// Largest number of jobs (the search keeps per-job sets in a 64-bit mask).
-pub const MAX_JOBS: usize = 63;
+/// Largest number of jobs of the integer model (the bounds are O(n²) per node). The search
+/// itself stops at [`super::search::MAX_JOBS`]; beyond it only the heuristics and bounds run.
+pub const MAX_JOBS: usize = 4096;
 
 /// One undominated way to run an attempt: `procs` processors for `dur` scaled time units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

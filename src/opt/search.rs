@@ -52,12 +52,58 @@
 //!
 //! The search stops when the incumbent meets the root lower bound. A time or node limit returns
 //! the incumbent and the root lower bound.
+//!
+//! # Parallel portfolio ([`solve_parallel`])
+//! With `threads` > 1, that many complete searches of the same tree run at once, each with its
+//! own child order ([`Order`]: longest chain first, widest first, …), its own transposition
+//! table, and one *shared incumbent* (an atomic makespan plus the schedule behind a mutex).
+//! Every pruning rule compares a bound with the current upper bound U = min(own incumbent,
+//! shared incumbent), and U only decreases, so a node cut at some instant would also be cut
+//! with the final U: each thread's completed tree still proves "no schedule below the final
+//! U" (the memo stores U − t at the end of a subtree, as above). The first thread to complete
+//! its tree (or to meet the root bound) proves the optimum and stops the others. The proven
+//! optimal makespan is unique, so it does not depend on timing; *which* optimal schedule is
+//! returned, the node counts, and — when a limit stops every thread — the best makespan found,
+//! may vary from run to run.
 use super::bounds::{self, ceil_div, Energy};
 use super::greedy::{IntAttempt, IntSchedule};
 use super::problem::IntProblem;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
+
+/// The order in which a node's "start" children are tried (a portfolio thread's strategy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Longest remaining chain first, then the fastest option (the single-thread default).
+    LongestChain,
+    /// Widest option first, then the longest chain: fills the processors early, which finds
+    /// tight packings sooner.
+    Widest,
+    /// Largest remaining area first, then the fastest option.
+    LargestArea,
+}
+
+impl Order {
+    /// The strategy of portfolio thread `i`.
+    pub fn of_thread(i: usize) -> Order {
+        [Order::LongestChain, Order::Widest, Order::LargestArea][i % 3]
+    }
+}
+
+/// The incumbent shared by the threads of a portfolio.
+struct Shared {
+    makespan: AtomicI64,
+    best: Mutex<IntSchedule>,
+    /// Set when one thread has proven its incumbent optimal.
+    proven: AtomicBool,
+}
+
+/// Most jobs the search handles (it keeps per-job sets in 64-bit masks); larger instances are
+/// answered by the incumbent and the root bound alone (see [`super::solve`]).
+pub const MAX_JOBS: usize = 63;
 
 /// Limits of one search.
 #[derive(Debug, Clone)]
@@ -128,6 +174,8 @@ struct Search<'a> {
     root_lb: i64,
     // Bookkeeping.
     limits: Limits,
+    order: Order,
+    shared: Option<&'a Shared>,
     memo: Memo,
     use_memo: bool,
     key_buf: Vec<u64>,
@@ -137,54 +185,187 @@ struct Search<'a> {
     done: bool,
 }
 
-/// Runs the exact search from the incumbent `start`.
+/// Nodes of each short probe of [`solve`] before the main search.
+pub const PROBE_NODES: u64 = 50_000;
+
+/// Runs the exact search from the incumbent `start` (one thread).
+///
+/// A sequential portfolio: short probes with the [`Order::Widest`] and [`Order::LargestArea`]
+/// child orders ([`PROBE_NODES`] nodes each) first, then the main search (longest chain first)
+/// from the best incumbent found, with what is left of the limits. Each probe is a complete
+/// search of the same tree, so a probe that finishes proves the optimum; a stopped probe only
+/// hands over its incumbent (measured: the orders find different good schedules first, which
+/// the two-thread portfolio showed on the anchor family at A ≥ 25).
 pub fn solve(prob: &IntProblem, start: IntSchedule, limits: Limits) -> Outcome {
-    let n = prob.jobs.len();
-    let energies = bounds::energies(prob);
-    let root_lb = bounds::root(prob, &energies);
-    let horizon = start.makespan;
-    let use_memo = limits.memo_limit > 0 && horizon < MEMO_MAX_HORIZON;
-    let mut s = Search {
-        prob,
-        n,
-        cap: i64::from(prob.procs),
-        energies,
-        t: 0,
-        min_id: 0,
-        wmask: 0,
-        prev_free: 0,
-        used: 0,
-        rem: prob.jobs.iter().map(|j| j.attempts).collect(),
-        end: vec![0; n],
-        run_p: vec![0; n],
-        path: Vec::new(),
-        best: start,
-        root_lb,
-        limits,
-        memo: Memo::default(),
-        use_memo,
-        key_buf: Vec::with_capacity(n + 2),
-        nodes: 0,
-        memo_hits: 0,
-        stopped: false,
-        done: false,
-    };
-    if s.best.makespan > s.root_lb {
-        s.dfs();
+    let mut best = start;
+    let mut nodes = 0u64;
+    let mut memo_hits = 0u64;
+    for order in [Order::Widest, Order::LargestArea] {
+        let cap = limits.node_limit.map_or(PROBE_NODES, |l| l.saturating_sub(nodes).min(PROBE_NODES));
+        let probe = Limits {
+            node_limit: Some(cap),
+            ..limits.clone()
+        };
+        let mut s = Search::new(prob, best, probe, order, None);
+        s.run();
+        let out = s.outcome();
+        nodes += out.nodes;
+        memo_hits += out.memo_hits;
+        best = out.best;
+        if out.optimal {
+            return Outcome {
+                nodes,
+                memo_hits,
+                best,
+                ..out
+            };
+        }
+        if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
     }
-    let optimal = !s.stopped;
-    let lower_bound = if optimal {
-        s.best.makespan
-    } else {
-        s.root_lb.min(s.best.makespan)
+    let main = Limits {
+        node_limit: limits.node_limit.map(|l| l.saturating_sub(nodes)),
+        ..limits
     };
+    let mut s = Search::new(prob, best, main, Order::LongestChain, None);
+    s.run();
+    let out = s.outcome();
     Outcome {
-        best: s.best,
+        nodes: nodes + out.nodes,
+        memo_hits: memo_hits + out.memo_hits,
+        ..out
+    }
+}
+
+/// Runs `threads` searches with different child orders and a shared incumbent (see the module
+/// documentation, "Parallel portfolio"); `threads` ≤ 1 is [`solve`].
+pub fn solve_parallel(
+    prob: &IntProblem,
+    start: IntSchedule,
+    limits: Limits,
+    threads: usize,
+) -> Outcome {
+    if threads <= 1 {
+        return solve(prob, start, limits);
+    }
+    let shared = Shared {
+        makespan: AtomicI64::new(start.makespan),
+        best: Mutex::new(start.clone()),
+        proven: AtomicBool::new(false),
+    };
+    let outs: Vec<Outcome> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|i| {
+                let (start, limits, shared) = (start.clone(), limits.clone(), &shared);
+                scope.spawn(move || {
+                    let mut s = Search::new(prob, start, limits, Order::of_thread(i), Some(shared));
+                    s.run();
+                    s.outcome()
+                })
+            })
+            .collect();
+        // A thread that panicked (a bug) yields no outcome; the others still answer, and the
+        // caller checks whatever schedule comes back.
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    // Every thread publishes each improvement, so the shared schedule is the best of all.
+    let best = match shared.best.lock() {
+        Ok(b) => b.clone(),
+        Err(poisoned) => poisoned.into_inner().clone(),
+    };
+    let optimal = outs.iter().any(|o| o.optimal);
+    let root_lb = outs.iter().map(|o| o.lower_bound).min().unwrap_or(0);
+    Outcome {
         optimal,
-        lower_bound,
-        nodes: s.nodes,
-        memo_hits: s.memo_hits,
-        stopped: s.stopped,
+        lower_bound: if optimal {
+            best.makespan
+        } else {
+            root_lb.min(best.makespan)
+        },
+        nodes: outs.iter().map(|o| o.nodes).sum(),
+        memo_hits: outs.iter().map(|o| o.memo_hits).sum(),
+        stopped: !optimal,
+        best,
+    }
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        prob: &'a IntProblem,
+        start: IntSchedule,
+        limits: Limits,
+        order: Order,
+        shared: Option<&'a Shared>,
+    ) -> Search<'a> {
+        let n = prob.jobs.len();
+        let energies = bounds::energies(prob);
+        let root_lb = bounds::root(prob, &energies);
+        let horizon = start.makespan;
+        let use_memo = limits.memo_limit > 0 && horizon < MEMO_MAX_HORIZON;
+        Search {
+            prob,
+            n,
+            cap: i64::from(prob.procs),
+            energies,
+            t: 0,
+            min_id: 0,
+            wmask: 0,
+            prev_free: 0,
+            used: 0,
+            rem: prob.jobs.iter().map(|j| j.attempts).collect(),
+            end: vec![0; n],
+            run_p: vec![0; n],
+            path: Vec::new(),
+            best: start,
+            root_lb,
+            limits,
+            order,
+            shared,
+            memo: Memo::default(),
+            use_memo,
+            key_buf: Vec::with_capacity(n + 2),
+            nodes: 0,
+            memo_hits: 0,
+            stopped: false,
+            done: false,
+        }
+    }
+
+    fn run(&mut self) {
+        if self.best.makespan > self.root_lb {
+            self.dfs();
+        }
+        if !self.stopped {
+            if let Some(sh) = self.shared {
+                sh.proven.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+
+    fn outcome(self) -> Outcome {
+        let optimal = !self.stopped;
+        let lower_bound = if optimal {
+            self.best.makespan
+        } else {
+            self.root_lb.min(self.best.makespan)
+        };
+        Outcome {
+            best: self.best,
+            optimal,
+            lower_bound,
+            nodes: self.nodes,
+            memo_hits: self.memo_hits,
+            stopped: self.stopped,
+        }
+    }
+
+    /// The current upper bound: the own incumbent, or the shared one if smaller.
+    fn ub(&self) -> i64 {
+        match self.shared {
+            Some(sh) => self.best.makespan.min(sh.makespan.load(Ordering::Relaxed)),
+            None => self.best.makespan,
+        }
     }
 }
 
@@ -198,6 +379,15 @@ impl Search<'_> {
             self.nodes % 1024 == 0 && self.limits.deadline.is_some_and(|d| Instant::now() >= d);
         if node_cap || clock {
             self.stopped = true;
+        }
+        // Another portfolio thread proved the optimum: stop without claiming anything here
+        // (`done`, not `stopped`: the portfolio is optimal).
+        if self.nodes % 64 == 0
+            && self
+                .shared
+                .is_some_and(|sh| sh.proven.load(Ordering::Relaxed))
+        {
+            self.done = true;
         }
         self.stopped
     }
@@ -373,13 +563,26 @@ impl Search<'_> {
     fn record_leaf(&mut self) {
         // default: the makespan of no job is 0
         let mk = self.end.iter().copied().max().unwrap_or(0);
-        if mk < self.best.makespan {
+        if mk < self.ub() {
             self.best = IntSchedule {
                 attempts: self.path.clone(),
                 makespan: mk,
             };
+            if let Some(sh) = self.shared {
+                let mut b = match sh.best.lock() {
+                    Ok(b) => b,
+                    Err(poisoned) => poisoned.into_inner(),
+                };
+                if mk < b.makespan {
+                    *b = self.best.clone();
+                    sh.makespan.store(mk, Ordering::Relaxed);
+                }
+            }
             if mk <= self.root_lb {
                 self.done = true;
+                if let Some(sh) = self.shared {
+                    sh.proven.store(true, Ordering::SeqCst);
+                }
             }
         }
     }
@@ -393,14 +596,14 @@ impl Search<'_> {
             self.record_leaf();
             return;
         }
-        if self.lower_bound() >= self.best.makespan {
+        if self.lower_bound() >= self.ub() {
             return;
         }
         let mut key: Option<Box<[u64]>> = None;
         if self.use_memo {
             self.make_key();
             if let Some(&v) = self.memo.get(&self.key_buf[..]) {
-                if self.t + v >= self.best.makespan {
+                if self.t + v >= self.ub() {
                     self.memo_hits += 1;
                     return;
                 }
@@ -409,8 +612,9 @@ impl Search<'_> {
         }
 
         let free = self.cap - self.used;
-        // Children "start job j on option o", best first: longest remaining chain, then the
-        // fastest option.
+        // Children "start job j on option o", best first by the thread's [`Order`] (default:
+        // longest remaining chain, then the fastest option). The order changes only which
+        // schedules are met first, never which are searched.
         let mut children: Vec<(i64, i64, usize, usize)> = Vec::new();
         for j in self.min_id..self.n {
             if self.rem[j] == 0 || self.end[j] > self.t || self.sym_blocked(j) {
@@ -424,7 +628,12 @@ impl Search<'_> {
                 if p > free || (in_w && p <= self.prev_free) {
                     continue;
                 }
-                children.push((-chain, o.dur, j, oi));
+                let (k1, k2) = match self.order {
+                    Order::LongestChain => (-chain, o.dur),
+                    Order::Widest => (-p, -chain),
+                    Order::LargestArea => (-i64::from(self.rem[j]) * job.min_area, o.dur),
+                };
+                children.push((k1, k2, j, oi));
             }
         }
         children.sort_unstable();
@@ -486,7 +695,7 @@ impl Search<'_> {
             if self.memo.len() >= self.limits.memo_limit {
                 self.memo.clear();
             }
-            let v = self.best.makespan - self.t;
+            let v = self.ub() - self.t;
             let e = self.memo.entry(k).or_insert(v);
             *e = (*e).max(v);
         }
