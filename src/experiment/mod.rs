@@ -27,6 +27,7 @@ use crate::time::Time;
 use std::path::PathBuf;
 
 pub mod eval;
+pub mod merge;
 pub mod moldable_sweeps;
 pub mod moldable_table1;
 pub mod rigid_procs;
@@ -34,6 +35,7 @@ pub mod rigid_qbar;
 pub mod rigid_sweep;
 pub mod rigid_trace;
 pub mod runner;
+pub mod shard;
 pub mod steal_sweep;
 
 /// The campaigns, with a one-line description.
@@ -125,6 +127,8 @@ pub struct Options {
     /// Moldable campaigns: round every time up to a multiple of 2^−bits s
     /// ([`crate::model::SpeedupModel::Rounded`]); `None` (the default): the exact tables.
     pub time_grid: Option<u32>,
+    /// Every cell, one shard's (`--shard I/N`), or the merge's assembly ([`runner::Mode`]).
+    pub mode: runner::Mode,
 }
 
 impl Default for Options {
@@ -143,6 +147,7 @@ impl Default for Options {
             progress: true,
             eps: None,
             time_grid: None,
+            mode: runner::Mode::Whole,
         }
     }
 }
@@ -165,6 +170,7 @@ impl Options {
             out: self.out_dir(name),
             threads: self.threads,
             progress: self.progress,
+            mode: self.mode.clone(),
         }
     }
 
