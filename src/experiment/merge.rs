@@ -74,7 +74,7 @@ pub fn check_shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>> {
         return Err(Error::option(
             "DIR",
             format!(
-                "missing shards of `{}`: {} (given {} of {n})",
+                "missing shards of {}: {} (given {} of {n})",
                 describe(&first.record),
                 missing.join(", "),
                 shards.len()
