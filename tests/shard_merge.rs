@@ -308,3 +308,27 @@ fn a_shard_directory_is_not_shared() {
     let e = refused(&y, t);
     assert!(e.contains("holds shard 0/2"), "{e}");
 }
+
+/// `prove --search --restarts 5` in 3 shards (one with a single climb) merges to the same
+/// worst case as the 5 climbs in one process.
+#[test]
+fn search_shards_merge_to_the_single_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    shards_merge_to_whole(
+        &[
+            "prove",
+            "--search",
+            "greedy/lpt",
+            "--steps",
+            "15",
+            "--restarts",
+            "5",
+            "--seed",
+            "2",
+        ],
+        tmp.path(),
+        "se",
+    );
+    let found = std::fs::read_to_string(tmp.path().join("se-merged/found.json")).unwrap();
+    assert!(found.contains("\"ratio\""), "{found}");
+}

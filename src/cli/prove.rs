@@ -61,12 +61,17 @@ pub struct Args {
     /// Directory where --search saves its worst case (JSON golden case).
     #[arg(long)]
     pub save: Option<PathBuf>,
-    /// With --exhaustive: check only shard I of N (0 ≤ I < N) of the scope's instances and save
-    /// the partial report in --out; `resched merge` joins the N directories.
+    /// With --search: K independent climbs of --steps each (climb k seeded by the seed and k;
+    /// climb 0 is the one-climb search), the best kept; what --shard splits.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub restarts: u64,
+    /// With --exhaustive or --search: compute only shard I of N (0 ≤ I < N) — of the scope's
+    /// instances, of the search's climbs — and save it in --out; `resched merge` joins the N
+    /// directories.
     #[arg(long, value_name = "I/N", requires = "out")]
     pub shard: Option<String>,
-    /// With --exhaustive: also write the report (`report.md`) into this directory (a shard's
-    /// partial report with --shard).
+    /// With --exhaustive: also write the report (`report.md`) into this directory; with
+    /// --search: the worst case found (`found.json`); a shard's part with --shard.
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -85,18 +90,21 @@ pub fn run(a: Args) -> Result<Exit> {
     if a.exhaustive {
         return exhaustive(&a);
     }
-    if a.shard.is_some() || a.out.is_some() {
-        return Err(Error::option(
-            if a.shard.is_some() {
-                "--shard"
-            } else {
-                "--out"
-            },
-            "applies to --exhaustive only",
-        ));
-    }
     if let Some(name) = &a.search {
         return search(name, &a);
+    }
+    if a.shard.is_some() || a.out.is_some() || a.restarts != 1 {
+        let flag = if a.shard.is_some() {
+            "--shard"
+        } else if a.out.is_some() {
+            "--out"
+        } else {
+            "--restarts"
+        };
+        return Err(Error::option(
+            flag,
+            "applies to --exhaustive or --search only",
+        ));
     }
     if a.all {
         let budget = Budget {
@@ -229,12 +237,9 @@ fn search(name: &str, a: &Args) -> Result<Exit> {
         seed: a.seed,
         ..AlgoSpec::new(algo)
     };
-    let budget = Budget {
-        seed: a.seed,
-        adversarial: a.steps,
-        ..Budget::quick()
+    let Some(found) = searched(a, &|b| adversary::search_rigid(&spec, b))? else {
+        return Ok(Exit::Ok);
     };
-    let found = adversary::search_rigid(&spec, &budget)?;
     println!(
         "{}: worst makespan/OPT found {} after {} evaluations: makespan {}, {}\n{}\nfailures {:?}",
         found.algo,
@@ -286,12 +291,9 @@ fn search_lpa(model: &str, a: &Args) -> Result<Exit> {
             ))
         }
     };
-    let budget = Budget {
-        seed: a.seed,
-        adversarial: a.steps,
-        ..Budget::quick()
+    let Some(found) = searched(a, &|b| adversary::search_lpa(kind, b))? else {
+        return Ok(Exit::Ok);
     };
-    let found = adversary::search_lpa(kind, &budget)?;
     println!(
         "{}: worst makespan/OPT found {} after {} evaluations: makespan {}, {}\n{}\nfailures {:?}",
         found.algo,
@@ -446,11 +448,8 @@ const PARTS_FILE: &str = "parts.json";
 pub fn merge(shards: &[ShardDir], out: &std::path::Path) -> Result<Exit> {
     merge::check_out(shards, out)?;
     let rec = &shards[0].record;
-    if rec.command != "prove-exhaustive" {
-        return Err(Error::option(
-            "DIR",
-            format!("merging `{}` shards is not supported", rec.command),
-        ));
+    if rec.command == "prove-search" {
+        return merge_search(shards, out);
     }
     // The recorded scopes must be ones this version knows (small, default, large).
     let known = [
@@ -496,4 +495,109 @@ pub fn merge(shards: &[ShardDir], out: &std::path::Path) -> Result<Exit> {
     let (rep, mrep) = sharded::fold(&scope, &mscope, parts)?;
     println!("{}\n\n{}", rep.markdown(), mrep.markdown());
     write_report(Some(out), &rep, &mrep)
+}
+
+/// The arguments that determine a search (recorded in a shard, compared by the merge).
+fn search_args(a: &Args) -> Vec<String> {
+    let mut v = vec!["--search".to_string()];
+    v.extend(a.search.iter().cloned());
+    for (k, x) in [
+        ("--seed", a.seed),
+        ("--steps", a.steps),
+        ("--restarts", a.restarts),
+    ] {
+        v.push(k.to_string());
+        v.push(x.to_string());
+    }
+    v
+}
+
+/// Runs the search's climbs: all of `--restarts` (also written to `found.json` with --out), or
+/// with --shard the shard's block, saved in --out (then `None`: nothing more to print).
+fn searched(
+    a: &Args,
+    search: &dyn Fn(&Budget) -> Result<adversary::Found>,
+) -> Result<Option<adversary::Found>> {
+    if a.restarts == 0 {
+        return Err(Error::option("--restarts", "at least 1"));
+    }
+    let budget = Budget {
+        seed: a.seed,
+        adversarial: a.steps,
+        ..Budget::quick()
+    };
+    if let (Some(text), Some(out)) = (&a.shard, &a.out) {
+        let shard: Shard = text.parse()?;
+        std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+        let total = usize::try_from(a.restarts)
+            .map_err(|_| Error::option("--restarts", "too large for this machine"))?;
+        let block = shard.block(total);
+        let mut rec = ShardRecord::new("prove-search", search_args(a), shard, total);
+        rec.units = vec![format!("climbs {block:?}")];
+        rec.write(out)?;
+        let found = adversary::climbs(block.start as u64..block.end as u64, &budget, search)?;
+        let json = match &found {
+            Some(f) => sharded::found_json(f)?,
+            None => serde_json::Value::Null,
+        };
+        write_json(&out.join(FOUND_FILE), &json)?;
+        println!(
+            "shard {shard} of prove --search: climbs {block:?} of {} in {}; join the shards with `resched merge DIR… --out DIR`",
+            a.restarts,
+            out.display()
+        );
+        return Ok(None);
+    }
+    let found = adversary::climbs(0..a.restarts, &budget, search)?
+        .ok_or_else(|| Error::option("--restarts", "at least 1"))?;
+    if let Some(out) = &a.out {
+        std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+        write_json(&out.join(FOUND_FILE), &sharded::found_json(&found)?)?;
+    }
+    Ok(Some(found))
+}
+
+/// A search's worst case (`found.json`).
+const FOUND_FILE: &str = "found.json";
+
+/// `resched merge` of `prove --search` shards: the best find over the shards, in shard order.
+fn merge_search(shards: &[ShardDir], out: &std::path::Path) -> Result<Exit> {
+    let mut best: Option<adversary::Found> = None;
+    for s in shards {
+        let path = s.dir.join(FOUND_FILE);
+        if !path.is_file() {
+            return Err(Error::option(
+                "DIR",
+                format!(
+                    "shard {} in {} has not finished: no {FOUND_FILE}",
+                    s.record.shard,
+                    s.dir.display()
+                ),
+            ));
+        }
+        let file = path.display().to_string();
+        let v: serde_json::Value = serde_json::from_str(&crate::error::read_text(&path)?)
+            .map_err(|e| Error::json(&file, &e))?;
+        if v.is_null() {
+            continue;
+        }
+        let f = sharded::found_from_json(&v, &file)?;
+        best = Some(match best {
+            Some(x) => adversary::best_of(x, f),
+            None => f,
+        });
+    }
+    let found = best.ok_or_else(|| Error::option("DIR", "no shard ran a climb"))?;
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    write_json(&out.join(FOUND_FILE), &sharded::found_json(&found)?)?;
+    println!(
+        "{}: worst makespan/OPT found {} after {} evaluations: makespan {}, {}",
+        found.algo,
+        proofs::show_ratio(&found.ratio),
+        found.evaluations,
+        found.makespan,
+        found.opt
+    );
+    println!("wrote {}", out.join(FOUND_FILE).display());
+    Ok(Exit::Ok)
 }
