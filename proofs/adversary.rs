@@ -217,6 +217,51 @@ fn rigid_mutate(
     Some((inst, Scenario::new(f)))
 }
 
+/// The seed of climb `k` of a search with `--restarts`: climb 0 is the search's own seed (a
+/// one-climb search is the search as it always was), the others are spread by a large odd
+/// multiplier so that no two climbs share a stream.
+pub fn climb_seed(seed: u64, k: u64) -> u64 {
+    seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The better of two finds of independent climbs, in climb order: the larger ratio, the
+/// earlier on a tie; the evaluations of both count.
+pub fn best_of(first: Found, later: Found) -> Found {
+    let evaluations = first.evaluations + later.evaluations;
+    let best = if later.ratio > first.ratio {
+        later
+    } else {
+        first
+    };
+    Found {
+        evaluations,
+        ..best
+    }
+}
+
+/// Independent climbs `climbs` of a search (`--restarts K --shard I/N`: a shard's block of
+/// 0..K), each of `budget.adversarial` steps from its own [`climb_seed`], folded with
+/// [`best_of`] in climb order; `None` for an empty block.
+pub fn climbs(
+    climbs: std::ops::Range<u64>,
+    budget: &Budget,
+    search: &dyn Fn(&Budget) -> Result<Found>,
+) -> Result<Option<Found>> {
+    let mut best: Option<Found> = None;
+    for k in climbs {
+        let b = Budget {
+            seed: climb_seed(budget.seed, k),
+            ..budget.clone()
+        };
+        let f = search(&b)?;
+        best = Some(match best {
+            Some(x) => best_of(x, f),
+            None => f,
+        });
+    }
+    Ok(best)
+}
+
 /// Searches rigid cases that maximise makespan/OPT for `spec` with `budget.adversarial` steps.
 pub fn search_rigid(spec: &AlgoSpec, budget: &Budget) -> Result<Found> {
     let name = label(spec);

@@ -55,6 +55,15 @@ impl RigidScope {
         }
     }
 
+    /// A small scope for tests of the machinery around the check (sharding, merging):
+    /// P ≤ 2, n ≤ 2, t_j ∈ {1, 2, 3}, f_j ≤ 2 (432 cases; `RESCHED_EXHAUSTIVE=small`).
+    pub const SMALL: RigidScope = RigidScope {
+        max_procs: 2,
+        max_jobs: 2,
+        times: Vec::new(),
+        max_failures: 2,
+    };
+
     /// The larger scope: P ≤ 4, n ≤ 3, t_j ∈ {1, 2, 3}, f_j ≤ 2 (75 420 cases).
     pub fn large() -> RigidScope {
         RigidScope {
@@ -63,10 +72,11 @@ impl RigidScope {
         }
     }
 
-    /// The scope named by `RESCHED_EXHAUSTIVE` (`large`), else the default.
+    /// The scope named by `RESCHED_EXHAUSTIVE` (`large`, `small`), else the default.
     pub fn from_env() -> RigidScope {
         match std::env::var("RESCHED_EXHAUSTIVE").as_deref() {
             Ok("large") => RigidScope::large(),
+            Ok("small") => RigidScope::SMALL,
             _ => RigidScope::DEFAULT,
         }
     }
@@ -100,7 +110,7 @@ impl std::fmt::Display for RigidScope {
 }
 
 /// What an exhaustive run found.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExhaustiveReport {
     pub scope: String,
     /// (instance, scenario) cases enumerated.
@@ -220,12 +230,13 @@ fn job_choice(k: u64, procs: u32, times: &[i64]) -> (u32, i64) {
     ((k / t) as u32 % procs + 1, times[(k % t) as usize])
 }
 
-/// Runs the rigid exhaustive check over `scope`. Parallel over instances (rayon); the report is
-/// merged in enumeration order, so it is the same on any thread count.
-pub fn rigid(scope: &RigidScope, budget: &Budget) -> Result<ExhaustiveReport> {
-    let algos = rigid_algos();
+/// One instance of the rigid scope: (P, n, index of its job tuple).
+pub type Unit = (u32, u32, u64);
+
+/// The instances of the rigid scope in enumeration order (P, then n, then the job tuple).
+pub fn rigid_units(scope: &RigidScope) -> Vec<Unit> {
     let times = scope.times();
-    let mut units: Vec<(u32, u32, u64)> = Vec::new();
+    let mut units: Vec<Unit> = Vec::new();
     for procs in 1..=scope.max_procs {
         let choices = u64::from(procs) * times.len() as u64;
         for n in 1..=scope.max_jobs as u32 {
@@ -234,6 +245,32 @@ pub fn rigid(scope: &RigidScope, budget: &Budget) -> Result<ExhaustiveReport> {
             }
         }
     }
+    units
+}
+
+/// Runs the rigid exhaustive check over `scope`. Parallel over instances (rayon); the report is
+/// merged in enumeration order, so it is the same on any thread count.
+pub fn rigid(scope: &RigidScope, budget: &Budget) -> Result<ExhaustiveReport> {
+    rigid_block(scope, budget, 0..rigid_units(scope).len())
+}
+
+/// The rigid check over the instances `block` of [`rigid_units`] (a shard's part). Its
+/// `opt_solved` counts the distinct optima of the block; the merge of all blocks counts those
+/// of the scope with [`distinct_optima`].
+pub fn rigid_block(
+    scope: &RigidScope,
+    budget: &Budget,
+    block: std::ops::Range<usize>,
+) -> Result<ExhaustiveReport> {
+    let algos = rigid_algos();
+    let times = scope.times();
+    let units = rigid_units(scope);
+    let units = units.get(block.clone()).ok_or_else(|| {
+        Error::Limit(format!(
+            "exhaustive: block {block:?} outside the scope's {} instances",
+            units.len()
+        ))
+    })?;
     let memo: OptMemo = Mutex::new(HashMap::new());
     let parts: Vec<Result<ExhaustiveReport>> = units
         .par_iter()
@@ -244,6 +281,56 @@ pub fn rigid(scope: &RigidScope, budget: &Budget) -> Result<ExhaustiveReport> {
     // default: a poisoned memo (a worker panicked, reported by its own error) counts 0 solves; the count is informative only
     rep.opt_solved = memo.lock().map(|m| m.len() as u64).unwrap_or(0);
     Ok(rep)
+}
+
+/// The number of distinct optima [`rigid`] solves on `scope`: the distinct keys (P, sorted
+/// (p_j, t_j, f_j)) of its cases, enumerated without solving anything.
+pub fn distinct_optima(scope: &RigidScope) -> u64 {
+    let times = scope.times();
+    let f = scope.max_failures + 1;
+    let mut keys = std::collections::HashSet::new();
+    for (procs, n, idx) in rigid_units(scope) {
+        let jobs = job_tuple(procs, n, idx, &times);
+        for sidx in 0..u64::from(f).pow(n) {
+            keys.insert(opt_key(procs, &jobs, &failure_tuple(sidx, n, f)));
+        }
+    }
+    keys.len() as u64
+}
+
+/// The (p, t) of the jobs of instance `idx` among the n-tuples of P's job choices.
+fn job_tuple(procs: u32, n: u32, idx: u64, times: &[i64]) -> Vec<(u32, i64)> {
+    let choices = u64::from(procs) * times.len() as u64;
+    let mut rest = idx;
+    let mut keys = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        keys.push(job_choice(rest % choices, procs, times));
+        rest /= choices;
+    }
+    keys
+}
+
+/// The failure counts of scenario `sidx` among the n-tuples of 0..f.
+fn failure_tuple(sidx: u64, n: u32, f: u32) -> Vec<u32> {
+    let mut s = sidx;
+    (0..n)
+        .map(|_| {
+            let v = (s % u64::from(f)) as u32;
+            s /= u64::from(f);
+            v
+        })
+        .collect()
+}
+
+/// OPT depends on P and on the multiset of (p_j, t_j, f_j), not on the job order.
+fn opt_key(procs: u32, jobs: &[(u32, i64)], failures: &[u32]) -> (u32, Vec<(u32, i64, u32)>) {
+    let mut key: Vec<(u32, i64, u32)> = jobs
+        .iter()
+        .zip(failures)
+        .map(|(&(p, t), &f)| (p, t, f))
+        .collect();
+    key.sort_unstable();
+    (procs, key)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -257,13 +344,7 @@ fn one_instance(
     budget: &Budget,
     memo: &OptMemo,
 ) -> Result<ExhaustiveReport> {
-    let choices = u64::from(procs) * times.len() as u64;
-    let mut rest = idx;
-    let mut keys = Vec::with_capacity(n as usize);
-    for _ in 0..n {
-        keys.push(job_choice(rest % choices, procs, times));
-        rest /= choices;
-    }
+    let keys = job_tuple(procs, n, idx, times);
     let jobs: Vec<Job> = keys
         .iter()
         .enumerate()
@@ -273,23 +354,9 @@ fn one_instance(
     let mut rep = ExhaustiveReport::default();
     let f = scope.max_failures + 1;
     for sidx in 0..u64::from(f).pow(n) {
-        let mut s = sidx;
-        let failures: Vec<u32> = (0..n)
-            .map(|_| {
-                let v = (s % u64::from(f)) as u32;
-                s /= u64::from(f);
-                v
-            })
-            .collect();
+        let failures = failure_tuple(sidx, n, f);
         let sc = Scenario::new(failures.clone());
-        let mut key: Vec<(u32, i64, u32)> = keys
-            .iter()
-            .zip(&failures)
-            .map(|(&(p, t), &f)| (p, t, f))
-            .collect();
-        key.sort_unstable();
-        // OPT depends on P and on the multiset of (p_j, t_j, f_j), not on the job order.
-        let key = (procs, key);
+        let key = opt_key(procs, &keys, &failures);
         let cached = memo
             .lock()
             .map_err(|_| Error::Limit("poisoned memo".into()))?

@@ -49,10 +49,19 @@ impl MoldableScope {
         max_failures: 2,
     };
 
-    /// The scope named by `RESCHED_EXHAUSTIVE` (`large`), else the default.
+    /// P ≤ 2, n ≤ 2, t(1) ≤ 3, f_j ≤ 1 (`RESCHED_EXHAUSTIVE=small`: tests of sharding).
+    pub const SMALL: MoldableScope = MoldableScope {
+        max_procs: 2,
+        max_jobs: 2,
+        max_t1: 3,
+        max_failures: 1,
+    };
+
+    /// The scope named by `RESCHED_EXHAUSTIVE` (`large`, `small`), else the default.
     pub fn from_env() -> MoldableScope {
         match std::env::var("RESCHED_EXHAUSTIVE").as_deref() {
             Ok("large") => MoldableScope::LARGE,
+            Ok("small") => MoldableScope::SMALL,
             _ => MoldableScope::DEFAULT,
         }
     }
@@ -114,8 +123,8 @@ pub fn algos() -> Vec<(&'static str, Priority)> {
     v
 }
 
-/// Runs the moldable exhaustive check over `scope`.
-pub fn moldable(scope: &MoldableScope, budget: &Budget) -> Result<ExhaustiveReport> {
+/// The instances of the moldable scope in enumeration order: (P, n, index of its job tuple).
+pub fn moldable_units(scope: &MoldableScope) -> Vec<(u32, u32, u64)> {
     let mut units = Vec::new();
     for procs in 1..=scope.max_procs {
         let tabs = tables(procs, scope.max_t1);
@@ -125,6 +134,27 @@ pub fn moldable(scope: &MoldableScope, budget: &Budget) -> Result<ExhaustiveRepo
             }
         }
     }
+    units
+}
+
+/// Runs the moldable exhaustive check over `scope`.
+pub fn moldable(scope: &MoldableScope, budget: &Budget) -> Result<ExhaustiveReport> {
+    moldable_block(scope, budget, 0..moldable_units(scope).len())
+}
+
+/// The moldable check over the instances `block` of [`moldable_units`] (a shard's part).
+pub fn moldable_block(
+    scope: &MoldableScope,
+    budget: &Budget,
+    block: std::ops::Range<usize>,
+) -> Result<ExhaustiveReport> {
+    let units = moldable_units(scope);
+    let units = units.get(block.clone()).ok_or_else(|| {
+        Error::Limit(format!(
+            "exhaustive: block {block:?} outside the scope's {} instances",
+            units.len()
+        ))
+    })?;
     let parts: Vec<Result<ExhaustiveReport>> = units
         .par_iter()
         .map(|&(procs, n, idx)| one(procs, n, idx, scope, budget))

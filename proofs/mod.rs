@@ -27,6 +27,7 @@ pub mod moldable_witness;
 pub mod rigid;
 pub mod rigid_witness;
 pub mod run;
+pub mod sharded;
 
 /// Small constructors shared by the witness builders.
 mod witness_support {
@@ -380,7 +381,7 @@ pub enum Source {
 }
 
 /// The worst case seen from one source.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tally {
     /// Number of (case, algorithm) measurements.
     pub measured: u64,

@@ -57,6 +57,62 @@ pub struct Args {
     /// (1..=40; 20 is < 1 µs per attempt) instead of the exact tables (see EXPERIMENTS.md).
     #[arg(long, value_name = "BITS")]
     pub time_grid: Option<u32>,
+    /// Compute only shard I of N (0 ≤ I < N) of the campaign's cells, e.g. one task of a Slurm
+    /// job array; `resched merge` joins the N output directories (see slurm/ and the README).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+}
+
+impl Args {
+    /// The arguments that determine the campaign's results, as a command line (what a shard
+    /// records and the merge reruns): all but --out, --threads, --no-progress and --shard.
+    pub fn result_args(&self) -> Vec<String> {
+        let mut v = vec![self.name.clone()];
+        let mut opt = |flag: &str, value: Option<String>| {
+            if let Some(x) = value {
+                v.push(flag.to_string());
+                v.push(x);
+            }
+        };
+        opt("--seed", Some(self.seed.to_string()));
+        for t in &self.traces {
+            opt("--trace", Some(t.display().to_string()));
+        }
+        opt("--sets", self.sets.map(|x| x.to_string()));
+        opt("--scenarios", self.scenarios.map(|x| x.to_string()));
+        opt("--min-jobs", self.min_jobs.map(|x| x.to_string()));
+        opt(
+            "--max-expected-failures",
+            self.max_expected_failures.map(|x| x.to_string()),
+        );
+        opt("--on-excess", Some(self.on_excess.clone()));
+        opt("--eps", self.eps.as_ref().map(|x| x.to_string()));
+        opt("--time-grid", self.time_grid.map(|x| x.to_string()));
+        if self.quick {
+            v.push("--quick".into());
+        }
+        v
+    }
+
+    /// The campaign options these arguments ask for, run in `mode`.
+    pub fn options(self, mode: experiment::runner::Mode) -> Result<Options> {
+        Ok(Options {
+            quick: self.quick,
+            out: self.out,
+            seed: self.seed,
+            threads: self.threads,
+            traces: self.traces,
+            sets: self.sets,
+            scenarios: self.scenarios,
+            min_jobs: self.min_jobs,
+            max_expected_failures: self.max_expected_failures,
+            on_excess: self.on_excess.parse()?,
+            progress: !self.no_progress,
+            eps: self.eps,
+            time_grid: self.time_grid,
+            mode,
+        })
+    }
 }
 
 /// Runs the campaign and prints its Markdown summary and the files written.
@@ -67,27 +123,40 @@ pub fn run(a: Args) -> Result<Exit> {
         }
         return Ok(Exit::Ok);
     }
-    let opts = Options {
-        quick: a.quick,
-        out: a.out,
-        seed: a.seed,
-        threads: a.threads,
-        traces: a.traces,
-        sets: a.sets,
-        scenarios: a.scenarios,
-        min_jobs: a.min_jobs,
-        max_expected_failures: a.max_expected_failures,
-        on_excess: a.on_excess.parse()?,
-        progress: !a.no_progress,
-        eps: a.eps,
-        time_grid: a.time_grid,
+    let mut a = a;
+    let mode = match &a.shard {
+        Some(text) => {
+            let shard: experiment::shard::Shard = text.parse()?;
+            // Shards never share a directory: the default gets the shard's name.
+            if a.out.is_none() {
+                let base = Options {
+                    quick: a.quick,
+                    ..Options::default()
+                }
+                .out_dir(&a.name);
+                a.out = Some(base.join(format!("shard-{}-of-{}", shard.index, shard.count)));
+            }
+            experiment::runner::Mode::Shard {
+                shard,
+                command: "experiment".into(),
+                args: a.result_args(),
+            }
+        }
+        None => experiment::runner::Mode::Whole,
     };
+    let name = a.name.clone();
+    let opts = a.options(mode)?;
     // Issue 12: an output directory that cannot be written is found before the campaign runs
     // (like steal's --csv/--plots), not after hours of cells; a bad campaign name goes first.
-    if experiment::CAMPAIGNS.iter().any(|c| c.0 == a.name) {
-        crate::cli::steal::outputs::check_dir(&opts.out_dir(&a.name), "--out")?;
+    if experiment::CAMPAIGNS.iter().any(|c| c.0 == name) {
+        crate::cli::steal::outputs::check_dir(&opts.out_dir(&name), "--out")?;
     }
-    let o = experiment::run(&a.name, &opts)?;
+    report(&experiment::run(&name, &opts)?);
+    Ok(Exit::Ok)
+}
+
+/// Prints a campaign's Markdown summary and the files written.
+pub fn report(o: &experiment::Outcome) {
     println!("{}", o.markdown);
     println!(
         "{}: {} cells computed, {} resumed, {:.1} s; files:",
@@ -99,5 +168,4 @@ pub fn run(a: Args) -> Result<Exit> {
     for f in &o.files {
         println!("  {}", f.display());
     }
-    Ok(Exit::Ok)
 }

@@ -8,6 +8,7 @@ pub mod batch;
 pub mod demo;
 pub mod diff;
 pub mod experiment;
+pub mod merge;
 pub mod opt;
 pub mod peer_moldable;
 pub mod prove;
@@ -49,6 +50,8 @@ pub enum Command {
     /// the first mismatch shrunk and written as a golden case (or the rigid paper simulator's
     /// printed makespans against GREEDY).
     Diff(diff::Args),
+    /// Join the output directories of the shards of one run (`--shard I/N`) into one result.
+    Merge(merge::Args),
 }
 
 /// What a subcommand reports back to `main`.
@@ -79,6 +82,7 @@ pub fn main() -> i32 {
         Command::Prove(a) => prove::run(a),
         Command::Algorithms(a) => algorithms::run(a),
         Command::Diff(a) => diff::run(a),
+        Command::Merge(a) => merge::run(a),
     };
     match result {
         Ok(Exit::Ok) => 0,

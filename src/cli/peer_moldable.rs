@@ -21,7 +21,7 @@ pub struct Options<'a> {
     pub procs: u32,
     pub algo: &'a str,
     pub priority: Option<&'a str>,
-    pub seed: u64,
+    pub seed: Option<u64>,
     pub eps: Option<&'a str>,
     pub scenarios: Option<usize>,
     pub threads: Option<usize>,
@@ -43,9 +43,10 @@ pub fn run(ipath: &Path, fpath: &Path, o: &Options<'_>) -> Result<Exit> {
         return Err(Error::option("scenarios", "must be at least 1"));
     }
     let scenarios = peer::load_failures(fpath, inst.len(), o.scenarios)?;
+    let priority = parse_priority(o.priority)?;
     let spec = AlgoSpec {
-        seed: o.seed,
-        priority: parse_priority(o.priority)?,
+        seed: super::simulate::seed_for(o.seed, priority)?,
+        priority,
         eps: parse_eps(o.eps)?,
         ..AlgoSpec::new(o.algo)
     };

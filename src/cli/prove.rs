@@ -15,8 +15,12 @@
 //! Exit code 1 when a measured case breaks its statement.
 use super::Exit;
 use crate::error::{Error, Result};
+use crate::experiment::merge::{self, ShardDir};
+use crate::experiment::runner::write_json;
+use crate::experiment::shard::{Shard, ShardRecord, SHARD_FILE};
 use crate::oracle::AlgoSpec;
-use crate::proofs::{self, adversary, exhaustive, Budget, Params, Source};
+use crate::proofs::exhaustive_moldable::{self as em, MoldableScope};
+use crate::proofs::{self, adversary, exhaustive, sharded, Budget, Params, Source};
 use crate::schedulers::Priority;
 use std::path::PathBuf;
 
@@ -44,7 +48,8 @@ pub struct Args {
     /// Run the exhaustive small-scope checks (rigid and moldable) and print their reports.
     #[arg(long)]
     pub exhaustive: bool,
-    /// With --exhaustive: the larger scope (also RESCHED_EXHAUSTIVE=large).
+    /// With --exhaustive: the larger scope (also RESCHED_EXHAUSTIVE=large; RESCHED_EXHAUSTIVE=small
+    /// is a tiny scope for trying the machinery, e.g. sharding).
     #[arg(long)]
     pub large: bool,
     /// Adversarial search for one algorithm, `name` or `name/priority` (e.g. greedy/lpt).
@@ -56,6 +61,19 @@ pub struct Args {
     /// Directory where --search saves its worst case (JSON golden case).
     #[arg(long)]
     pub save: Option<PathBuf>,
+    /// With --search: K independent climbs of --steps each (climb k seeded by the seed and k;
+    /// climb 0 is the one-climb search), the best kept; what --shard splits.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub restarts: u64,
+    /// With --exhaustive or --search: compute only shard I of N (0 ≤ I < N) — of the scope's
+    /// instances, of the search's climbs — and save it in --out; `resched merge` joins the N
+    /// directories.
+    #[arg(long, value_name = "I/N", requires = "out")]
+    pub shard: Option<String>,
+    /// With --exhaustive: also write the report (`report.md`) into this directory; with
+    /// --search: the worst case found (`found.json`); a shard's part with --shard.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 /// Runs `resched prove`.
@@ -70,36 +88,23 @@ pub fn run(a: Args) -> Result<Exit> {
         return Ok(Exit::Ok);
     }
     if a.exhaustive {
-        let scope = if a.large {
-            exhaustive::RigidScope::large()
-        } else {
-            exhaustive::RigidScope::from_env()
-        };
-        let started = std::time::Instant::now();
-        let budget = Budget {
-            seed: a.seed,
-            ..Budget::quick()
-        };
-        let rep = exhaustive::rigid(&scope, &budget)?;
-        println!("{}", rep.markdown());
-        println!("({:.1} s)\n", started.elapsed().as_secs_f64());
-        let started = std::time::Instant::now();
-        let mscope = if a.large {
-            crate::proofs::exhaustive_moldable::MoldableScope::LARGE
-        } else {
-            crate::proofs::exhaustive_moldable::MoldableScope::from_env()
-        };
-        let mrep = crate::proofs::exhaustive_moldable::moldable(&mscope, &budget)?;
-        println!("{}", mrep.markdown());
-        println!("({:.1} s)", started.elapsed().as_secs_f64());
-        return Ok(if rep.holds() && mrep.holds() {
-            Exit::Ok
-        } else {
-            Exit::CheckFailed
-        });
+        return exhaustive(&a);
     }
     if let Some(name) = &a.search {
         return search(name, &a);
+    }
+    if a.shard.is_some() || a.out.is_some() || a.restarts != 1 {
+        let flag = if a.shard.is_some() {
+            "--shard"
+        } else if a.out.is_some() {
+            "--out"
+        } else {
+            "--restarts"
+        };
+        return Err(Error::option(
+            flag,
+            "applies to --exhaustive or --search only",
+        ));
     }
     if a.all {
         let budget = Budget {
@@ -234,12 +239,9 @@ fn search(name: &str, a: &Args) -> Result<Exit> {
         seed: a.seed,
         ..AlgoSpec::new(algo)
     };
-    let budget = Budget {
-        seed: a.seed,
-        adversarial: a.steps,
-        ..Budget::quick()
+    let Some(found) = searched(a, &|b| adversary::search_rigid(&spec, b))? else {
+        return Ok(Exit::Ok);
     };
-    let found = adversary::search_rigid(&spec, &budget)?;
     println!(
         "{}: worst makespan/OPT found {} after {} evaluations: makespan {}, {}\n{}\nfailures {:?}",
         found.algo,
@@ -292,12 +294,9 @@ fn search_lpa(model: &str, a: &Args) -> Result<Exit> {
             ))
         }
     };
-    let budget = Budget {
-        seed: a.seed,
-        adversarial: a.steps,
-        ..Budget::quick()
+    let Some(found) = searched(a, &|b| adversary::search_lpa(kind, b))? else {
+        return Ok(Exit::Ok);
     };
-    let found = adversary::search_lpa(kind, &budget)?;
     println!(
         "{}: worst makespan/OPT found {} after {} evaluations: makespan {}, {}\n{}\nfailures {:?}",
         found.algo,
@@ -333,5 +332,275 @@ fn search_lpa(model: &str, a: &Args) -> Result<Exit> {
         )?;
         println!("saved {}", file.display());
     }
+    Ok(Exit::Ok)
+}
+
+/// The scopes `--exhaustive` checks: `--large` or RESCHED_EXHAUSTIVE=large, else the defaults.
+fn scopes(large: bool) -> (exhaustive::RigidScope, MoldableScope) {
+    if large {
+        (exhaustive::RigidScope::large(), MoldableScope::LARGE)
+    } else {
+        (
+            exhaustive::RigidScope::from_env(),
+            MoldableScope::from_env(),
+        )
+    }
+}
+
+/// `--exhaustive [--large] [--out DIR] [--shard I/N]`.
+fn exhaustive(a: &Args) -> Result<Exit> {
+    let (scope, mscope) = scopes(a.large);
+    let budget = Budget {
+        seed: a.seed,
+        ..Budget::quick()
+    };
+    if let Some(text) = &a.shard {
+        let shard: Shard = text.parse()?;
+        let out = a
+            .out
+            .as_ref()
+            .ok_or_else(|| Error::option("--out", "--shard needs --out DIR"))?;
+        return exhaustive_shard(shard, out, &scope, &mscope, &budget);
+    }
+    let started = std::time::Instant::now();
+    let rep = exhaustive::rigid(&scope, &budget)?;
+    println!("{}", rep.markdown());
+    println!("({:.1} s)\n", started.elapsed().as_secs_f64());
+    let started = std::time::Instant::now();
+    let mrep = crate::proofs::exhaustive_moldable::moldable(&mscope, &budget)?;
+    println!("{}", mrep.markdown());
+    println!("({:.1} s)", started.elapsed().as_secs_f64());
+    write_report(a.out.as_deref(), &rep, &mrep)
+}
+
+/// Writes `report.md` into `out` (when given); the exit code says whether every bound held.
+fn write_report(
+    out: Option<&std::path::Path>,
+    rep: &exhaustive::ExhaustiveReport,
+    mrep: &exhaustive::ExhaustiveReport,
+) -> Result<Exit> {
+    if let Some(dir) = out {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let path = dir.join("report.md");
+        crate::error::write_atomic(&path, sharded::report_markdown(rep, mrep).as_bytes())?;
+        println!("wrote {}", path.display());
+    }
+    Ok(if rep.holds() && mrep.holds() {
+        Exit::Ok
+    } else {
+        Exit::CheckFailed
+    })
+}
+
+/// The arguments that determine an exhaustive run (recorded in a shard and compared by the
+/// merge): the seed and the scopes as resolved (an environment variable included).
+fn exhaustive_args(
+    seed: u64,
+    scope: &exhaustive::RigidScope,
+    mscope: &MoldableScope,
+) -> Vec<String> {
+    vec![
+        "--exhaustive".into(),
+        "--seed".into(),
+        seed.to_string(),
+        format!("rigid scope: {scope}"),
+        format!("moldable scope: {mscope}"),
+    ]
+}
+
+/// One shard of `--exhaustive`: its block of each scope, saved as `parts.json`.
+fn exhaustive_shard(
+    shard: Shard,
+    out: &std::path::Path,
+    scope: &exhaustive::RigidScope,
+    mscope: &MoldableScope,
+    budget: &Budget,
+) -> Result<Exit> {
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let total = exhaustive::rigid_units(scope).len() + em::moldable_units(mscope).len();
+    let mut rec = ShardRecord::new(
+        "prove-exhaustive",
+        exhaustive_args(budget.seed, scope, mscope),
+        shard,
+        total,
+    );
+    let (rb, mb) = (
+        shard.block(exhaustive::rigid_units(scope).len()),
+        shard.block(em::moldable_units(mscope).len()),
+    );
+    rec.units = vec![format!("rigid {rb:?}"), format!("moldable {mb:?}")];
+    rec.write(out)?;
+    let started = std::time::Instant::now();
+    let parts = sharded::exhaustive_part(scope, mscope, budget, &|len| shard.block(len))?;
+    write_json(&out.join(PARTS_FILE), &parts)?;
+    println!(
+        "shard {shard} of prove --exhaustive: rigid instances {rb:?}, moldable instances {mb:?} ({} + {} cases, {:.1} s) in {}; join the shards with `resched merge DIR… --out DIR`",
+        parts.rigid.cases,
+        parts.moldable.cases,
+        started.elapsed().as_secs_f64(),
+        out.display()
+    );
+    Ok(Exit::Ok)
+}
+
+/// A shard's partial reports.
+const PARTS_FILE: &str = "parts.json";
+
+/// `resched merge` of `prove --exhaustive` shards (already checked to be the N shards of one
+/// run): folds their parts in shard order and writes `report.md` into `out`.
+pub fn merge(shards: &[ShardDir], out: &std::path::Path) -> Result<Exit> {
+    merge::check_out(shards, out)?;
+    let rec = &shards[0].record;
+    if rec.command == "prove-search" {
+        return merge_search(shards, out);
+    }
+    // The recorded scopes must be ones this version knows (small, default, large).
+    let known = [
+        (exhaustive::RigidScope::SMALL, MoldableScope::SMALL),
+        (exhaustive::RigidScope::DEFAULT, MoldableScope::DEFAULT),
+        (exhaustive::RigidScope::large(), MoldableScope::LARGE),
+    ];
+    let found = rec
+        .args
+        .get(2)
+        .and_then(|s| s.parse::<u64>().ok())
+        .and_then(|seed| {
+            known
+                .into_iter()
+                .find(|(r, m)| rec.args == exhaustive_args(seed, r, m))
+        });
+    let Some((scope, mscope)) = found else {
+        return Err(Error::invalid(
+            &shards[0].dir.join(SHARD_FILE).display().to_string(),
+            "args",
+            format!("`{}` is not a scope this version knows", rec.args.join(" ")),
+        ));
+    };
+    let mut parts = Vec::with_capacity(shards.len());
+    for s in shards {
+        let path = s.dir.join(PARTS_FILE);
+        if !path.is_file() {
+            return Err(Error::option(
+                "DIR",
+                format!(
+                    "shard {} in {} has not finished: no {PARTS_FILE}",
+                    s.record.shard,
+                    s.dir.display()
+                ),
+            ));
+        }
+        let text = crate::error::read_text(&path)?;
+        parts.push(
+            serde_json::from_str(&text)
+                .map_err(|e| Error::json(&path.display().to_string(), &e))?,
+        );
+    }
+    let (rep, mrep) = sharded::fold(&scope, &mscope, parts)?;
+    println!("{}\n\n{}", rep.markdown(), mrep.markdown());
+    write_report(Some(out), &rep, &mrep)
+}
+
+/// The arguments that determine a search (recorded in a shard, compared by the merge).
+fn search_args(a: &Args) -> Vec<String> {
+    let mut v = vec!["--search".to_string()];
+    v.extend(a.search.iter().cloned());
+    for (k, x) in [
+        ("--seed", a.seed),
+        ("--steps", a.steps),
+        ("--restarts", a.restarts),
+    ] {
+        v.push(k.to_string());
+        v.push(x.to_string());
+    }
+    v
+}
+
+/// Runs the search's climbs: all of `--restarts` (also written to `found.json` with --out), or
+/// with --shard the shard's block, saved in --out (then `None`: nothing more to print).
+fn searched(
+    a: &Args,
+    search: &dyn Fn(&Budget) -> Result<adversary::Found>,
+) -> Result<Option<adversary::Found>> {
+    if a.restarts == 0 {
+        return Err(Error::option("--restarts", "at least 1"));
+    }
+    let budget = Budget {
+        seed: a.seed,
+        adversarial: a.steps,
+        ..Budget::quick()
+    };
+    if let (Some(text), Some(out)) = (&a.shard, &a.out) {
+        let shard: Shard = text.parse()?;
+        std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+        let total = usize::try_from(a.restarts)
+            .map_err(|_| Error::option("--restarts", "too large for this machine"))?;
+        let block = shard.block(total);
+        let mut rec = ShardRecord::new("prove-search", search_args(a), shard, total);
+        rec.units = vec![format!("climbs {block:?}")];
+        rec.write(out)?;
+        let found = adversary::climbs(block.start as u64..block.end as u64, &budget, search)?;
+        let json = match &found {
+            Some(f) => sharded::found_json(f)?,
+            None => serde_json::Value::Null,
+        };
+        write_json(&out.join(FOUND_FILE), &json)?;
+        println!(
+            "shard {shard} of prove --search: climbs {block:?} of {} in {}; join the shards with `resched merge DIR… --out DIR`",
+            a.restarts,
+            out.display()
+        );
+        return Ok(None);
+    }
+    let found = adversary::climbs(0..a.restarts, &budget, search)?
+        .ok_or_else(|| Error::option("--restarts", "at least 1"))?;
+    if let Some(out) = &a.out {
+        std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+        write_json(&out.join(FOUND_FILE), &sharded::found_json(&found)?)?;
+    }
+    Ok(Some(found))
+}
+
+/// A search's worst case (`found.json`).
+const FOUND_FILE: &str = "found.json";
+
+/// `resched merge` of `prove --search` shards: the best find over the shards, in shard order.
+fn merge_search(shards: &[ShardDir], out: &std::path::Path) -> Result<Exit> {
+    let mut best: Option<adversary::Found> = None;
+    for s in shards {
+        let path = s.dir.join(FOUND_FILE);
+        if !path.is_file() {
+            return Err(Error::option(
+                "DIR",
+                format!(
+                    "shard {} in {} has not finished: no {FOUND_FILE}",
+                    s.record.shard,
+                    s.dir.display()
+                ),
+            ));
+        }
+        let file = path.display().to_string();
+        let v: serde_json::Value = serde_json::from_str(&crate::error::read_text(&path)?)
+            .map_err(|e| Error::json(&file, &e))?;
+        if v.is_null() {
+            continue;
+        }
+        let f = sharded::found_from_json(&v, &file)?;
+        best = Some(match best {
+            Some(x) => adversary::best_of(x, f),
+            None => f,
+        });
+    }
+    let found = best.ok_or_else(|| Error::option("DIR", "no shard ran a climb"))?;
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    write_json(&out.join(FOUND_FILE), &sharded::found_json(&found)?)?;
+    println!(
+        "{}: worst makespan/OPT found {} after {} evaluations: makespan {}, {}",
+        found.algo,
+        proofs::show_ratio(&found.ratio),
+        found.evaluations,
+        found.makespan,
+        found.opt
+    );
+    println!("wrote {}", out.join(FOUND_FILE).display());
     Ok(Exit::Ok)
 }

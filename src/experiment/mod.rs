@@ -27,6 +27,7 @@ use crate::time::Time;
 use std::path::PathBuf;
 
 pub mod eval;
+pub mod merge;
 pub mod moldable_sweeps;
 pub mod moldable_table1;
 pub mod moldable_table1_figure;
@@ -35,6 +36,7 @@ pub mod rigid_qbar;
 pub mod rigid_sweep;
 pub mod rigid_trace;
 pub mod runner;
+pub mod shard;
 pub mod steal_sweep;
 
 /// The campaigns, with a one-line description.
@@ -126,6 +128,8 @@ pub struct Options {
     /// Moldable campaigns: round every time up to a multiple of 2^−bits s
     /// ([`crate::model::SpeedupModel::Rounded`]); `None` (the default): the exact tables.
     pub time_grid: Option<u32>,
+    /// Every cell, one shard's (`--shard I/N`), or the merge's assembly ([`runner::Mode`]).
+    pub mode: runner::Mode,
 }
 
 impl Default for Options {
@@ -144,6 +148,7 @@ impl Default for Options {
             progress: true,
             eps: None,
             time_grid: None,
+            mode: runner::Mode::Whole,
         }
     }
 }
@@ -167,6 +172,7 @@ impl Options {
             out: self.out_dir(name),
             threads: self.threads,
             progress: self.progress,
+            mode: self.mode.clone(),
         }
     }
 

@@ -87,11 +87,14 @@ pub fn run(opts: &Options) -> Result<Outcome> {
             })
         })
         .collect();
-    let (results, stats) = runner::run_cells(&cfg, &cells, |c| {
+    let (results, stats) = match runner::run_cells(&cfg, &cells, |c| {
         let ((p, n, l), s) = c.params;
         let spec = setup.spec(MoldModel::Mix, p, n);
         mold_cell(c.key.clone(), &setup, spec, l, s, &ALGOS)
-    })?;
+    })? {
+        runner::Ran::Whole(r, s) => (r, s),
+        runner::Ran::Shard(o) => return Ok(o),
+    };
     let dir = cfg.out.clone();
     let mut files = Vec::new();
     let p = dir.join("cells.csv");

@@ -341,11 +341,14 @@ pub fn run(opts: &Options) -> Result<Outcome> {
             })
         })
         .collect();
-    let (results, stats) = runner::run_cells(&cfg, &cells, |c| {
+    let (results, stats) = match runner::run_cells(&cfg, &cells, |c| {
         let (model, s) = c.params;
         let spec = setup.spec(model, procs, jobs);
         mold_cell(c.key.clone(), &setup, spec, lambda, s, &ALGOS)
-    })?;
+    })? {
+        runner::Ran::Whole(r, s) => (r, s),
+        runner::Ran::Shard(o) => return Ok(o),
+    };
     let dir = cfg.out.clone();
     let mut files = Vec::new();
     let p = dir.join("cells.csv");

@@ -289,7 +289,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         })
         .collect();
     let seed = opts.seed;
-    let (results, stats) = runner::run_cells(&cfg, &cells, |c| {
+    let (results, stats) = match runner::run_cells(&cfg, &cells, |c| {
         let (ti, q, day, inst) = c.params;
         // Scenario streams keyed by (seed, trace·2^20 + day, k): distinct for every day of every trace.
         let set = ((ti as u64) << 20) + day as u64;
@@ -305,7 +305,10 @@ pub fn run(opts: &Options) -> Result<Outcome> {
             &algos,
             &[Priority::Lpt],
         )
-    })?;
+    })? {
+        runner::Ran::Whole(r, s) => (r, s),
+        runner::Ran::Shard(o) => return Ok(o),
+    };
     let dir = cfg.out.clone();
     let mut files = vec![write_cells_csv(&dir, &results)?];
     let mut md = header(seed, scenarios, min_jobs);

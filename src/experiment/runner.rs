@@ -18,9 +18,17 @@
 //! so its result does not depend on the number of threads nor on which cells were resumed.
 //! Results are returned in cell order whatever the completion order.
 //!
+//! # Shards
+//! [`Mode::Shard`] computes only the cells a shard owns ([`super::shard::Shard::owns`]) and
+//! records them in `<out>/shard.json`; the campaign then stops ([`Ran::Shard`]) without tables
+//! or figures, which only the whole set of cells can give. [`Mode::Assemble`] is the merge's
+//! second half: every cell must already be in `cells/` (copied from the shards), none is
+//! computed, and the campaign writes its outputs from them exactly as a single process would.
+//!
 //! # Progress
 //! An indicatif bar with the elapsed time and an ETA, on stderr, hidden when stderr is not a
 //! terminal (CI logs stay clean).
+use super::shard::{Shard, ShardRecord};
 use crate::error::{Error, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -46,6 +54,33 @@ pub struct RunConfig {
     pub threads: Option<usize>,
     /// Show the progress bar (it is also hidden when stderr is not a terminal).
     pub progress: bool,
+    /// Every cell, one shard's cells, or only the cells already there.
+    pub mode: Mode,
+}
+
+/// Which cells a run computes (see the module doc).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum Mode {
+    /// Every cell, then the campaign's tables and figures.
+    #[default]
+    Whole,
+    /// Only the cells of `shard`, recorded with `command` and `args` (what the merge reruns).
+    Shard {
+        shard: Shard,
+        command: String,
+        args: Vec<String>,
+    },
+    /// Nothing computed: every cell must be in `cells/` already (the merge).
+    Assemble,
+}
+
+/// What [`run_cells`] gives back.
+#[derive(Debug)]
+pub enum Ran<R> {
+    /// Every cell's result, in cell order: the campaign writes its outputs.
+    Whole(Vec<R>, RunStats),
+    /// A shard's cells are done and recorded: the campaign returns this outcome as it is.
+    Shard(super::Outcome),
 }
 
 /// What a run did: how many cells were computed and how many were read back, and how long it took.
@@ -57,7 +92,7 @@ pub struct RunStats {
 }
 
 /// Only these characters appear in cell keys (they become file names).
-fn valid_key(key: &str) -> bool {
+pub(crate) fn valid_key(key: &str) -> bool {
     !key.is_empty()
         && key.len() < 200
         && key
@@ -100,13 +135,10 @@ pub fn prepare(out: &Path, manifest: &serde_json::Value) -> Result<()> {
     crate::error::write_atomic(&path, text.as_bytes())
 }
 
-/// Runs `compute` on every cell that has no result file yet, in parallel, writing each result as
-/// soon as it is known; returns all results in cell order.
-pub fn run_cells<P, R, F>(
-    cfg: &RunConfig,
-    cells: &[Cell<P>],
-    compute: F,
-) -> Result<(Vec<R>, RunStats)>
+/// Runs `compute` on every cell (of the shard, with [`Mode::Shard`]) that has no result file
+/// yet, in parallel, writing each result as soon as it is known; returns all results in cell
+/// order, or the shard's outcome.
+pub fn run_cells<P, R, F>(cfg: &RunConfig, cells: &[Cell<P>], compute: F) -> Result<Ran<R>>
 where
     P: Sync,
     R: Serialize + DeserializeOwned + Send,
@@ -117,9 +149,31 @@ where
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     check_keys(cells)?;
     let mut done: Vec<Option<R>> = read_finished(&dir, cells);
-    let todo: Vec<usize> = (0..cells.len()).filter(|&i| done[i].is_none()).collect();
-    let resumed = cells.len() - todo.len();
-    let bar = progress_bar(cfg, cells.len(), resumed);
+    let owned: Vec<usize> = match &cfg.mode {
+        Mode::Shard { shard, .. } => (0..cells.len()).filter(|&i| shard.owns(i)).collect(),
+        _ => (0..cells.len()).collect(),
+    };
+    if let Mode::Shard {
+        shard,
+        command,
+        args,
+    } = &cfg.mode
+    {
+        // Recorded before computing: a directory is claimed by one shard from the start.
+        let mut rec = ShardRecord::new(command, args.clone(), *shard, cells.len());
+        rec.units = owned.iter().map(|&i| cells[i].key.clone()).collect();
+        rec.write(&cfg.out)?;
+    }
+    let todo: Vec<usize> = owned
+        .iter()
+        .copied()
+        .filter(|&i| done[i].is_none())
+        .collect();
+    if cfg.mode == Mode::Assemble && !todo.is_empty() {
+        return Err(missing_cells(cfg, cells, &todo));
+    }
+    let resumed = owned.len() - todo.len();
+    let bar = progress_bar(cfg, owned.len(), resumed);
     let work = || -> Result<Vec<(usize, R)>> {
         todo.par_iter()
             .map(|&i| {
@@ -144,19 +198,65 @@ where
     for (i, r) in computed {
         done[i] = Some(r);
     }
+    let stats = RunStats {
+        computed: n_computed,
+        resumed,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    if let Mode::Shard { shard, command, .. } = &cfg.mode {
+        return Ok(Ran::Shard(shard_outcome(
+            cfg,
+            shard,
+            command,
+            &owned,
+            cells.len(),
+            stats,
+        )));
+    }
     let results = done
         .into_iter()
         .enumerate()
         .map(|(i, r)| r.ok_or_else(|| Error::Limit(format!("cell {} has no result", cells[i].key))))
         .collect::<Result<Vec<R>>>()?;
-    Ok((
-        results,
-        RunStats {
-            computed: n_computed,
-            resumed,
-            seconds: start.elapsed().as_secs_f64(),
-        },
+    Ok(Ran::Whole(results, stats))
+}
+
+/// The error of an assembly that lacks cells: the first few keys, and what to do.
+fn missing_cells<P>(cfg: &RunConfig, cells: &[Cell<P>], todo: &[usize]) -> Error {
+    let keys: Vec<&str> = todo
+        .iter()
+        .take(5)
+        .map(|&i| cells[i].key.as_str())
+        .collect();
+    Error::Limit(format!(
+        "{}: {} of {} cells missing ({}{}): a shard did not finish or was left out of the merge",
+        cfg.out.display(),
+        todo.len(),
+        cells.len(),
+        keys.join(", "),
+        if todo.len() > keys.len() { ", …" } else { "" }
     ))
+}
+
+/// What a shard's run reports: its cells, where they are, and the next step.
+fn shard_outcome(
+    cfg: &RunConfig,
+    shard: &Shard,
+    command: &str,
+    owned: &[usize],
+    total: usize,
+    stats: RunStats,
+) -> super::Outcome {
+    super::Outcome {
+        dir: cfg.out.clone(),
+        files: vec![cfg.out.join(super::shard::SHARD_FILE)],
+        stats,
+        markdown: format!(
+            "shard {shard} of `{command}`: {} of {total} cells in {}/cells; join the shards with `resched merge DIR… --out DIR`",
+            owned.len(),
+            cfg.out.display()
+        ),
+    }
 }
 
 /// Every key is a valid file name and used once.
@@ -310,6 +410,7 @@ mod tests {
             out: dir.path().to_path_buf(),
             threads: Some(2),
             progress: false,
+            mode: Mode::Whole,
         };
         let calls = AtomicUsize::new(0);
         // First run fails on cell 5 after some cells were written.
@@ -329,11 +430,13 @@ mod tests {
             .unwrap()
             .all(|e| !e.unwrap().file_name().to_string_lossy().starts_with('.')));
         let calls2 = AtomicUsize::new(0);
-        let (res, stats) = run_cells(&cfg, &cells(8), |c| {
+        let Ran::Whole(res, stats) = run_cells(&cfg, &cells(8), |c| {
             calls2.fetch_add(1, Ordering::SeqCst);
             Ok(c.params * 10)
         })
-        .unwrap();
+        .unwrap() else {
+            panic!("a whole run gives every result")
+        };
         assert_eq!(res, (0..8).map(|i| i * 10).collect::<Vec<u64>>());
         assert_eq!(stats.resumed, written);
         assert_eq!(calls2.load(Ordering::SeqCst), 8 - written);
@@ -358,6 +461,7 @@ mod tests {
             out: dir.path().to_path_buf(),
             threads: Some(1),
             progress: false,
+            mode: Mode::Whole,
         };
         let bad = vec![Cell {
             key: "../x".to_string(),

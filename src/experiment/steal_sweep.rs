@@ -226,11 +226,14 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let cfg = opts.run_config(name);
     runner::prepare(&cfg.out, &manifest)?;
     let cells = cells(workloads.len(), &grid, seeds, seed);
-    let (results, stats) = runner::run_cells(&cfg, &cells, |c| {
+    let (results, stats) = match runner::run_cells(&cfg, &cells, |c| {
         let (ti, m, d, s) = c.params;
         let (tn, w) = &workloads[ti];
         steal_cell(c.key.clone(), tn.clone(), w, m, d, s)
-    })?;
+    })? {
+        runner::Ran::Whole(r, s) => (r, s),
+        runner::Ran::Shard(o) => return Ok(o),
+    };
     let dir = cfg.out.clone();
     let mut files = vec![write_cells_csv(&dir, &results)?];
     let mut md = format!(

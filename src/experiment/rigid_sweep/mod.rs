@@ -93,7 +93,7 @@ pub fn run_sweep(
     });
     let cfg = opts.run_config(sw.name);
     runner::prepare(&cfg.out, &manifest)?;
-    let (results, stats) = runner::run_cells(&cfg, &cells(sw), |c| {
+    let (results, stats) = match runner::run_cells(&cfg, &cells(sw), |c| {
         let (x, qbar, procs, s) = c.params;
         let inst = spec.with_procs(procs).generate(seed, s)?;
         rigid_cell(
@@ -108,7 +108,10 @@ pub fn run_sweep(
             &algos,
             &PRIORITIES,
         )
-    })?;
+    })? {
+        runner::Ran::Whole(r, s) => (r, s),
+        runner::Ran::Shard(o) => return Ok(o),
+    };
     let agg = aggregate(&results);
     let xs: Vec<f64> = sw.points.iter().map(|p| p.0).collect();
     let dir = cfg.out.clone();
