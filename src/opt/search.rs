@@ -201,7 +201,9 @@ pub fn solve(prob: &IntProblem, start: IntSchedule, limits: Limits) -> Outcome {
     let mut nodes = 0u64;
     let mut memo_hits = 0u64;
     for order in [Order::Widest, Order::LargestArea] {
-        let cap = limits.node_limit.map_or(PROBE_NODES, |l| l.saturating_sub(nodes).min(PROBE_NODES));
+        let cap = limits
+            .node_limit
+            .map_or(PROBE_NODES, |l| l.saturating_sub(nodes).min(PROBE_NODES));
         let probe = Limits {
             node_limit: Some(cap),
             ..limits.clone()
