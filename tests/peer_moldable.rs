@@ -88,14 +88,7 @@ fn one_set(set: &str) {
         ("mintime", "mintime"),
         ("minarea", "minarea"),
     ] {
-        compare(
-            &inst,
-            set,
-            algo,
-            5,
-            "mintime_fix",
-            &format!("{tag}_{set}"),
-        );
+        compare(&inst, set, algo, 5, "mintime_fix", &format!("{tag}_{set}"));
     }
 }
 

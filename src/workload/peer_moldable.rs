@@ -218,7 +218,7 @@ mod tests {
         assert_eq!(tj(0, 4), t("3.5"));
         assert_eq!(tj(1, 4), t("3.5")); // 8·(1/4 + 3/16)
         assert_eq!(tj(2, 3), t("3")); // 2 + 2·0.5
-        assert_eq!(tj(3, 4), t("2.875")); // 2.5/2 + 1.5 + 3/8
+        assert_eq!(tj(3, 4), t("3.125")); // 2.5/2 + 1.5 + 3/8
         assert_eq!(tj(3, 1), t("4"));
         assert_eq!(tj(4, 4), t("1"));
         assert_eq!(inst.jobs[5].as_rigid(), Some((2, &t("7"))));
