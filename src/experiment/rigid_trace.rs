@@ -108,6 +108,24 @@ pub(super) fn short_name(p: &Path) -> String {
         .to_string()
 }
 
+/// The traces' labels: each file's [`short_name`], or, where two traces share one (the same
+/// file name in two directories), the path as given, so that no two tables, figures or summary
+/// rows carry the same name.
+pub(super) fn trace_names(paths: &[PathBuf]) -> Vec<String> {
+    let short: Vec<String> = paths.iter().map(|p| short_name(p)).collect();
+    short
+        .iter()
+        .zip(paths)
+        .map(|(n, p)| {
+            if short.iter().filter(|m| *m == n).count() > 1 {
+                p.display().to_string()
+            } else {
+                n.clone()
+            }
+        })
+        .collect()
+}
+
 /// One eligible day of a trace: (trace index, day, the day's jobs).
 type TraceDay = (usize, i64, Instance);
 
@@ -263,12 +281,13 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     }
     let algos = algorithms();
     let columns = labels(&algos)?;
+    let names = trace_names(&traces);
     let manifest = serde_json::json!({
         "campaign": name, "version": version(), "seed": opts.seed, "quick": opts.quick,
         "scenarios": scenarios, "qbar": QBARS, "priority": "LPT", "traces": trace_info,
         "heuristics": columns, "max_expected_failures": max_expected,
         "skipped": excess.iter().map(|e| serde_json::json!({
-            "trace": short_name(&traces[e.trace]), "day": e.day, "qbar": e.qbar,
+            "trace": names[e.trace], "day": e.day, "qbar": e.qbar,
             "job": e.job, "expected_failures": if e.expected.is_finite() { serde_json::json!(e.expected) } else { serde_json::json!("more than 1e308") },
         })).collect::<Vec<_>>(),
     });
@@ -291,7 +310,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         let set = ((ti as u64) << 20) + day as u64;
         rigid_cell(
             c.key.clone(),
-            format!("{} day {day}", short_name(&traces[ti])),
+            format!("{} day {day}", names[ti]),
             q,
             inst,
             q,
@@ -313,16 +332,21 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         ));
     }
     let mut summary = Summary::default();
-    for (ti, path) in traces.iter().enumerate() {
-        let tn = short_name(path);
+    let stems = super::file_stems(
+        &names
+            .iter()
+            .map(|n| format!("days-{n}"))
+            .collect::<Vec<_>>(),
+    );
+    for (ti, (tn, stem)) in names.iter().zip(&stems).enumerate() {
         let of_trace: Vec<&RigidCell> = results
             .iter()
             .filter(|c| c.key.starts_with(&format!("t{ti}-")))
             .collect();
-        md.push_str(&trace_table(&tn, &of_trace, &columns, &mut summary));
+        md.push_str(&trace_table(tn, &of_trace, &columns, &mut summary));
         files.extend(plot::write_both(
-            &days_figure(&tn, &of_trace, &columns),
-            &dir.join(format!("days-{tn}")),
+            &days_figure(tn, &of_trace, &columns),
+            &dir.join(stem),
         )?);
     }
     let p = dir.join("summary.csv");

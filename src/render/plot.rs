@@ -439,10 +439,15 @@ pub fn write_png(fig: &Figure, path: &Path) -> Result<()> {
     })
 }
 
-/// Writes `<stem>.svg` and `<stem>.png`; returns both paths.
+/// Writes `<stem>.svg` and `<stem>.png`; returns both paths. The extension is appended, never
+/// substituted: a stem with a dot (`days-Mira.2018-03`) keeps its whole name.
 pub fn write_both(fig: &Figure, stem: &Path) -> Result<Vec<PathBuf>> {
-    let svg_path = stem.with_extension("svg");
-    let png_path = stem.with_extension("png");
+    let with = |ext: &str| {
+        let mut name = stem.as_os_str().to_os_string();
+        name.push(ext);
+        PathBuf::from(name)
+    };
+    let (svg_path, png_path) = (with(".svg"), with(".png"));
     write_svg(fig, &svg_path)?;
     write_png(fig, &png_path)?;
     Ok(vec![svg_path, png_path])
@@ -847,6 +852,19 @@ mod tests {
         let mut bad = p;
         bad.paper[0].like = 3;
         assert!(svg(&Figure::single(Chart::Plot(bad))).is_err());
+    }
+
+    #[test]
+    fn dotted_stems_keep_their_whole_name() {
+        let dir = std::env::temp_dir().join(format!("resched-plot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fig = Figure::single(Chart::Line(line()));
+        let a = write_both(&fig, &dir.join("days-Mira.2018-03-01")).unwrap();
+        let b = write_both(&fig, &dir.join("days-Mira.2018-03-11")).unwrap();
+        assert_eq!(a[0], dir.join("days-Mira.2018-03-01.svg"));
+        assert_ne!(a, b);
+        assert!(a.iter().chain(&b).all(|p| p.is_file()));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
