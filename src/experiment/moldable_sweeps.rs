@@ -483,3 +483,48 @@ fn table1_mix(
     md.push('\n');
     md
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At the paper's sizes every panel passes through P = 7500, n = 500, λ = 10⁻⁷ and carries
+    /// Table 1's published mix values there (not for BATCH-U, a reading the paper does not
+    /// print); the λ panel is a log axis.
+    #[test]
+    fn full_panels_carry_table1_at_the_default_point() {
+        let sweeps = sweeps(&grid(false));
+        let series = |xs: &[f64]| -> Vec<Series> {
+            ["LPA", "BATCH", "BATCH-U", "MINTIME"]
+                .iter()
+                .map(|l| Series::new(*l, xs.iter().map(|&x| (x, 1.5)).collect()))
+                .collect()
+        };
+        for sw in &sweeps {
+            let xs: Vec<f64> = sw.2.iter().map(|p| p.0).collect();
+            let Chart::Plot(p) = panel(sw, series(&xs)) else {
+                panic!("a LinePlot panel")
+            };
+            let paper: Vec<(&str, (f64, f64))> = p
+                .paper
+                .iter()
+                .map(|s| (s.series.label.as_str(), s.series.points[0]))
+                .collect();
+            let x =
+                sw.2.iter()
+                    .find(|q| q.1 == PAPER_POINT)
+                    .map(|q| q.0)
+                    .unwrap();
+            assert_eq!(
+                paper,
+                [
+                    ("LPA (paper, Table 1 mix)", (x, 1.867)),
+                    ("BATCH (paper, Table 1 mix)", (x, 1.571)),
+                    ("MINTIME (paper, Table 1 mix)", (x, 2.704)),
+                ]
+            );
+            let log = sw.1 == LAMBDA;
+            assert_eq!(p.x_scale == plot::Scale::Log, log, "{}", sw.0);
+        }
+    }
+}
