@@ -82,6 +82,35 @@ fn check_outputs(dir: &Path, campaign: &str, ratio_cols: &[&str]) -> Vec<f64> {
     values
 }
 
+/// A figure a reader can trust: the SVG is well-formed XML, its text names every label of
+/// `must` (series, paper values, natural-unit ticks) and holds no "NaN", "inf" or a raw
+/// logarithm as an axis ("log10"); its PNG sibling exists.
+fn check_figure(svg: &Path, must: &[&str]) {
+    let text = std::fs::read_to_string(svg).unwrap_or_else(|e| panic!("{}: {e}", svg.display()));
+    let doc =
+        roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", svg.display()));
+    let words: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .collect();
+    for m in must {
+        assert!(
+            words.iter().any(|w| w.contains(m)),
+            "{}: no `{m}` in {words:?}",
+            svg.display()
+        );
+    }
+    for bad in ["NaN", "inf", "log10"] {
+        assert!(
+            !words.iter().any(|w| w.contains(bad)),
+            "{}: `{bad}` in {words:?}",
+            svg.display()
+        );
+    }
+    assert!(svg.with_extension("png").is_file());
+}
+
 #[test]
 fn rigid_qbar_quick() {
     let dir = tempfile::tempdir().unwrap();
@@ -89,6 +118,34 @@ fn rigid_qbar_quick() {
     assert_eq!(o.stats.resumed, 0);
     check_outputs(dir.path(), "rigid-qbar", &["mean_ratio", "max_ratio"]);
     assert!(o.markdown.contains("R-ShelfFill-B") && o.markdown.contains("findings"));
+    let shelf = [
+        "R-Shelf-B",
+        "R-Shelf-NB",
+        "R-ShelfFill-B",
+        "R-ShelfFill-NB",
+        "q̄",
+        "0.3",
+    ];
+    check_figure(&dir.path().join("shelf.svg"), &shelf);
+    check_figure(
+        &dir.path().join("shelf.svg"),
+        &["R-ShelfFill-B max (paper, §5.2 text: 1.2)"],
+    );
+    let prios = [
+        "LPT",
+        "SPT",
+        "HPA",
+        "LPA",
+        "LA",
+        "SA",
+        "RANDOM",
+        "best priorities",
+    ];
+    check_figure(&dir.path().join("heuristics.svg"), &prios);
+    check_figure(
+        &dir.path().join("heuristics.svg"),
+        &["R-List-0", "R-ShelfFill-NB", "R-List-Q-kept"],
+    );
     // A rerun resumes every cell and writes the same summary.
     let before = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
     let again = experiment::run("rigid-qbar", &quick(dir.path())).unwrap();
@@ -116,6 +173,14 @@ fn rigid_procs_quick() {
     let dir = tempfile::tempdir().unwrap();
     experiment::run("rigid-procs", &quick(dir.path())).unwrap();
     check_outputs(dir.path(), "rigid-procs", &["mean_ratio", "max_ratio"]);
+    check_figure(
+        &dir.path().join("shelf.svg"),
+        &["R-ShelfFill-B", "P", "Figure 4(b)"],
+    );
+    check_figure(
+        &dir.path().join("heuristics.svg"),
+        &["LPT", "best priorities", "Figure 6"],
+    );
 }
 
 #[test]
@@ -126,6 +191,14 @@ fn rigid_trace_quick() {
     assert!(
         o.markdown.contains("paper (Mira 06/2019)")
             && o.markdown.contains("Mira-2018-03-16-10days")
+    );
+    let t = "Mira-2018-03-16-10days";
+    let mut must = vec!["R-List-0", "R-List-Q-kept", "q̄", "0.02"];
+    must.extend(["R-List-0 (paper)", "R-ShelfFill-NB (paper)", "Table 1"]);
+    check_figure(&dir.path().join(format!("table1-{t}.svg")), &must);
+    check_figure(
+        &dir.path().join(format!("days-{t}.svg")),
+        &["day ", "R-ShelfFill-B", "q̄ = 0.1"],
     );
 }
 
@@ -191,6 +264,17 @@ fn moldable_sweeps_quick() {
     let o = experiment::run("moldable-sweeps", &quick(dir.path())).unwrap();
     check_outputs(dir.path(), "moldable-sweeps", &["expected", "maximum"]);
     assert!(o.markdown.contains("(c) error rate"));
+    // λ on a log axis labelled 10⁻⁷, 10⁻⁶ (quick sweeps 10⁻⁷ to 10⁻⁶), not log10 λ.
+    let must = [
+        "LPA",
+        "BATCH",
+        "BATCH-U",
+        "MINTIME",
+        "10⁻⁷",
+        "10⁻⁶",
+        "error rate λ",
+    ];
+    check_figure(&dir.path().join("figure5.svg"), &must);
 }
 
 /// `--eps` reaches BATCH-LIST and the manifest, `--time-grid` rounds the times, both guard

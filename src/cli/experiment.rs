@@ -9,8 +9,8 @@ use std::path::PathBuf;
 /// Arguments of `resched experiment`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The campaign: rigid-qbar, rigid-procs, rigid-trace, moldable-table1, moldable-sweeps
-    /// (`list` prints them).
+    /// The campaign (the list is the runner's registry, `experiment::CAMPAIGNS`).
+    #[arg(help = experiment::campaigns_help())]
     pub name: String,
     /// Run the reduced version (a minute or less).
     #[arg(long)]

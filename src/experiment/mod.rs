@@ -241,14 +241,9 @@ pub struct Outcome {
 /// Runs campaign `name`.
 pub fn run(name: &str, opts: &Options) -> Result<Outcome> {
     options_apply(name, opts)?;
-    match name {
-        "rigid-qbar" => rigid_qbar::run(opts),
-        "rigid-procs" => rigid_procs::run(opts),
-        "rigid-trace" => rigid_trace::run(opts),
-        "moldable-table1" => moldable_table1::run(opts),
-        "moldable-sweeps" => moldable_sweeps::run(opts),
-        "steal-sweep" => steal_sweep::run(opts),
-        _ => Err(Error::option(
+    match dispatch(name) {
+        Some(f) => f(opts),
+        None => Err(Error::option(
             "name",
             format!(
                 "unknown campaign `{name}`; valid: {}",
@@ -256,6 +251,20 @@ pub fn run(name: &str, opts: &Options) -> Result<Outcome> {
             ),
         )),
     }
+}
+
+/// The function that runs campaign `name` (a test checks that every entry of [`CAMPAIGNS`]
+/// has one).
+fn dispatch(name: &str) -> Option<fn(&Options) -> Result<Outcome>> {
+    Some(match name {
+        "rigid-qbar" => rigid_qbar::run,
+        "rigid-procs" => rigid_procs::run,
+        "rigid-trace" => rigid_trace::run,
+        "moldable-table1" => moldable_table1::run,
+        "moldable-sweeps" => moldable_sweeps::run,
+        "steal-sweep" => steal_sweep::run,
+        _ => return None,
+    })
 }
 
 /// How a moldable campaign's times were made, for its summary: "exact" or the grid.
@@ -270,6 +279,44 @@ pub fn times_label(grid_bits: Option<u32>) -> String {
 /// unknown name is an error.
 pub fn labels(names: &[&str]) -> Result<Vec<&'static str>> {
     names.iter().map(|n| catalogue::label(n)).collect()
+}
+
+/// File stems (no extension) for figures named after inputs: every character other than ASCII
+/// letters, digits, `-` and `_` becomes `_` (a dot would be taken for an extension, a slash
+/// for a directory), and a stem equal to an earlier one (ignoring case, for case-insensitive
+/// file systems) gets `-2`, `-3`, … so that no figure overwrites another.
+pub fn file_stems(names: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for n in names {
+        let base: String = n
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let taken = |s: &str| out.iter().any(|o| o.eq_ignore_ascii_case(s));
+        let mut stem = base.clone();
+        let mut k = 2;
+        while taken(&stem) {
+            stem = format!("{base}-{k}");
+            k += 1;
+        }
+        out.push(stem);
+    }
+    out
+}
+
+/// The campaign list for `experiment --help`, one line per entry of [`CAMPAIGNS`].
+pub fn campaigns_help() -> String {
+    let mut s = String::from("The campaign (`list` prints them):");
+    for (n, d) in CAMPAIGNS {
+        s.push_str(&format!("\n  {n:16} {d}"));
+    }
+    s
 }
 
 /// A "claim | paper | ours | holds" table: a campaign's check of the paper's statements.
@@ -324,5 +371,48 @@ mod tests {
         assert_eq!(labels(&moldable_sweeps::ALGOS).unwrap(), moldable);
         let e = labels(&["greedy", "fifo"]).unwrap_err().to_string();
         assert!(e.contains("unknown algorithm `fifo`"), "{e}");
+    }
+
+    /// Names that differ only in dots, case or characters a file name cannot hold never share
+    /// a figure file.
+    #[test]
+    fn file_stems_never_collide() {
+        let names: Vec<String> = [
+            "days-Mira.2018-03-01",
+            "days-Mira.2018-03-11",
+            "days-Mira_2018-03-01",
+            "days-a/b",
+            "days-A_b",
+            "days-x",
+        ]
+        .map(String::from)
+        .to_vec();
+        let stems = file_stems(&names);
+        assert_eq!(
+            stems,
+            [
+                "days-Mira_2018-03-01",
+                "days-Mira_2018-03-11",
+                "days-Mira_2018-03-01-2",
+                "days-a_b",
+                "days-A_b-2",
+                "days-x"
+            ]
+        );
+    }
+
+    /// Every campaign of the registry is listed by `--help` and dispatched by [`run`]: an
+    /// unknown name is refused, a listed one is not.
+    #[test]
+    fn help_lists_every_campaign_and_run_knows_each() {
+        let help = campaigns_help();
+        for (n, _) in CAMPAIGNS {
+            assert!(help.contains(n), "{n} missing from --help");
+            assert!(dispatch(n).is_some(), "{n} has no runner");
+        }
+        assert!(help.contains("steal-sweep"));
+        assert!(dispatch("no-such").is_none());
+        let e = run("no-such", &Options::default()).unwrap_err().to_string();
+        assert!(CAMPAIGNS.iter().all(|(n, _)| e.contains(n)), "{e}");
     }
 }

@@ -22,7 +22,7 @@ use super::runner::{self, Cell};
 use super::{claims_table, fmt3, labels, version, Options, Outcome};
 use crate::error::Result;
 use crate::oracle::catalogue;
-use crate::render::plot::{self, Chart, Figure, LineChart, Series};
+use crate::render::plot::{self, Chart, Figure, LineChart, LinePlot, Series};
 use crate::workload::synthetic::MoldModel;
 
 /// The algorithms (catalogue names): Figure 5's LPA, BATCH and MINTIME, BATCH under the
@@ -176,16 +176,48 @@ const SUMMARY_HEADER: [&str; 9] = [
     "mean_failures",
 ];
 
-/// One sweep's panel of the figure (like one of Figure 5's).
-fn panel((title, x_label, _): &SweepDef, series: Vec<Series>) -> Chart {
-    Chart::Line(LineChart {
+/// The x label of the λ sweep (drawn on a log axis, ticks 10⁻⁸ … 10⁻⁶).
+const LAMBDA: &str = "error rate λ (per second)";
+
+/// The paper's default point of Figure 5 (P, n, λ): Table 1's mix column is measured there.
+const PAPER_POINT: Point = (7500, 500, 1e-7);
+
+/// One sweep's panel of the figure (like one of Figure 5's): our means with ± one standard
+/// deviation over sets, λ on a log axis, and — where the sweep passes through the paper's
+/// default point — Table 1's published expected ratio (mix model) of each algorithm there.
+/// The paper prints no other number of Figure 5 (its curves are only in the picture).
+fn panel((title, x_label, pts): &SweepDef, series: Vec<Series>) -> Chart {
+    let paper_x = pts.iter().find(|(_, p)| *p == PAPER_POINT).map(|(x, _)| *x);
+    let mut plot = LinePlot::from(LineChart {
         title: title.to_string(),
         x_label: x_label.to_string(),
         y_label: "normalized makespan (makespan / L')".into(),
         series,
         y_range: None,
         reference: None,
-    })
+    });
+    if *x_label == LAMBDA {
+        plot = plot.log_x("");
+    }
+    let mut note = "bars: ± 1 std over sets".to_string();
+    if let Some(x) = paper_x {
+        let published: Vec<(usize, f64)> = plot
+            .chart
+            .series
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !s.label.ends_with("-U"))
+            .filter_map(|(i, s)| {
+                Some((i, moldable_table1::paper_value(&s.label, MoldModel::Mix)?.0))
+            })
+            .collect();
+        for (i, v) in published {
+            let label = format!("{} (paper, Table 1 mix)", plot.chart.series[i].label);
+            plot = plot.with_paper(i, Series::new(label, vec![(x, v)]));
+        }
+        note.push_str("; hollow: the paper's Table 1 at P = 7500, n = 500, λ = 10⁻⁷");
+    }
+    Chart::Plot(plot.with_note(note))
 }
 
 /// The default point, the swept values and Figure 4's pairs, full or `quick`.
@@ -229,10 +261,8 @@ fn sweeps(grid: &Grid) -> Vec<SweepDef> {
         ),
         (
             "(c) error rate",
-            "log10 λ",
-            ls.iter()
-                .map(|&l| (l.log10(), (base.0, base.1, l)))
-                .collect(),
+            LAMBDA,
+            ls.iter().map(|&l| (l, (base.0, base.1, l))).collect(),
         ),
     ]
 }
@@ -290,7 +320,7 @@ fn sweep_section(
         let cs = at(results, pt);
         let (mf, _, _) = eval::summary(cs.iter().map(|c| c.mean_failures));
         let mut r = vec![
-            if *xl == "log10 λ" {
+            if *xl == LAMBDA {
                 format!("{:e}", pt.2)
             } else {
                 x.to_string()
@@ -455,4 +485,49 @@ fn table1_mix(
     ));
     md.push('\n');
     md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At the paper's sizes every panel passes through P = 7500, n = 500, λ = 10⁻⁷ and carries
+    /// Table 1's published mix values there (not for BATCH-U, a reading the paper does not
+    /// print); the λ panel is a log axis.
+    #[test]
+    fn full_panels_carry_table1_at_the_default_point() {
+        let sweeps = sweeps(&grid(false));
+        let series = |xs: &[f64]| -> Vec<Series> {
+            ["LPA", "BATCH", "BATCH-U", "MINTIME"]
+                .iter()
+                .map(|l| Series::new(*l, xs.iter().map(|&x| (x, 1.5)).collect()))
+                .collect()
+        };
+        for sw in &sweeps {
+            let xs: Vec<f64> = sw.2.iter().map(|p| p.0).collect();
+            let Chart::Plot(p) = panel(sw, series(&xs)) else {
+                panic!("a LinePlot panel")
+            };
+            let paper: Vec<(&str, (f64, f64))> = p
+                .paper
+                .iter()
+                .map(|s| (s.series.label.as_str(), s.series.points[0]))
+                .collect();
+            let x =
+                sw.2.iter()
+                    .find(|q| q.1 == PAPER_POINT)
+                    .map(|q| q.0)
+                    .unwrap();
+            assert_eq!(
+                paper,
+                [
+                    ("LPA (paper, Table 1 mix)", (x, 1.867)),
+                    ("BATCH (paper, Table 1 mix)", (x, 1.571)),
+                    ("MINTIME (paper, Table 1 mix)", (x, 2.704)),
+                ]
+            );
+            let log = sw.1 == LAMBDA;
+            assert_eq!(p.x_scale == plot::Scale::Log, log, "{}", sw.0);
+        }
+    }
 }

@@ -23,7 +23,7 @@ use super::runner::{self, Cell};
 use super::{fmt3, labels, version, Options, Outcome};
 use crate::error::{Error, Result};
 use crate::model::Instance;
-use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure};
+use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure, LineChart, LinePlot, Series};
 use crate::schedulers::Priority;
 use crate::workload::swf::{Oversize, SwfLog};
 use std::path::{Path, PathBuf};
@@ -108,6 +108,24 @@ pub(super) fn short_name(p: &Path) -> String {
     n.trim_end_matches(".gz")
         .trim_end_matches(".swf")
         .to_string()
+}
+
+/// The traces' labels: each file's [`short_name`], or, where two traces share one (the same
+/// file name in two directories), the path as given, so that no two tables, figures or summary
+/// rows carry the same name.
+pub(super) fn trace_names(paths: &[PathBuf]) -> Vec<String> {
+    let short: Vec<String> = paths.iter().map(|p| short_name(p)).collect();
+    short
+        .iter()
+        .zip(paths)
+        .map(|(n, p)| {
+            if short.iter().filter(|m| *m == n).count() > 1 {
+                p.display().to_string()
+            } else {
+                n.clone()
+            }
+        })
+        .collect()
 }
 
 /// One eligible day of a trace: (trace index, day, the day's jobs).
@@ -267,12 +285,13 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     }
     let algos = algorithms();
     let columns = labels(&algos)?;
+    let names = trace_names(&traces);
     let manifest = serde_json::json!({
         "campaign": name, "version": version(), "seed": opts.seed, "quick": opts.quick,
         "scenarios": scenarios, "qbar": QBARS, "priority": "LPT", "traces": trace_info,
         "heuristics": columns, "max_expected_failures": max_expected,
         "skipped": excess.iter().map(|e| serde_json::json!({
-            "trace": short_name(&traces[e.trace]), "day": e.day, "qbar": e.qbar,
+            "trace": names[e.trace], "day": e.day, "qbar": e.qbar,
             "job": e.job, "expected_failures": if e.expected.is_finite() { serde_json::json!(e.expected) } else { serde_json::json!("more than 1e308") },
         })).collect::<Vec<_>>(),
     });
@@ -295,7 +314,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         let set = ((ti as u64) << 20) + day as u64;
         rigid_cell(
             c.key.clone(),
-            format!("{} day {day}", short_name(&traces[ti])),
+            format!("{} day {day}", names[ti]),
             q,
             inst,
             q,
@@ -320,16 +339,25 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         ));
     }
     let mut summary = Summary::default();
-    for (ti, path) in traces.iter().enumerate() {
-        let tn = short_name(path);
+    let stems = super::file_stems(
+        &names
+            .iter()
+            .map(|n| format!("days-{n}"))
+            .collect::<Vec<_>>(),
+    );
+    for (ti, (tn, stem)) in names.iter().zip(&stems).enumerate() {
         let of_trace: Vec<&RigidCell> = results
             .iter()
             .filter(|c| c.key.starts_with(&format!("t{ti}-")))
             .collect();
-        md.push_str(&trace_table(&tn, &of_trace, &columns, &mut summary));
+        md.push_str(&trace_table(tn, &of_trace, &columns, &mut summary));
         files.extend(plot::write_both(
-            &days_figure(&tn, &of_trace, &columns),
-            &dir.join(format!("days-{tn}")),
+            &days_figure(tn, &of_trace, &columns),
+            &dir.join(stem),
+        )?);
+        files.extend(plot::write_both(
+            &table1_figure(tn, &of_trace, &columns),
+            &dir.join(stem.replacen("days-", "table1-", 1)),
         )?);
     }
     let p = dir.join("summary.csv");
@@ -537,6 +565,84 @@ fn trace_table(
     md
 }
 
+/// The mean ratio of heuristic `h` (a label) on one day cell (NaN when it did not run).
+fn day_mean(c: &RigidCell, h: &str) -> f64 {
+    c.stats
+        .iter()
+        .find(|s| s.algo == h)
+        .map_or(f64::NAN, |s| s.mean)
+}
+
+/// The y range of a bar chart of ratios: from a little below 1 (a ratio to the lower bound is
+/// at least 1, so bars from 0 would flatten every difference that matters) to above the
+/// largest value.
+fn ratio_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = values
+        .filter(|v| v.is_finite())
+        .fold((1.0f64, 1.0f64), |(a, b), v| (a.min(v), b.max(v)));
+    let span = (hi - lo).max(0.05);
+    ((lo - 0.1 * span).max(0.0), hi + 0.1 * span)
+}
+
+/// Like Table 1, as a figure: each heuristic's mean ratio over the trace's days against q̄
+/// (± one standard deviation over days), beside the paper's published Table 1 (Mira, June
+/// 2019: average ± standard deviation, hollow markers) for the five heuristics it reports.
+fn table1_figure(tn: &str, of_trace: &[&RigidCell], columns: &[&str]) -> Figure {
+    let ours: Vec<Series> = columns
+        .iter()
+        .map(|h| {
+            let per_q: Vec<(f64, f64, f64)> = QBARS
+                .iter()
+                .filter_map(|&q| {
+                    let (m, sd, _) = eval::summary(
+                        of_trace
+                            .iter()
+                            .filter(|c| c.qbar == q)
+                            .map(|c| day_mean(c, h))
+                            .filter(|v| v.is_finite()),
+                    );
+                    m.is_finite().then_some((q, m, sd))
+                })
+                .collect();
+            Series {
+                label: h.to_string(),
+                points: per_q.iter().map(|&(q, m, _)| (q, m)).collect(),
+                err: Some(per_q.iter().map(|&(_, _, sd)| sd).collect()),
+            }
+        })
+        .collect();
+    let mut plot = LinePlot::from(LineChart {
+        title: format!("{tn}: mean over days (like Table 1)"),
+        x_label: "q̄".into(),
+        y_label: "normalized makespan (LPT)".into(),
+        series: ours,
+        y_range: None,
+        reference: Some(1.0),
+    })
+    .with_note(
+        "bars: ± 1 std over days; hollow, dashed: the paper's Table 1 averages (Mira, June 2019)",
+    );
+    for (k, h) in TABLE1.iter().enumerate() {
+        let Ok(label) = crate::oracle::catalogue::label(h) else {
+            continue;
+        };
+        let Some(i) = columns.iter().position(|c| *c == label) else {
+            continue;
+        };
+        let paper = Series {
+            label: format!("{label} (paper)"),
+            // The paper's standard deviations stay in summary.md: twelve sets of bars at three
+            // x positions would hide the means.
+            points: PAPER.iter().map(|r| (r.0, r.2[k])).collect(),
+            err: None,
+        };
+        plot = plot.with_paper(i, paper);
+    }
+    let mut fig = Figure::single(Chart::Plot(plot));
+    fig.panel_size = (900, 600);
+    fig
+}
+
 /// Like Figures 7–8: the per-day ratios of every heuristic (`columns`, labels), one panel per q̄.
 fn days_figure(tn: &str, of_trace: &[&RigidCell], columns: &[&str]) -> Figure {
     let panels: Vec<Chart> = QBARS
@@ -549,6 +655,14 @@ fn days_figure(tn: &str, of_trace: &[&RigidCell], columns: &[&str]) -> Figure {
             } else {
                 format!("q̄ = {q} ({f:.1} failures per day)")
             };
+            let series: Vec<BarSeries> = columns
+                .iter()
+                .map(|h| BarSeries {
+                    label: h.to_string(),
+                    values: cs.iter().map(|c| day_mean(c, h)).collect(),
+                    err: None,
+                })
+                .collect();
             Chart::Bar(BarChart {
                 title,
                 y_label: "normalized makespan (LPT)".into(),
@@ -556,25 +670,12 @@ fn days_figure(tn: &str, of_trace: &[&RigidCell], columns: &[&str]) -> Figure {
                 groups: cs
                     .iter()
                     .map(|c| c.label.rsplit_once(' ').map_or(c.label.as_str(), |l| l.1))
-                    .map(str::to_string)
+                    .map(|d| format!("day {d}"))
                     .collect(),
-                series: columns
-                    .iter()
-                    .map(|h| BarSeries {
-                        label: h.to_string(),
-                        values: cs
-                            .iter()
-                            .map(|c| {
-                                c.stats
-                                    .iter()
-                                    .find(|s| s.algo == *h)
-                                    .map_or(f64::NAN, |s| s.mean)
-                            })
-                            .collect(),
-                        err: None,
-                    })
-                    .collect(),
-                y_range: None,
+                y_range: Some(ratio_range(
+                    series.iter().flat_map(|s| s.values.iter().copied()),
+                )),
+                series,
                 reference: Some(1.0),
             })
         })

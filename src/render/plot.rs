@@ -2,6 +2,12 @@
 //! bars) and grouped bar charts, alone or as a grid of panels like the papers' multi-panel
 //! figures (rigid paper Figures 4–6, moldable paper Figure 5, node-stealing paper Figures 6 and 9).
 //!
+//! What a published figure needs ([`LinePlot`]): a linear or log scale per axis with ticks in
+//! natural units (`axis`), the paper's values beside ours, spread as error bars or a band, and
+//! series that stay apart when there are many (colour × marker × fill × dash, `style`). Titles
+//! are shrunk then wrapped to their width, legends get a margin of their own beside or below
+//! the plot (sizes measured on the font): nothing is clipped and no legend hides data.
+//!
 //! Drawn with plotters' portable backends (bitmap + SVG) and the `ab_glyph` text renderer, with
 //! the DejaVu Sans font shipped in `assets/` (licence in `assets/DejaVuSans-LICENSE.txt`)
 //! registered as `sans-serif`: no system font library is needed, so the PNGs look the same on
@@ -35,24 +41,12 @@ fn fonts() -> Result<()> {
     }
 }
 
-/// A palette readable in colour and distinguishable by marker shape in grey.
-const PALETTE: [RGBColor; 10] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-    RGBColor(188, 189, 34),
-    RGBColor(23, 190, 207),
-];
+mod axis;
+mod style;
 
-/// The colour of series number `i`.
-pub fn colour(i: usize) -> RGBColor {
-    PALETTE[i % PALETTE.len()]
-}
+pub use axis::{natural, NatAxis, Scale};
+use style::Swatch;
+pub use style::{colour, Shape, Style};
 
 /// One series of a line chart: points (x, y) and, optionally, a ± half-width per point drawn
 /// as an error bar.
@@ -107,11 +101,125 @@ pub struct BarChart {
     pub reference: Option<f64>,
 }
 
-/// A chart of either kind.
+/// A chart of any kind.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Chart {
     Line(LineChart),
     Bar(BarChart),
+    /// A line chart with per-axis scales, units and the paper's values beside ours.
+    Plot(LinePlot),
+}
+
+/// Values a paper published, drawn beside series `like` of the same chart (its colour and
+/// shape, hollow markers, thin dashes). The label says where they come from ("paper, Table
+/// 1"; "read off Figure 5" when read from a picture).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PaperSeries {
+    pub like: usize,
+    pub series: Series,
+}
+
+/// A line chart with the options a published figure needs: a linear or logarithmic scale per
+/// axis with tick labels in natural units ("10 h", "0.001", "10⁻⁷"), the paper's values beside
+/// ours, the spread as a shaded band instead of error bars, and a note under the title.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LinePlot {
+    pub chart: LineChart,
+    pub x_scale: Scale,
+    pub y_scale: Scale,
+    /// Written after every x tick label ("h" gives "1 h", "10 h"); empty for none.
+    pub x_unit: String,
+    pub y_unit: String,
+    pub paper: Vec<PaperSeries>,
+    /// Draw each series' ± spread as a band (error bars otherwise).
+    pub bands: bool,
+    /// A line under the title (what the dashed curves are, how the spread was measured).
+    pub note: String,
+}
+
+impl From<LineChart> for LinePlot {
+    fn from(chart: LineChart) -> LinePlot {
+        LinePlot {
+            chart,
+            ..LinePlot::default()
+        }
+    }
+}
+
+impl From<LinePlot> for Chart {
+    fn from(p: LinePlot) -> Chart {
+        Chart::Plot(p)
+    }
+}
+
+impl LinePlot {
+    /// A logarithmic x axis, each tick followed by `unit` ("" for none).
+    pub fn log_x(mut self, unit: &str) -> LinePlot {
+        self.x_scale = Scale::Log;
+        self.x_unit = unit.to_string();
+        self
+    }
+
+    /// A logarithmic y axis.
+    pub fn log_y(mut self) -> LinePlot {
+        self.y_scale = Scale::Log;
+        self
+    }
+
+    /// Adds published values beside series `like`.
+    pub fn with_paper(mut self, like: usize, series: Series) -> LinePlot {
+        self.paper.push(PaperSeries { like, series });
+        self
+    }
+
+    /// Sets the note under the title.
+    pub fn with_note(mut self, note: impl Into<String>) -> LinePlot {
+        self.note = note.into();
+        self
+    }
+
+    /// Every series drawn, ours then the paper's, each with its style.
+    fn drawn(&self) -> Vec<(&Series, Style)> {
+        let ours = self.chart.series.iter().enumerate();
+        ours.map(|(i, s)| (s, Style::of(i)))
+            .chain(self.paper.iter().map(|p| (&p.series, Style::paper(p.like))))
+            .collect()
+    }
+
+    fn validate(&self) -> Result<()> {
+        let n = self.chart.series.len();
+        if let Some(p) = self.paper.iter().find(|p| p.like >= n) {
+            return Err(Error::Limit(format!(
+                "paper series `{}` is drawn like series {} of {n}",
+                p.series.label, p.like
+            )));
+        }
+        for (s, _) in self.drawn() {
+            check_err_len(s)?;
+            for (axis, scale, pick) in [("x", self.x_scale, 0usize), ("y", self.y_scale, 1usize)] {
+                let bad = s.points.iter().map(|p| if pick == 0 { p.0 } else { p.1 });
+                if scale == Scale::Log && bad.clone().any(|v| v.is_finite() && v <= 0.0) {
+                    return Err(Error::Limit(format!(
+                        "series `{}`: a value ≤ 0 on the logarithmic {axis} axis",
+                        s.label
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn check_err_len(s: &Series) -> Result<()> {
+    match &s.err {
+        Some(e) if e.len() != s.points.len() => Err(Error::Limit(format!(
+            "series `{}`: {} error bars for {} points",
+            s.label,
+            e.len(),
+            s.points.len()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// A figure: a grid of panels with an overall title.
@@ -146,10 +254,25 @@ impl Figure {
         }
     }
 
-    fn size(&self) -> (u32, u32) {
+    fn grid_shape(&self) -> (usize, usize) {
         let cols = self.cols.clamp(1, self.panels.len().max(1));
-        let rows = self.panels.len().div_ceil(cols).max(1);
-        let head = if self.title.is_empty() { 0 } else { 40 };
+        (self.panels.len().div_ceil(cols).max(1), cols)
+    }
+
+    /// The title fitted to the figure's width (shrunk, then wrapped: never clipped).
+    fn head(&self) -> (u32, Vec<String>) {
+        let w = self.panel_size.0 * self.grid_shape().1 as u32;
+        style::fit(&self.title, w.saturating_sub(24), 24, 14)
+    }
+
+    fn size(&self) -> (u32, u32) {
+        let (rows, cols) = self.grid_shape();
+        let (sz, lines) = self.head();
+        let head = if lines.is_empty() {
+            0
+        } else {
+            style::lines_height(lines.len(), sz) + HEAD_PAD
+        };
         (
             self.panel_size.0 * cols as u32,
             self.panel_size.1 * rows as u32 + head,
@@ -162,20 +285,8 @@ impl Figure {
         }
         for p in &self.panels {
             match p {
-                Chart::Line(c) => {
-                    for s in &c.series {
-                        if let Some(e) = &s.err {
-                            if e.len() != s.points.len() {
-                                return Err(Error::Limit(format!(
-                                    "series `{}`: {} error bars for {} points",
-                                    s.label,
-                                    e.len(),
-                                    s.points.len()
-                                )));
-                            }
-                        }
-                    }
-                }
+                Chart::Line(c) => c.series.iter().try_for_each(check_err_len)?,
+                Chart::Plot(c) => c.validate()?,
                 Chart::Bar(c) => {
                     for s in &c.series {
                         if s.values.len() != c.groups.len()
@@ -195,25 +306,63 @@ impl Figure {
     }
 }
 
+/// Space above and below a title, in pixels.
+const HEAD_PAD: u32 = 12;
+
 /// The figure with every text passed through [`super::xml_chars`]: plotters' SVG backend
 /// escapes markup but writes control characters as they are, which XML forbids (titles and
 /// labels carry trace and file names).
 fn printable(fig: &Figure) -> Figure {
-    let t = |s: &String| super::xml_chars(s);
+    map_text(fig, &super::xml_chars)
+}
+
+/// `s` with every letter carrying a combining macron (U+0304, the papers' q̄) written as
+/// "mean q": the bitmap text renderer lays glyphs out one after the other without placing
+/// combining marks over their base, so "q̄" would come out as "q¯" beside it. SVG keeps the
+/// mark (viewers place it).
+pub fn spell_marks(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if chars.peek() == Some(&'\u{304}') {
+            chars.next();
+            out.push_str("mean ");
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The figure with every text (titles, labels, notes, units, group names) passed through `f`.
+fn map_text(fig: &Figure, f: &dyn Fn(&str) -> String) -> Figure {
+    let t = |s: &String| f(s);
+    let series = |s: &Series| Series {
+        label: t(&s.label),
+        ..s.clone()
+    };
+    let line = |c: &LineChart| LineChart {
+        title: t(&c.title),
+        x_label: t(&c.x_label),
+        y_label: t(&c.y_label),
+        series: c.series.iter().map(series).collect(),
+        ..c.clone()
+    };
     let panels = fig
         .panels
         .iter()
         .map(|p| match p {
-            Chart::Line(c) => Chart::Line(LineChart {
-                title: t(&c.title),
-                x_label: t(&c.x_label),
-                y_label: t(&c.y_label),
-                series: c
-                    .series
+            Chart::Line(c) => Chart::Line(line(c)),
+            Chart::Plot(c) => Chart::Plot(LinePlot {
+                chart: line(&c.chart),
+                x_unit: t(&c.x_unit),
+                y_unit: t(&c.y_unit),
+                note: t(&c.note),
+                paper: c
+                    .paper
                     .iter()
-                    .map(|s| Series {
-                        label: t(&s.label),
-                        ..s.clone()
+                    .map(|p| PaperSeries {
+                        like: p.like,
+                        series: series(&p.series),
                     })
                     .collect(),
                 ..c.clone()
@@ -268,14 +417,13 @@ pub fn write_png(fig: &Figure, path: &Path) -> Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
-        // default: a bare file name lives in the current directory
         .unwrap_or(Path::new("."));
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        // default: a path with no file name gets the temporary name `plot.png`
         .unwrap_or_else(|| "plot.png".into());
     let tmp = dir.join(format!(".{name}.tmp{}.png", std::process::id()));
+    let fig = &map_text(fig, &spell_marks);
     let drawn = (|| {
         let root = BitMapBackend::new(&tmp, fig.size()).into_drawing_area();
         draw_figure(&root, fig)?;
@@ -291,10 +439,15 @@ pub fn write_png(fig: &Figure, path: &Path) -> Result<()> {
     })
 }
 
-/// Writes `<stem>.svg` and `<stem>.png`; returns both paths.
+/// Writes `<stem>.svg` and `<stem>.png`; returns both paths. The extension is appended, never
+/// substituted: a stem with a dot (`days-Mira.2018-03`) keeps its whole name.
 pub fn write_both(fig: &Figure, stem: &Path) -> Result<Vec<PathBuf>> {
-    let svg_path = stem.with_extension("svg");
-    let png_path = stem.with_extension("png");
+    let with = |ext: &str| {
+        let mut name = stem.as_os_str().to_os_string();
+        name.push(ext);
+        PathBuf::from(name)
+    };
+    let (svg_path, png_path) = (with(".svg"), with(".png"));
     write_svg(fig, &svg_path)?;
     write_png(fig, &png_path)?;
     Ok(vec![svg_path, png_path])
@@ -306,142 +459,210 @@ fn plot_err<E: std::fmt::Display>(e: E) -> Error {
 
 fn draw_figure<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, fig: &Figure) -> Result<()> {
     root.fill(&WHITE).map_err(plot_err)?;
-    let area = if fig.title.is_empty() {
-        root.clone()
-    } else {
-        root.titled(&fig.title, (FAMILY, 26)).map_err(plot_err)?
-    };
-    let cols = fig.cols.clamp(1, fig.panels.len());
-    let rows = fig.panels.len().div_ceil(cols);
-    let cells = area.split_evenly((rows, cols));
+    let area = style::head(root, &fig.head(), HEAD_PAD)?;
+    let cells = area.split_evenly(fig.grid_shape());
     for (chart, cell) in fig.panels.iter().zip(cells.iter()) {
         match chart {
-            Chart::Line(c) => draw_line(cell, c)?,
+            Chart::Line(c) => draw_plot(cell, &LinePlot::from(c.clone()))?,
+            Chart::Plot(c) => draw_plot(cell, c)?,
             Chart::Bar(c) => draw_bar(cell, c)?,
         }
     }
     Ok(())
 }
 
-/// A range that contains `lo..hi` with a 5% margin (and is never empty).
-fn padded(lo: f64, hi: f64) -> (f64, f64) {
-    if !lo.is_finite() || !hi.is_finite() {
-        return (0.0, 1.0);
+/// Draws a panel's title (fitted to its width) and note, and its legend in a margin of its
+/// own; returns the area left for the plot.
+fn panel_frame<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    note: &str,
+    entries: &[(String, Swatch)],
+) -> Result<DrawingArea<DB, Shift>> {
+    let w = area.dim_in_pixel().0.saturating_sub(16);
+    let area = style::head(area, &style::fit(title, w, 18, 11), 10)?;
+    let area = style::head(&area, &style::fit(note, w, 12, 10), 4)?;
+    if entries.is_empty() {
+        return Ok(area);
     }
-    let span = hi - lo;
-    let m = if span > 0.0 {
-        span * 0.05
-    } else {
-        lo.abs().max(1.0) * 0.05
-    };
-    (lo - m, hi + m)
+    let labels: Vec<&str> = entries.iter().map(|e| e.0.as_str()).collect();
+    let place = style::legend_place(&labels, area.dim_in_pixel());
+    let (plot, legend) = style::split_legend(&area, place);
+    style::draw_legend(&legend, entries, place)?;
+    Ok(plot)
 }
 
-fn draw_line<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &LineChart) -> Result<()> {
+/// Whether `v` can be drawn on an axis of `scale`.
+fn drawable(v: f64, scale: Scale) -> bool {
+    v.is_finite() && (scale == Scale::Linear || v > 0.0)
+}
+
+/// The x and y ranges of a line plot: every drawable point with its spread and the reference
+/// line, padded (the chart's `y_range` when it sets one).
+fn plot_ranges(p: &LinePlot, drawn: &[(&Series, Style)]) -> ((f64, f64), (f64, f64)) {
     let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
     let (mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY);
-    for s in &c.series {
+    for (s, _) in drawn {
         for (i, &(x, y)) in s.points.iter().enumerate() {
-            if !x.is_finite() || !y.is_finite() {
+            if !drawable(x, p.x_scale) || !drawable(y, p.y_scale) {
                 continue;
             }
             let e = s.err.as_ref().map_or(0.0, |e| e[i].abs());
+            let e = if e.is_finite() { e } else { 0.0 };
             x0 = x0.min(x);
             x1 = x1.max(x);
-            y0 = y0.min(y - e);
+            // On a log axis a lower end at or below 0 is cut at the axis: the range ignores it.
+            let lo = if drawable(y - e, p.y_scale) { y - e } else { y };
+            y0 = y0.min(lo);
             y1 = y1.max(y + e);
         }
     }
-    if let Some(r) = c.reference {
+    if let Some(r) = p.chart.reference.filter(|&r| drawable(r, p.y_scale)) {
         y0 = y0.min(r);
         y1 = y1.max(r);
     }
-    let (x0, x1) = padded(x0, x1);
-    // default: the data's own range, padded, unless the chart fixes one
-    let (y0, y1) = c.y_range.unwrap_or_else(|| padded(y0, y1));
-    let mut chart = ChartBuilder::on(area)
-        .caption(&c.title, (FAMILY, 18))
+    let xr = axis::padded(x0, x1, p.x_scale);
+    let yr = p
+        .chart
+        .y_range
+        .unwrap_or_else(|| axis::padded(y0, y1, p.y_scale));
+    (xr, yr)
+}
+
+fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &LinePlot) -> Result<()> {
+    let c = &p.chart;
+    let drawn = p.drawn();
+    let entries: Vec<(String, Swatch)> = drawn
+        .iter()
+        .map(|(s, st)| (s.label.clone(), Swatch::Line(*st)))
+        .collect();
+    let area = panel_frame(area, &c.title, &p.note, &entries)?;
+    let ((x0, x1), (y0, y1)) = plot_ranges(p, &drawn);
+    let xa = NatAxis::new(x0, x1, p.x_scale, &p.x_unit);
+    let ya = NatAxis::new(y0, y1, p.y_scale, &p.y_unit);
+    let y_w = ya
+        .major()
+        .iter()
+        .map(|&v| style::text_size(&ya.label(v), 13).0)
+        .max()
+        .unwrap_or(0);
+    let mut chart = ChartBuilder::on(&area)
         .margin(8)
-        .x_label_area_size(40)
-        .y_label_area_size(56)
-        .build_cartesian_2d(x0..x1, y0..y1)
+        .margin_right(18)
+        .x_label_area_size(46)
+        .y_label_area_size(y_w + 36)
+        .build_cartesian_2d(xa.clone(), ya.clone())
         .map_err(plot_err)?;
     chart
         .configure_mesh()
         .x_desc(&c.x_label)
         .y_desc(&c.y_label)
-        .label_style((FAMILY, 13))
-        .axis_desc_style((FAMILY, 14))
-        .light_line_style(RGBColor(235, 235, 235))
+        .x_label_formatter(&|v| xa.label(*v))
+        .y_label_formatter(&|v| ya.label(*v))
+        .label_style(style::font(13))
+        .axis_desc_style(style::font(14))
+        .bold_line_style(RGBColor(220, 220, 220))
+        .light_line_style(RGBColor(242, 242, 242))
         .draw()
         .map_err(plot_err)?;
-    if let Some(r) = c.reference {
+    if let Some(r) = c.reference.filter(|&r| drawable(r, p.y_scale)) {
         chart
             .draw_series(std::iter::once(PathElement::new(
                 vec![(x0, r), (x1, r)],
-                BLACK.mix(0.4).stroke_width(1),
+                BLACK.mix(0.5).stroke_width(1),
             )))
             .map_err(plot_err)?;
     }
-    for (i, s) in c.series.iter().enumerate() {
-        let col = colour(i);
+    for (s, st) in &drawn {
+        draw_spread(&mut chart, p, s, st, y0)?;
+    }
+    for (s, st) in &drawn {
         let pts: Vec<(f64, f64)> = s
             .points
             .iter()
             .copied()
-            .filter(|(x, y)| x.is_finite() && y.is_finite())
+            .filter(|&(x, y)| drawable(x, p.x_scale) && drawable(y, p.y_scale))
             .collect();
-        chart
-            .draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))
-            .map_err(plot_err)?
-            .label(&s.label)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], col.stroke_width(2)));
-        // Markers: the shape cycles with the series so that grey prints stay readable.
-        let shape = i % 3;
-        chart
-            .draw_series(
-                pts.iter()
-                    .map(move |&(x, y)| -> DynElement<'static, DB, (f64, f64)> {
-                        match shape {
-                            0 => Circle::new((x, y), 3, col.filled()).into_dyn(),
-                            1 => TriangleMarker::new((x, y), 4, col.filled()).into_dyn(),
-                            _ => Cross::new((x, y), 4, col.stroke_width(2)).into_dyn(),
-                        }
-                    }),
-            )
-            .map_err(plot_err)?;
-        if let Some(err) = &s.err {
-            let w = (x1 - x0) * 0.006;
-            let bars = s
-                .points
-                .iter()
-                .zip(err)
-                .filter(|((x, y), e)| x.is_finite() && y.is_finite() && e.is_finite())
-                .flat_map(|(&(x, y), &e)| {
-                    let e = e.abs();
-                    [
-                        PathElement::new(vec![(x, y - e), (x, y + e)], col.stroke_width(1)),
-                        PathElement::new(vec![(x - w, y - e), (x + w, y - e)], col.stroke_width(1)),
-                        PathElement::new(vec![(x - w, y + e), (x + w, y + e)], col.stroke_width(1)),
-                    ]
-                });
-            chart.draw_series(bars).map_err(plot_err)?;
+        let plot = chart.plotting_area();
+        st.draw_path(plot, pts.clone())?;
+        for q in pts {
+            st.draw_marker(plot, q)?;
         }
-    }
-    if !c.series.is_empty() {
-        chart
-            .configure_series_labels()
-            .label_font((FAMILY, 12))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(plot_err)?;
     }
     Ok(())
 }
 
+type Plot2d<'a, DB> = ChartContext<'a, DB, Cartesian2d<NatAxis, NatAxis>>;
+
+/// A series' ± spread: a shaded band or error bars with caps (a lower end at or below 0 on a
+/// log axis is cut at the axis, `floor`).
+fn draw_spread<DB: DrawingBackend>(
+    chart: &mut Plot2d<'_, DB>,
+    p: &LinePlot,
+    s: &Series,
+    st: &Style,
+    floor: f64,
+) -> Result<()> {
+    let Some(err) = &s.err else { return Ok(()) };
+    let ends: Vec<(f64, f64, f64)> = s
+        .points
+        .iter()
+        .zip(err)
+        .filter(|((x, y), e)| drawable(*x, p.x_scale) && drawable(*y, p.y_scale) && e.is_finite())
+        .map(|(&(x, y), &e)| {
+            let lo = y - e.abs();
+            let lo = if drawable(lo, p.y_scale) { lo } else { floor };
+            (x, lo, y + e.abs())
+        })
+        .collect();
+    if p.bands {
+        let mut poly: Vec<(f64, f64)> = ends.iter().map(|&(x, _, hi)| (x, hi)).collect();
+        poly.extend(ends.iter().rev().map(|&(x, lo, _)| (x, lo)));
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                poly,
+                st.colour.mix(0.15).filled(),
+            )))
+            .map_err(plot_err)?;
+        return Ok(());
+    }
+    let col = st.colour.stroke_width(1);
+    chart
+        .draw_series(
+            ends.iter()
+                .map(|&(x, lo, hi)| PathElement::new(vec![(x, lo), (x, hi)], col)),
+        )
+        .map_err(plot_err)?;
+    // Caps 6 pixels wide whatever the axis scale.
+    chart
+        .draw_series(
+            ends.iter()
+                .flat_map(|&(x, lo, hi)| [(x, lo), (x, hi)])
+                .map(|q| EmptyElement::at(q) + PathElement::new(vec![(-3, 0), (3, 0)], col)),
+        )
+        .map_err(plot_err)?;
+    Ok(())
+}
+
+/// The fill and outline of bar series `i`: the palette's colours, then (from the 11th series)
+/// the same colours light with a dark outline, so that up to 20 series stay apart.
+fn bar_style(i: usize) -> (ShapeStyle, ShapeStyle) {
+    let c = colour(i);
+    if i < 10 {
+        (c.filled(), c.stroke_width(1))
+    } else {
+        (c.mix(0.35).filled(), c.stroke_width(2))
+    }
+}
+
 fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> Result<()> {
+    let entries: Vec<(String, Swatch)> = c
+        .series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.label.clone(), Swatch::Bar(i)))
+        .collect();
+    let area = panel_frame(area, &c.title, "", &entries)?;
     let ng = c.groups.len().max(1);
     let ns = c.series.len().max(1);
     let (mut y0, mut y1) = (0.0f64, f64::NEG_INFINITY);
@@ -449,12 +670,13 @@ fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> 
         for (k, &v) in s.values.iter().enumerate() {
             if v.is_finite() {
                 let e = s.err.as_ref().map_or(0.0, |e| e[k].abs());
+                let e = if e.is_finite() { e } else { 0.0 };
                 y0 = y0.min(v - e);
                 y1 = y1.max(v + e);
             }
         }
     }
-    if let Some(r) = c.reference {
+    if let Some(r) = c.reference.filter(|r| r.is_finite()) {
         y1 = y1.max(r);
     }
     if !y1.is_finite() {
@@ -462,15 +684,21 @@ fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> 
     }
     let (y0, y1) = c
         .y_range
-        // default: the data's own range with 8 % headroom, unless the chart fixes one
         .unwrap_or((y0, y1 + (y1 - y0).abs().max(1e-9) * 0.08));
+    let ya = NatAxis::new(y0, y1, Scale::Linear, "");
+    let y_w = ya
+        .major()
+        .iter()
+        .map(|&v| style::text_size(&ya.label(v), 13).0)
+        .max()
+        .unwrap_or(0);
     let groups = c.groups.clone();
-    let mut chart = ChartBuilder::on(area)
-        .caption(&c.title, (FAMILY, 18))
+    let mut chart = ChartBuilder::on(&area)
         .margin(8)
+        .margin_right(18)
         .x_label_area_size(40)
-        .y_label_area_size(56)
-        .build_cartesian_2d(-0.5f64..ng as f64 - 0.5, y0..y1)
+        .y_label_area_size(y_w + 36)
+        .build_cartesian_2d(-0.5f64..ng as f64 - 0.5, ya.clone())
         .map_err(plot_err)?;
     chart
         .configure_mesh()
@@ -485,30 +713,31 @@ fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> 
                 String::new()
             }
         })
+        .y_label_formatter(&|v| ya.label(*v))
         .y_desc(&c.y_label)
-        .label_style((FAMILY, 13))
-        .axis_desc_style((FAMILY, 14))
-        .light_line_style(RGBColor(235, 235, 235))
+        .label_style(style::font(13))
+        .axis_desc_style(style::font(14))
+        .bold_line_style(RGBColor(220, 220, 220))
+        .light_line_style(RGBColor(242, 242, 242))
         .draw()
         .map_err(plot_err)?;
     // Bars of group k fill 80% of its unit width, centred on x = k.
     let bw = 0.8 / ns as f64;
+    let base = 0f64.max(y0);
     for (i, s) in c.series.iter().enumerate() {
-        let col = colour(i);
-        let rects = s
-            .values
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.is_finite())
-            .map(|(k, &v)| {
-                let xl = k as f64 - 0.4 + bw * i as f64;
-                Rectangle::new([(xl, 0f64.max(y0)), (xl + bw, v)], col.filled())
-            });
+        let (fill, edge) = bar_style(i);
+        let at = |k: usize| k as f64 - 0.4 + bw * i as f64;
+        let vals = || s.values.iter().enumerate().filter(|(_, v)| v.is_finite());
         chart
-            .draw_series(rects)
-            .map_err(plot_err)?
-            .label(&s.label)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], col.filled()));
+            .draw_series(
+                vals().map(|(k, &v)| Rectangle::new([(at(k), base), (at(k) + bw, v)], fill)),
+            )
+            .map_err(plot_err)?;
+        chart
+            .draw_series(
+                vals().map(|(k, &v)| Rectangle::new([(at(k), base), (at(k) + bw, v)], edge)),
+            )
+            .map_err(plot_err)?;
         if let Some(err) = &s.err {
             let bars = s
                 .values
@@ -517,40 +746,27 @@ fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> 
                 .enumerate()
                 .filter(|(_, (v, e))| v.is_finite() && e.is_finite())
                 .flat_map(|(k, (&v, &e))| {
-                    let xm = k as f64 - 0.4 + bw * (i as f64 + 0.5);
-                    let e = e.abs();
+                    let xm = at(k) + bw * 0.5;
+                    let (lo, hi) = (v - e.abs(), v + e.abs());
                     let w = bw * 0.25;
+                    let line = |a: (f64, f64), b: (f64, f64)| {
+                        PathElement::new(vec![a, b], BLACK.stroke_width(1))
+                    };
                     [
-                        PathElement::new(vec![(xm, v - e), (xm, v + e)], BLACK.stroke_width(1)),
-                        PathElement::new(
-                            vec![(xm - w, v - e), (xm + w, v - e)],
-                            BLACK.stroke_width(1),
-                        ),
-                        PathElement::new(
-                            vec![(xm - w, v + e), (xm + w, v + e)],
-                            BLACK.stroke_width(1),
-                        ),
+                        line((xm, lo), (xm, hi)),
+                        line((xm - w, lo), (xm + w, lo)),
+                        line((xm - w, hi), (xm + w, hi)),
                     ]
                 });
             chart.draw_series(bars).map_err(plot_err)?;
         }
     }
-    if let Some(r) = c.reference {
+    if let Some(r) = c.reference.filter(|r| r.is_finite()) {
         chart
             .draw_series(std::iter::once(PathElement::new(
                 vec![(-0.5, r), (ng as f64 - 0.5, r)],
                 BLACK.mix(0.6).stroke_width(1),
             )))
-            .map_err(plot_err)?;
-    }
-    if !c.series.is_empty() {
-        chart
-            .configure_series_labels()
-            .label_font((FAMILY, 12))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
             .map_err(plot_err)?;
     }
     Ok(())
@@ -588,6 +804,73 @@ mod tests {
         let s = svg(&fig).unwrap();
         roxmltree::Document::parse(&s).unwrap_or_else(|e| panic!("{e}\n{s}"));
         assert!(s.contains("a␇b"), "{s}");
+    }
+
+    /// A log axis is labelled in natural units, paper series and notes reach the SVG, and a
+    /// value the log axis cannot show is an error naming its series.
+    #[test]
+    fn log_plot_has_natural_ticks_and_paper_values() {
+        let p = LinePlot::from(LineChart {
+            title: "MTBF sweep".into(),
+            x_label: "MTBF".into(),
+            y_label: "ratio".into(),
+            series: vec![Series {
+                label: "D = 10 min".into(),
+                points: vec![(1.0, 1.01), (10.0, 1.02), (100.0, 1.03)],
+                err: Some(vec![0.01, 0.01, 0.02]),
+            }],
+            y_range: None,
+            reference: Some(1.0),
+        })
+        .log_x("h")
+        .with_paper(
+            0,
+            Series::new("paper (Fig. 9, read off)", vec![(1.0, 1.02)]),
+        )
+        .with_note("dashed: the paper");
+        let s = svg(&Figure::single(Chart::Plot(p.clone()))).unwrap();
+        roxmltree::Document::parse(&s).unwrap();
+        for want in [
+            "1 h",
+            "10 h",
+            "100 h",
+            "paper (Fig. 9, read off)",
+            "dashed: the paper",
+        ] {
+            assert!(s.contains(want), "{want} missing");
+        }
+        assert!(!s.contains("NaN") && !s.contains(">0.0<") && !s.contains(">2<"));
+        let mut bad = p.clone();
+        bad.chart.series[0].points[0].0 = 0.0;
+        let e = svg(&Figure::single(Chart::Plot(bad)))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("D = 10 min") && e.contains("logarithmic x"),
+            "{e}"
+        );
+        let mut bad = p;
+        bad.paper[0].like = 3;
+        assert!(svg(&Figure::single(Chart::Plot(bad))).is_err());
+    }
+
+    #[test]
+    fn dotted_stems_keep_their_whole_name() {
+        let dir = std::env::temp_dir().join(format!("resched-plot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fig = Figure::single(Chart::Line(line()));
+        let a = write_both(&fig, &dir.join("days-Mira.2018-03-01")).unwrap();
+        let b = write_both(&fig, &dir.join("days-Mira.2018-03-11")).unwrap();
+        assert_eq!(a[0], dir.join("days-Mira.2018-03-01.svg"));
+        assert_ne!(a, b);
+        assert!(a.iter().chain(&b).all(|p| p.is_file()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn macrons_are_spelled_out_for_bitmaps() {
+        assert_eq!(spell_marks("q̄ = 0.3, x̄"), "mean q = 0.3, mean x");
+        assert_eq!(spell_marks("plain"), "plain");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::{heuristics, Sweep, KEPT, PRIORITIES};
 use crate::error::Result;
 use crate::experiment::{eval, labels};
 use crate::oracle::catalogue::{self, Algo};
-use crate::render::plot::{self, Chart, Figure, LineChart, Series};
+use crate::render::plot::{self, Chart, Figure, LineChart, LinePlot, Series};
 use std::path::{Path, PathBuf};
 
 /// The heuristics of Figures 5 and 6 (catalogue names): R-List-0/1/Q and R-ShelfFill-B/NB.
@@ -66,7 +66,7 @@ pub(super) fn write(
             .collect(),
     );
     files.extend(plot::write_both(
-        &Figure::single(shelf),
+        &Figure::single(with_paper_bound(shelf, xs)),
         &dir.join("shelf"),
     )?);
     // Figure 5's heuristics, then the kept-reservation variants.
@@ -97,6 +97,34 @@ pub(super) fn write(
     );
     files.extend(plot::write_both(&fig, &dir.join("heuristics"))?);
     Ok(files)
+}
+
+/// The one number the paper prints about Figure 4 (Section 5.2): "the best shelf-based
+/// algorithm, R-ShelfFill-B, has a maximum normalized makespan of 1.2 in this set of
+/// experiments" — drawn as a dashed line in R-ShelfFill-B's colour across the sweep. The
+/// curves themselves are only in the paper's picture, not in its text: none is drawn.
+fn with_paper_bound(chart: Chart, xs: &[f64]) -> Chart {
+    let Chart::Line(c) = chart else { return chart };
+    let (lo, hi) = (
+        xs.iter().copied().fold(f64::INFINITY, f64::min),
+        xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    );
+    let mut plot = LinePlot::from(c).with_note("bars: ± 1 std over sets");
+    if let Some(i) = plot
+        .chart
+        .series
+        .iter()
+        .position(|s| s.label == "R-ShelfFill-B")
+    {
+        if lo.is_finite() && hi.is_finite() {
+            let bound = Series::new(
+                "R-ShelfFill-B max (paper, §5.2 text: 1.2)",
+                vec![(lo, 1.2), (hi, 1.2)],
+            );
+            plot = plot.with_paper(i, bound);
+        }
+    }
+    Chart::Plot(plot)
 }
 
 /// The priority of heuristic `algo` (a label) with the least mean ratio over the sweep's points;
