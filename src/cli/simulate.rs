@@ -119,7 +119,9 @@ pub fn run(a: Args) -> Result<Exit> {
         let o = super::peer_moldable::Options {
             procs: a
                 .procs
+                // default: P = 7500, the moldable simulator's documented default (FORMAT.md)
                 .unwrap_or(crate::workload::peer_moldable::DEFAULT_PROCS),
+            // default: LPA-LIST, the documented default algorithm of moldable peer mode
             algo: a.algo.as_deref().unwrap_or("lpa-list"),
             priority: a.priority.as_deref(),
             seed: a.seed,

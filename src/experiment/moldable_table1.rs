@@ -45,10 +45,10 @@ pub const ALGOS: [&str; 6] = [
 
 /// The published row of Table 1 for one of our labels (`BATCH-U`, `BATCH-PUB` → `BATCH`).
 pub fn paper_row(label: &str) -> Option<&'static (&'static str, [f64; 6], [f64; 6])> {
-    // default: a label without the `-U` or `-PUB` suffix is its own base
     let base = label
         .strip_suffix("-U")
         .or_else(|| label.strip_suffix("-PUB"))
+        // default: a label without the `-U` or `-PUB` suffix is its own base
         .unwrap_or(label);
     PAPER.iter().find(|r| r.0 == base)
 }

@@ -115,6 +115,7 @@ impl ShardRecord {
             args,
             cwd: std::env::current_dir()
                 .map(|d| d.display().to_string())
+                // default: the working directory is recorded for the reader only; merge never reads it
                 .unwrap_or_default(),
             version: super::version().to_string(),
             shard,

@@ -164,6 +164,7 @@ impl Dfs<'_> {
             return waste <= self.slack && self.bin(b + 1, waste);
         }
         let len = self.types[ti].0;
+        // default: a negative room (not reached: room >= 0 by construction) holds no chain
         let most = self.left[ti].min(usize::try_from(room / len).unwrap_or(0));
         // Most first: fuller bins waste less.
         for k in (0..=most).rev() {

@@ -277,6 +277,7 @@ pub fn solve_parallel(
         Err(poisoned) => poisoned.into_inner().clone(),
     };
     let optimal = outs.iter().any(|o| o.optimal);
+    // default: no thread answered (each panicked): 0 is a true, if useless, bound and `optimal` is false
     let root_lb = outs.iter().map(|o| o.lower_bound).min().unwrap_or(0);
     Outcome {
         optimal,

@@ -417,10 +417,12 @@ pub fn write_png(fig: &Figure, path: &Path) -> Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
+        // default: a bare file name is written in the current directory
         .unwrap_or(Path::new("."));
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
+        // default: a path with no file name gets the temporary name `plot.png`
         .unwrap_or_else(|| "plot.png".into());
     let tmp = dir.join(format!(".{name}.tmp{}.png", std::process::id()));
     let fig = &map_text(fig, &spell_marks);
@@ -525,6 +527,7 @@ fn plot_ranges(p: &LinePlot, drawn: &[(&Series, Style)]) -> ((f64, f64), (f64, f
     let yr = p
         .chart
         .y_range
+        // default: the data's own range, padded, unless the chart fixes one
         .unwrap_or_else(|| axis::padded(y0, y1, p.y_scale));
     (xr, yr)
 }
@@ -545,6 +548,7 @@ fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &LinePlot) ->
         .iter()
         .map(|&v| style::text_size(&ya.label(v), 13).0)
         .max()
+        // default: an axis with no tick label needs no width
         .unwrap_or(0);
     let mut chart = ChartBuilder::on(&area)
         .margin(8)
@@ -684,6 +688,7 @@ fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> 
     }
     let (y0, y1) = c
         .y_range
+        // default: the data's own range with 8 % headroom, unless the chart fixes one
         .unwrap_or((y0, y1 + (y1 - y0).abs().max(1e-9) * 0.08));
     let ya = NatAxis::new(y0, y1, Scale::Linear, "");
     let y_w = ya
@@ -691,6 +696,7 @@ fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> 
         .iter()
         .map(|&v| style::text_size(&ya.label(v), 13).0)
         .max()
+        // default: an axis with no tick label needs no width
         .unwrap_or(0);
     let groups = c.groups.clone();
     let mut chart = ChartBuilder::on(&area)

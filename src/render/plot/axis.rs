@@ -148,6 +148,7 @@ fn linear_ticks(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
         .into_iter()
         .map(|m| m * mag)
         .find(|s| span / s <= 8.0)
+        // default: span/(10·mag) <= 8 always holds for mag = 10^floor(log10 span); the widest step is the fallback
         .unwrap_or(10.0 * mag);
     let first = (lo / step).ceil() as i64;
     let last = (hi / step).floor() as i64;
@@ -231,6 +232,7 @@ fn superscript(e: i32) -> String {
             '1' => '¹',
             '2' => '²',
             '3' => '³',
+            // unreachable: the characters mapped here are ASCII digits, so to_digit succeeds and U+2070+d is a char
             c => char::from_u32(0x2070 + c.to_digit(10).unwrap_or(0)).unwrap_or(c),
         })
         .collect()

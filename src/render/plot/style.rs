@@ -154,6 +154,7 @@ pub fn font(size: u32) -> TextStyle<'static> {
 /// the font cannot lay out counts as a wide character rather than failing the plot).
 pub fn text_size(text: &str, size: u32) -> (u32, u32) {
     let f = FontDesc::new(FontFamily::Name(FAMILY), f64::from(size), FontStyle::Normal);
+    // default: a glyph the font cannot lay out is measured as a wide character (documented above)
     f.box_size(text).unwrap_or_else(|_| {
         let n = text.chars().count() as u32;
         (n * size, size)
@@ -241,6 +242,7 @@ pub fn legend_place(labels: &[&str], panel: (u32, u32)) -> Place {
         .iter()
         .map(|l| text_size(l, LEGEND_FONT).0)
         .max()
+        // default: a legend with no label is 0 wide
         .unwrap_or(0)
         + SWATCH_W
         + 16;

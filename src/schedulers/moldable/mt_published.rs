@@ -71,15 +71,18 @@ pub struct Published {
 impl Published {
     /// The constants of `moldableBatch.cpp`: ε₁ = 0.3, ε₂ = 0.03, factor 1.1, first count only.
     pub fn as_published() -> Published {
+        // unreachable: 3/10 has a nonzero literal denominator
         Published::with_eps(Time::new(3, 10).unwrap_or_default())
     }
 
     /// ε₁ = `eps1`, ε₂ = ε₁/10 (their ratio), factor 1.1, first count only.
     pub fn with_eps(eps1: Time) -> Published {
+        // unreachable: dividing by the literal 10 cannot fail
         let eps2 = eps1.div_int(10).unwrap_or_default();
         Published {
             eps1,
             eps2,
+            // unreachable: 11/10 has a nonzero literal denominator
             area_factor: Time::new(11, 10).unwrap_or_default(),
             first_count_only: true,
         }
@@ -185,6 +188,8 @@ impl PublishedAllotment {
         }
         if self.params.first_count_only {
             for ps in &mut alloc {
+                debug_assert!(!ps.is_empty(), "a job with no planned count");
+                // unreachable: decide plans at least one count per job (debug_assert above)
                 let p0 = ps.first().copied().unwrap_or_default();
                 ps.iter_mut().for_each(|p| *p = p0);
             }
