@@ -307,7 +307,13 @@ fn load_workloads(opts: &Options) -> Result<Vec<(String, Workload)>> {
     };
     let mut workloads = Vec::new();
     for p in &traces {
-        let (w, _) = trace::load(p, None, Some(MAX_JOB_NODES))?;
+        let (w, _) = trace::load(
+            p,
+            trace::Sizing {
+                max_job_nodes: Some(MAX_JOB_NODES),
+                ..trace::Sizing::default()
+            },
+        )?;
         let w = if opts.quick { first_jobs(w, 150) } else { w };
         if w.jobs.is_empty() {
             return Err(Error::option(
