@@ -81,7 +81,7 @@ fn clip_len(a: &Time, b: &Time, w: &(Time, Time)) -> Time {
 }
 
 /// Checks `run` against the workload it was made from; returns the decomposition over `window`
-/// (default [0, last completion)).
+/// (default [first submission, last completion), the default of the metrics).
 pub fn check(
     w: &Workload,
     res: &Resilience,
@@ -97,7 +97,10 @@ pub fn check(
     let grids = jobs::grids(w, res, run)?;
     let downs = failures::downtimes(w.nodes, res, run)?;
     attempts::check_all(w, res, run, &grids, &downs)?;
-    let win = window.unwrap_or_else(|| (Time::zero(), run.end.clone()));
+    let win = window.unwrap_or_else(|| {
+        let first = w.jobs.iter().map(|j| &j.release).min().cloned();
+        (first.unwrap_or_default(), run.end.clone())
+    });
     let idle = nodes::exclusive_and_idle(w, run, &downs, &win)?;
     decomposition::sums_to_platform_time(w.nodes, run, &grids, &downs, &win, idle)
 }

@@ -411,8 +411,10 @@ impl<'a> Sim<'a> {
         if self.full {
             self.replan(false);
             self.stats.replans += 1;
-        } else if self.compress || new_jobs {
+        } else if self.compress {
             self.replan(true);
+        } else if new_jobs {
+            self.insert_new();
         }
     }
 

@@ -94,11 +94,42 @@ impl Sim<'_> {
         for k in 0..self.queue.len() {
             let len = self.reserve_len(&self.queue[k]);
             let p = self.jobs[self.queue[k].job].nodes;
+            let mut limit = None;
             if compress {
                 if let Some(s) = self.queue[k].planned.clone() {
                     prof.unreserve(&s, &len, p);
+                    limit = Some(s);
                 }
             }
+            // A compressed job never moves later: its own slot is still free (see
+            // `Profile::earliest_before`).
+            let s = prof.earliest_before(p, &len, &self.now, limit.as_ref());
+            prof.reserve(&s, &len, p);
+            self.queue[k].planned = Some(s);
+        }
+    }
+
+    /// Section 4.1's insertion: the jobs without a reservation (those released now) are placed
+    /// at their earliest slot, in queue order, around the reservations already made, which do
+    /// not move (the module doc of [`super`], step 5).
+    pub(super) fn insert_new(&mut self) {
+        let mut busy = self.base_busy(None);
+        for q in &self.queue {
+            if let Some(s) = &q.planned {
+                busy.push(Busy {
+                    from: s.clone(),
+                    to: s + &self.reserve_len(q),
+                    count: self.jobs[q.job].nodes,
+                });
+            }
+        }
+        let mut prof = Profile::new(&self.now, self.n, &busy);
+        for k in 0..self.queue.len() {
+            if self.queue[k].planned.is_some() {
+                continue;
+            }
+            let len = self.reserve_len(&self.queue[k]);
+            let p = self.jobs[self.queue[k].job].nodes;
             let s = prof.earliest(p, &len, &self.now);
             prof.reserve(&s, &len, p);
             self.queue[k].planned = Some(s);
