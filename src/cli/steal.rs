@@ -16,9 +16,10 @@ use crate::stealing::measure::Measure;
 use crate::stealing::metrics::{compute, Metrics, Pruning};
 use crate::stealing::synthetic::{paper_resilience, Synthetic};
 use crate::stealing::{
-    simulate_within, trace, Budget, FailureSource, Resilience, Run, Variant, Workload,
+    simulate_reporting, trace, Budget, FailureSource, Resilience, Run, Variant, Workload,
 };
 use crate::time::Time;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -100,6 +101,9 @@ pub struct Args {
     /// Skip the independent checker.
     #[arg(long)]
     pub no_check: bool,
+    /// No progress line on stderr (it is shown only when stderr is a terminal).
+    #[arg(long)]
+    pub quiet: bool,
     /// Event budget of each simulated variant (failures and scheduling instants); a run that
     /// needs more stops with an error (default: 100 per job + 100,000).
     #[arg(long)]
@@ -190,7 +194,16 @@ pub fn run(a: Args) -> Result<Exit> {
             None => FailureSource::poisson(a.seed, &mtbf, w.nodes)?,
         };
         let t0 = Instant::now();
-        let run = simulate_within(&w, &res, failures, *v, budget)?;
+        let show = !a.quiet && std::io::stderr().is_terminal();
+        let mut progress = |done: usize, total: usize| {
+            if show {
+                eprint!("\r{v}: {done}/{total} jobs completed");
+            }
+        };
+        let run = simulate_reporting(&w, &res, failures, *v, budget, &mut progress)?;
+        if show {
+            eprint!("\r\x1b[K");
+        }
         eprintln!(
             "{v}: simulated in {:.2} s ({} events)",
             t0.elapsed().as_secs_f64(),

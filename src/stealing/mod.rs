@@ -39,4 +39,4 @@ pub use failures::{Failure, FailureSource};
 pub use limits::Budget;
 pub use metrics::{Metrics, Pruning};
 pub use model::{BatchJob, Criterion, Resilience, Timing, Variant, Victim, Workload};
-pub use sim::{simulate, simulate_within, Run};
+pub use sim::{simulate, simulate_reporting, simulate_within, Run};
