@@ -430,10 +430,8 @@ impl<'a> Sim<'a> {
         if self.full {
             self.replan(false);
             self.stats.replans += 1;
-        } else if self.compress {
+        } else if self.compress || new_jobs {
             self.replan(true);
-        } else if new_jobs {
-            self.insert_new();
         }
     }
 

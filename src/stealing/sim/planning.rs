@@ -109,33 +109,6 @@ impl Sim<'_> {
         }
     }
 
-    /// Section 4.1's insertion: the jobs without a reservation (those released now) are placed
-    /// at their earliest slot, in queue order, around the reservations already made, which do
-    /// not move (the module doc of [`super`], step 5).
-    pub(super) fn insert_new(&mut self) {
-        let mut busy = self.base_busy(None);
-        for q in &self.queue {
-            if let Some(s) = &q.planned {
-                busy.push(Busy {
-                    from: s.clone(),
-                    to: s + &self.reserve_len(q),
-                    count: self.jobs[q.job].nodes,
-                });
-            }
-        }
-        let mut prof = Profile::new(&self.now, self.n, &busy);
-        for k in 0..self.queue.len() {
-            if self.queue[k].planned.is_some() {
-                continue;
-            }
-            let len = self.reserve_len(&self.queue[k]);
-            let p = self.jobs[self.queue[k].job].nodes;
-            let s = prof.earliest(p, &len, &self.now);
-            prof.reserve(&s, &len, p);
-            self.queue[k].planned = Some(s);
-        }
-    }
-
     /// Step 6 of the event loop: queued jobs planned to start now start, in queue order, on
     /// the lowest free ids.
     pub(super) fn start_due(&mut self) -> Result<()> {
