@@ -10,6 +10,14 @@ use resched::Time;
 use std::path::Path;
 use std::time::Duration;
 
+/// Section 5.2's Mira conversion: jobs above 49,000 nodes reduced to 49,000.
+fn mira_sizing() -> trace::Sizing {
+    trace::Sizing {
+        max_job_nodes: Some(49_000),
+        ..trace::Sizing::default()
+    }
+}
+
 fn mira(c: &mut Criterion) {
     // `<repo>/../shared` (CI, the main checkout) or `../../shared` (a worktree /work/wt/<name>).
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -23,7 +31,7 @@ fn mira(c: &mut Criterion) {
         .unwrap_or(&candidates[0])
         .clone();
     let path = found.as_path();
-    let Ok((w, _)) = trace::load(path, None, Some(49_000)) else {
+    let Ok((w, _)) = trace::load(path, mira_sizing()) else {
         eprintln!("skipping: {} not found", path.display());
         return;
     };

@@ -369,6 +369,12 @@ fn steal_sweep_quick() {
         n += 1;
     }
     assert_eq!(n, 2 * 2 * 2, "2 MTBF × 2 downtimes × 2 variants");
+    // Section 5.3.3's rule, scaled to a trace shorter than a month, is named in the manifest.
+    let manifest = std::fs::read_to_string(dir.path().join("manifest.json")).unwrap();
+    assert!(
+        manifest.contains("\"measure\": \"scaled\"") || manifest.contains("\"measure\":\"scaled\""),
+        "{manifest}"
+    );
     // Resumes without recomputing.
     let again = experiment::run("steal-sweep", &quick(dir.path())).unwrap();
     assert_eq!(again.stats.computed, 0);

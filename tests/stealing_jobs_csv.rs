@@ -182,15 +182,17 @@ fn per_job_flows_reproduce_the_aggregates() {
                 let in_k: Vec<&Job> = kept.iter().copied().filter(|r| r.class == k).collect();
                 check(&format!("[2^{k},2^{})", k + 1), &in_k);
             }
-            // Useful utilization over the default window [0, last completion): every job's
-            // work is kept exactly once.
+            // Useful utilization over the default window [first submission, last completion):
+            // every job's work is kept exactly once.
             let last = rows.iter().map(|r| r.end.clone()).max().unwrap();
+            let first = rows.iter().map(|r| r.release.clone()).min().unwrap();
+            assert_eq!(get("platform", "window_start"), first, "{v}");
             let useful = rows
                 .iter()
                 .fold(Time::zero(), |a, r| &a + &r.work.mul_int(r.nodes));
             assert_eq!(get("platform", "window_end"), last, "{v}");
             assert_eq!(
-                useful.checked_div(&last.mul_int(16)).unwrap(),
+                useful.checked_div(&(&last - &first).mul_int(16)).unwrap(),
                 get("platform", "utilization"),
                 "{v}"
             );

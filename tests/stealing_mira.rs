@@ -25,7 +25,14 @@ fn mira_window_passes_the_checker() {
         eprintln!("skipping: {} not found", path.display());
         return;
     }
-    let (w, conv) = trace::load(path, None, Some(49_000)).unwrap();
+    let (w, conv) = trace::load(
+        path,
+        trace::Sizing {
+            max_job_nodes: Some(49_000),
+            ..trace::Sizing::default()
+        },
+    )
+    .unwrap();
     assert_eq!(w.nodes, 49_152);
     assert!(w.jobs.len() > 1000, "{} jobs", w.jobs.len());
     let res = Resilience {

@@ -12,12 +12,14 @@ use super::Exit;
 use crate::error::{write_atomic, Error, Result};
 use crate::stealing::check::check;
 use crate::stealing::limits;
+use crate::stealing::measure::Measure;
 use crate::stealing::metrics::{compute, Metrics, Pruning};
 use crate::stealing::synthetic::{paper_resilience, Synthetic};
 use crate::stealing::{
-    simulate_within, trace, Budget, FailureSource, Resilience, Run, Variant, Workload,
+    simulate_reporting, trace, Budget, FailureSource, Resilience, Run, Variant, Workload,
 };
 use crate::time::Time;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -39,9 +41,14 @@ pub struct Args {
     /// `W.swf` / `W.swf.gz`, or `synthetic[:nodes=128,lambda=174,seed=S,jobs=1000]` (Table 6).
     #[arg(long)]
     pub workload: String,
-    /// Platform size (default: the SWF MaxNodes/MaxProcs header).
+    /// Platform size in nodes (default: the trace's processors P — MaxProcs, else MaxNodes,
+    /// else the largest job, as rigid-trace — divided by the processors per node, rounded up).
     #[arg(long)]
     pub nodes: Option<u32>,
+    /// Processors per node: an SWF job on q processors needs ⌈q / c⌉ nodes (default:
+    /// MaxProcs / MaxNodes when it is a whole number, else 1).
+    #[arg(long)]
+    pub procs_per_node: Option<u32>,
     /// Reduce larger jobs to this many nodes (Section 5.2: 49152 → 49000 on Mira).
     #[arg(long)]
     pub max_job_nodes: Option<u32>,
@@ -66,11 +73,19 @@ pub struct Args {
     /// Seed of the failures (and of the synthetic workload unless it sets its own).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Section 5.3.3: leave out this percentage of jobs at each end of the submission order
-    /// from the flow statistics (the paper: 20).
-    #[arg(long, default_value_t = 0)]
-    pub prune_jobs: u32,
-    /// Time window `A:B` of the utilization and decomposition (default: [0, last completion)).
+    /// What the statistics describe: `all` (every job, utilization from the first submission
+    /// to the last completion), `paper` (Section 5.3.3: utilization on days 11–30 after the
+    /// first submission, flows without the first and last 20% of jobs; needs 30 days of
+    /// submissions) or `scaled` (the same on a shorter trace: the first third of the submission
+    /// span left out, the window ending at the last submission).
+    #[arg(long, default_value = "all")]
+    pub measure: String,
+    /// Leave out this percentage of jobs at each end of the submission order from the flow
+    /// statistics (overrides --measure's; the paper: 20).
+    #[arg(long)]
+    pub prune_jobs: Option<u32>,
+    /// Time window `A:B` of the utilization and decomposition, counted from the first
+    /// submission (overrides --measure's; `10d:30d` is the paper's).
     #[arg(long, allow_hyphen_values = true)]
     pub window: Option<String>,
     /// Write the metrics as CSV (long format: variant,scope,metric,value,exact).
@@ -86,6 +101,9 @@ pub struct Args {
     /// Skip the independent checker.
     #[arg(long)]
     pub no_check: bool,
+    /// No progress line on stderr (it is shown only when stderr is a terminal).
+    #[arg(long)]
+    pub quiet: bool,
     /// Event budget of each simulated variant (failures and scheduling instants); a run that
     /// needs more stops with an error (default: 100 per job + 100,000).
     #[arg(long)]
@@ -95,7 +113,10 @@ pub struct Args {
 /// The option values, parsed and range-checked before any file is read.
 struct Options {
     variants: Vec<Variant>,
-    pruning: Pruning,
+    measure: Measure,
+    prune_jobs: Option<u32>,
+    /// `--window`, relative to the first submission.
+    window: Option<(Time, Time)>,
     mtbf: Option<Time>,
     downtime: Option<Time>,
     checkpoint: Option<Time>,
@@ -105,7 +126,11 @@ struct Options {
 /// Parses every option value and checks it against [`crate::stealing::limits`].
 fn options(a: &Args) -> Result<Options> {
     let variants = parse_variants(&a.variant)?;
-    if a.prune_jobs >= 50 {
+    let measure: Measure = a
+        .measure
+        .parse()
+        .map_err(|e: String| Error::option("--measure", e))?;
+    if a.prune_jobs.is_some_and(|p| p >= 50) {
         return Err(Error::option(
             "--prune-jobs",
             "must be below 50 (percent at each end)",
@@ -135,11 +160,9 @@ fn options(a: &Args) -> Result<Options> {
     };
     Ok(Options {
         variants,
-        pruning: Pruning {
-            drop_first_pct: a.prune_jobs,
-            drop_last_pct: a.prune_jobs,
-            window,
-        },
+        measure,
+        prune_jobs: a.prune_jobs,
+        window,
         mtbf,
         downtime: duration(&a.downtime, "--downtime")?,
         checkpoint: duration(&a.checkpoint, "--checkpoint")?,
@@ -153,11 +176,13 @@ pub fn run(a: Args) -> Result<Exit> {
     check_outputs(&a)?;
     let (w, note, synthetic) = load_workload(&a)?;
     let (res, mtbf) = resilience(&opts, &w, synthetic)?;
+    let pruning = pruning(&opts, &w, &a.workload)?;
     let failure_list = match &a.failures {
         Some(p) => Some(FailureSource::load(p, w.nodes)?),
         None => None,
     };
     println!("workload: {note}");
+    println!("{}", measure_line(&opts, &pruning));
     print_platform(&a, &w, &res, &mtbf);
     let budget = Budget::with_events(w.jobs.len(), a.max_events);
     let mut per_job = a.jobs_csv.as_deref().map(JobsCsv::new).transpose()?;
@@ -169,16 +194,25 @@ pub fn run(a: Args) -> Result<Exit> {
             None => FailureSource::poisson(a.seed, &mtbf, w.nodes)?,
         };
         let t0 = Instant::now();
-        let run = simulate_within(&w, &res, failures, *v, budget)?;
+        let show = !a.quiet && std::io::stderr().is_terminal();
+        let mut progress = |done: usize, total: usize| {
+            if show {
+                eprint!("\r{v}: {done}/{total} jobs completed");
+            }
+        };
+        let run = simulate_reporting(&w, &res, failures, *v, budget, &mut progress)?;
+        if show {
+            eprint!("\r\x1b[K");
+        }
         eprintln!(
             "{v}: simulated in {:.2} s ({} events)",
             t0.elapsed().as_secs_f64(),
             run.stats.events
         );
-        let m = compute(&run, &opts.pruning);
+        let m = compute(&run, &pruning);
         failed_check |= !a.no_check && !checked(&w, &res, &run, &m);
         if let (Some(t), Some(p)) = (per_job.as_mut(), a.jobs_csv.as_deref()) {
-            t.add(&run, &opts.pruning, p)?;
+            t.add(&run, &pruning, p)?;
         }
         all.push(m);
     }
@@ -190,6 +224,39 @@ pub fn run(a: Args) -> Result<Exit> {
     } else {
         Exit::Ok
     })
+}
+
+/// `--measure` on this workload, with `--window` (shifted to the first submission) and
+/// `--prune-jobs` overriding its parts.
+fn pruning(o: &Options, w: &Workload, source: &str) -> Result<Pruning> {
+    let mut p = o.measure.pruning(w, source)?;
+    if let Some(pct) = o.prune_jobs {
+        p.drop_first_pct = pct;
+        p.drop_last_pct = pct;
+    }
+    if let Some((x, y)) = &o.window {
+        let first = w
+            .jobs
+            .iter()
+            .map(|j| &j.release)
+            .min()
+            .cloned()
+            .unwrap_or_default();
+        p.window = Some((&first + x, &first + y));
+    }
+    Ok(p)
+}
+
+/// The measurement line of the report: the rule, the window and the flow pruning.
+fn measure_line(o: &Options, p: &Pruning) -> String {
+    let window = match &p.window {
+        Some((x, y)) => format!("[{}, {}) s", x.to_decimal_string(0), y.to_decimal_string(0)),
+        None => "[first submission, last completion)".to_string(),
+    };
+    format!(
+        "measure: {} (utilization window {window}; flows without the first {}% and last {}% of jobs)",
+        o.measure, p.drop_first_pct, p.drop_last_pct
+    )
 }
 
 /// Every output path can be written (before the simulation).
@@ -213,11 +280,21 @@ fn load_workload(a: &Args) -> Result<(Workload, String, bool)> {
         let note = format!("Table 6 synthetic workload (seed {})", s.seed);
         return Ok((s.generate()?, note, true));
     }
-    let (w, c) = trace::load(std::path::Path::new(&a.workload), a.nodes, a.max_job_nodes)?;
+    let (w, c) = trace::load(
+        std::path::Path::new(&a.workload),
+        trace::Sizing {
+            nodes: a.nodes,
+            procs_per_node: a.procs_per_node,
+            max_job_nodes: a.max_job_nodes,
+        },
+    )?;
     let note = format!(
-        "{}: {} jobs ({} lines dropped by the SWF cleaning rule, {} runs cut to their walltime, {} without walltime, {} reduced to --max-job-nodes)",
+        "{}: {} jobs on {} nodes of {} processors ({}; {} lines dropped by the SWF cleaning rule, {} runs cut to their walltime, {} without walltime, {} reduced to --max-job-nodes)",
         a.workload,
         w.jobs.len(),
+        w.nodes,
+        c.procs_per_node,
+        c.procs_per_node_rule,
         c.dropped,
         c.cut_to_walltime,
         c.no_walltime,

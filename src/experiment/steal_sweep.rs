@@ -6,9 +6,12 @@
 //!
 //! Reported per point, as the ratio SFSJ / Baseline of the seed means: the useful utilization
 //! (Figure 9: above 1 favours SFSJ), the maximum flow of the largest size class (Figures 10–11:
-//! below 1 favours SFSJ) and the size-weighted mean flow of all jobs. Flows leave out the first
-//! and last 20% of jobs in submission order (Section 5.3.3); the utilization is over the whole
-//! run (a 10-day window has no "days 11–30"). Every run passes the independent checker
+//! below 1 favours SFSJ) and the size-weighted mean flow of all jobs. Measured as Section 5.3.3
+//! says ([`crate::stealing::measure`]): `paper` (utilization on days 11–30, flows without the
+//! first and last 20% of jobs in submission order) on a trace with 30 days of submissions, else
+//! `scaled` (a 10-day window has no "days 11–30": its first third is left out and the window ends
+//! at the last submission; flows pruned the same). The manifest names the rule of each trace.
+//! Every run passes the independent checker
 //! ([`crate::stealing::check`]), whose decomposition must equal the metrics'.
 //!
 //! Reading: the paper's workloads are Mira June 2017 and March 2018 and Intrepid June 2013, one
@@ -22,7 +25,8 @@ use super::{fmt3, version, Options, Outcome};
 use crate::error::{Error, Result};
 use crate::render::plot::{self, Chart, Figure, LineChart, Series};
 use crate::stealing::check::check;
-use crate::stealing::metrics::{compute, Metrics, Pruning};
+use crate::stealing::measure::Measure;
+use crate::stealing::metrics::{compute, Metrics};
 use crate::stealing::{simulate, trace, FailureSource, Resilience, Variant, Workload};
 use crate::time::Time;
 use serde::{Deserialize, Serialize};
@@ -89,11 +93,7 @@ pub fn steal_cell(
         mtbf_ind: Some(mtbf.mul_int(u64::from(w.nodes))),
     };
     res.validate()?;
-    let pruning = Pruning {
-        drop_first_pct: 20,
-        drop_last_pct: 20,
-        window: None,
-    };
+    let pruning = sweep_measure(w).pruning(w, &trace)?;
     let mut results = Vec::new();
     for v in [Variant::Baseline, Variant::SFSJ] {
         let t0 = std::time::Instant::now();
@@ -219,7 +219,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let workloads = load_workloads(opts)?;
     let manifest = serde_json::json!({
         "campaign": name, "version": version(), "seed": seed, "quick": opts.quick,
-        "traces": workloads.iter().map(|(n, w)| serde_json::json!({"name": n, "jobs": w.jobs.len(), "nodes": w.nodes})).collect::<Vec<_>>(),
+        "traces": workloads.iter().map(|(n, w)| serde_json::json!({"name": n, "jobs": w.jobs.len(), "nodes": w.nodes, "measure": sweep_measure(w).to_string()})).collect::<Vec<_>>(),
         "mtbf_minutes": mtbfs, "downtime_minutes": downs, "seeds": seeds, "checkpoint_minutes": 5, "recovery_minutes": 5,
         "max_job_nodes": MAX_JOB_NODES, "variants": ["Baseline", "H111"], "prune_jobs_pct": 20,
     });
@@ -295,6 +295,16 @@ fn cells(traces: usize, (mtbfs, downs): &Grid, seeds: u64, seed: u64) -> Vec<Cel
     cells
 }
 
+/// The measurement rule of a trace: Section 5.3.3's `paper` when the trace has 30 days of
+/// submissions, else `scaled` (see [`crate::stealing::measure`]).
+fn sweep_measure(w: &Workload) -> Measure {
+    if Measure::Paper.pruning(w, "").is_ok() {
+        Measure::Paper
+    } else {
+        Measure::Scaled
+    }
+}
+
 /// The traces (`--trace`, else the shipped Mira windows; the first only with `--quick`), each
 /// loaded with jobs above [`MAX_JOB_NODES`] reduced to it (the first 150 jobs with `--quick`).
 fn load_workloads(opts: &Options) -> Result<Vec<(String, Workload)>> {
@@ -310,7 +320,13 @@ fn load_workloads(opts: &Options) -> Result<Vec<(String, Workload)>> {
     };
     let mut workloads = Vec::new();
     for p in &traces {
-        let (w, _) = trace::load(p, None, Some(MAX_JOB_NODES))?;
+        let (w, _) = trace::load(
+            p,
+            trace::Sizing {
+                max_job_nodes: Some(MAX_JOB_NODES),
+                ..trace::Sizing::default()
+            },
+        )?;
         let w = if opts.quick { first_jobs(w, 150) } else { w };
         if w.jobs.is_empty() {
             return Err(Error::option(

@@ -21,7 +21,7 @@
 //! Utilization and the decomposition are measured on a time window (the paper: day 11 to day 30
 //! of the month: `resched steal --window 10d:30d`); flows on the jobs left after removing the
 //! first and the last 20% of jobs in submission order (`--prune-jobs 20`). The default keeps everything, with the window
-//! [0, last completion).
+//! [first submission, last completion).
 use super::model::Variant;
 use super::sim::{AttemptRecord, Cause, Effect, Outcome, Run, Stats};
 use crate::time::Time;
@@ -33,7 +33,8 @@ pub struct Pruning {
     pub drop_first_pct: u32,
     /// Percent of jobs dropped at the end of the submission order (flows).
     pub drop_last_pct: u32,
-    /// Time window for utilization and the decomposition (`None`: [0, last completion)).
+    /// Time window for utilization and the decomposition, in absolute trace time (`None`:
+    /// [first submission, last completion)).
     pub window: Option<(Time, Time)>,
 }
 
@@ -226,6 +227,18 @@ pub fn decomposition(run: &Run, window: &(Time, Time)) -> Decomposition {
     d
 }
 
+/// The first submission of a run (0 for a run without jobs): measurements start there, not at
+/// t = 0, so that a slice of a log whose first job arrives on day 504 is not measured over 504
+/// empty days.
+pub fn first_release(run: &Run) -> Time {
+    run.jobs
+        .iter()
+        .map(|j| &j.release)
+        .min()
+        .cloned()
+        .unwrap_or_default()
+}
+
 /// All metrics of a run.
 pub fn compute(run: &Run, pruning: &Pruning) -> Metrics {
     let flows: Vec<Time> = run
@@ -257,8 +270,8 @@ pub fn compute(run: &Run, pruning: &Pruning) -> Metrics {
     let window = pruning
         .window
         .clone()
-        // default: the window is [0, end of run) unless --window is given (documented)
-        .unwrap_or((Time::zero(), run.end.clone()));
+        // default: the window is [first submission, end of run) unless --window is given (documented)
+        .unwrap_or_else(|| (first_release(run), run.end.clone()));
     let decomposition = decomposition(run, &window);
     Metrics {
         variant: run.variant,

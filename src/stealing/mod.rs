@@ -16,6 +16,7 @@
 //! - [`sim`]: the event loop, Baseline and the 18 node-stealing variants (Sections 4, 7), one
 //!   file per step under `sim/`;
 //! - [`metrics`]: flows, size classes, utilization, decomposition, pruning (Section 5.3);
+//! - [`measure`]: the named pruning rules (`all`, Section 5.3.3's `paper`, `scaled`);
 //! - [`check`]: the independent checker, one file per invariant under `check/`;
 //! - [`synthetic`]: Table 6's synthetic workload; [`trace`]: SWF logs as workloads;
 //! - [`examples`]: Section 3's toy example;
@@ -25,6 +26,7 @@ pub mod checkpoint;
 pub mod examples;
 pub mod failures;
 pub mod limits;
+pub mod measure;
 pub mod metrics;
 pub mod model;
 pub mod nodes;
@@ -37,4 +39,4 @@ pub use failures::{Failure, FailureSource};
 pub use limits::Budget;
 pub use metrics::{Metrics, Pruning};
 pub use model::{BatchJob, Criterion, Resilience, Timing, Variant, Victim, Workload};
-pub use sim::{simulate, simulate_within, Run};
+pub use sim::{simulate, simulate_reporting, simulate_within, Run};

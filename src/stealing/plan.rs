@@ -78,6 +78,25 @@ impl Profile {
     ///
     /// Always exists when `p` ≤ the final count (every occupation ends).
     pub fn earliest(&self, p: u32, len: &Time, not_before: &Time) -> Time {
+        self.earliest_before(p, len, not_before, None)
+    }
+
+    /// As [`Profile::earliest`], but a start at or after `limit` is not looked for: `limit`
+    /// is returned instead. Compression uses it with a job's current start, which stays
+    /// feasible (every other reservation was placed with it present), so the scan stops there
+    /// instead of running over the whole profile for every queued job.
+    pub fn earliest_before(
+        &self,
+        p: u32,
+        len: &Time,
+        not_before: &Time,
+        limit: Option<&Time>,
+    ) -> Time {
+        if let Some(l) = limit {
+            if l <= not_before {
+                return l.clone();
+            }
+        }
         let p = i64::from(p);
         let n = self.steps.len();
         // First step containing `not_before`.
@@ -86,6 +105,9 @@ impl Profile {
             .partition_point(|(s, _)| s <= not_before)
             .saturating_sub(1);
         while i < n {
+            if limit.is_some_and(|l| self.steps[i].0 >= *l) {
+                break;
+            }
             if self.steps[i].1 < p {
                 i += 1;
                 continue;
@@ -109,6 +131,9 @@ impl Profile {
                 return s;
             }
             i = j + 1;
+        }
+        if let Some(l) = limit {
+            return l.clone();
         }
         // Unreachable when p ≤ final count; the end of the profile is the safe answer.
         self.steps[n - 1].0.clone().max(not_before.clone())

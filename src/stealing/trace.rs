@@ -1,9 +1,15 @@
 //! SWF job logs as node-stealing workloads (node-stealing paper, Section 5.2). The parsing is
 //! [`crate::workload::swf`]'s; this file only maps its jobs onto the batch model:
-//! - release = submit time (field 2), nodes = processors (field 5, else 8), run time = field 4;
+//! - release = submit time (field 2), run time = field 4;
+//! - SWF sizes are *processors* (field 5, else 8) and the batch model counts *nodes*: a job
+//!   needs ⌈processors / c⌉ nodes, where c, the processors per node, is `--procs-per-node`, else
+//!   `MaxProcs / MaxNodes` when both headers are given and the first is a multiple of the second
+//!   (LLNL-Thunder: 4008 / 1002 = 4; Mira: 49152 / 49152 = 1), else 1 (the report says which);
+//! - the platform size is `--nodes`, else ⌈P / c⌉ with P the processor count every trace
+//!   command uses ([`SwfLog::platform_procs`], shared with `rigid-trace`: `MaxProcs`, else
+//!   `MaxNodes`, else — a headerless slice — the largest job);
 //! - walltime = requested time (field 9); when unknown, the run time itself;
 //! - a run time above the walltime is cut to it (the batch system kills the job then);
-//! - the platform size is `--nodes`, else the `MaxNodes` header, else `MaxProcs`;
 //! - Section 5.2 reduces "the size of the largest jobs from 49152 nodes to 49000 nodes" so that
 //!   no job waits for a machine without any down node: `max_job_nodes` does that (sizes above
 //!   it become it); without it a job larger than the machine is an error naming its line;
@@ -15,9 +21,23 @@ use crate::error::{Error, Result};
 use crate::workload::swf::{SwfJob, SwfLog};
 use std::path::Path;
 
+/// How SWF processors become nodes (see the module doc); every field is optional.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sizing {
+    /// Platform size in nodes (`--nodes`).
+    pub nodes: Option<u32>,
+    /// Processors per node (`--procs-per-node`).
+    pub procs_per_node: Option<u32>,
+    /// Reduce larger jobs to this many nodes (`--max-job-nodes`).
+    pub max_job_nodes: Option<u32>,
+}
+
 /// What the conversion changed, for the report.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Conversion {
+    /// Processors per node used, and where that number came from.
+    pub procs_per_node: u32,
+    pub procs_per_node_rule: &'static str,
     /// Lines dropped by the SWF reader's cleaning rule.
     pub dropped: usize,
     /// Jobs whose run time was cut to the walltime.
@@ -29,12 +49,9 @@ pub struct Conversion {
 }
 
 /// Converts a parsed log (see the module doc).
-pub fn from_swf(
-    log: &SwfLog,
-    nodes: Option<u32>,
-    max_job_nodes: Option<u32>,
-) -> Result<(Workload, Conversion)> {
-    let n = platform(log, nodes, max_job_nodes)?;
+pub fn from_swf(log: &SwfLog, sizing: Sizing) -> Result<(Workload, Conversion)> {
+    let (ppn, rule) = procs_per_node(log, sizing.procs_per_node)?;
+    let n = platform(log, sizing.nodes, ppn, sizing.max_job_nodes)?;
     if log.jobs.is_empty() {
         return Err(Error::invalid(
             &log.file,
@@ -46,24 +63,45 @@ pub fn from_swf(
         ));
     }
     let mut conv = Conversion {
+        procs_per_node: ppn,
+        procs_per_node_rule: rule,
         dropped: log.dropped.total(),
         ..Conversion::default()
     };
     let jobs = log
         .jobs
         .iter()
-        .map(|j| batch_job(log, j, n, max_job_nodes, &mut conv))
+        .map(|j| batch_job(log, j, n, sizing.max_job_nodes, &mut conv))
         .collect::<Result<Vec<BatchJob>>>()?;
     Ok((Workload::new(n, jobs, &log.file)?, conv))
 }
 
-/// The platform size (`--nodes`, else the headers) and the `--max-job-nodes` check.
-fn platform(log: &SwfLog, nodes: Option<u32>, max_job_nodes: Option<u32>) -> Result<u32> {
-    let n = nodes.or(log.max_nodes).or(log.max_procs).ok_or_else(|| {
+/// The processors per node c (see the module doc) and the rule that gave it.
+fn procs_per_node(log: &SwfLog, given: Option<u32>) -> Result<(u32, &'static str)> {
+    match given {
+        Some(0) => Err(Error::option("--procs-per-node", "must be at least 1")),
+        Some(c) => Ok((c, "--procs-per-node")),
+        None => Ok(match (log.max_procs, log.max_nodes) {
+            (Some(p), Some(n)) if n > 0 && p % n == 0 => (p / n, "MaxProcs / MaxNodes"),
+            (Some(_), Some(_)) => (1, "1 (MaxProcs is not a multiple of MaxNodes)"),
+            _ => (1, "1 (no MaxProcs and MaxNodes headers)"),
+        }),
+    }
+}
+
+/// Nodes needed by `procs` processors at `c` per node: ⌈procs / c⌉ (c ≥ 1).
+fn nodes_for(procs: u32, c: u32) -> u32 {
+    procs.div_ceil(c.max(1))
+}
+
+/// The platform size (`--nodes`, else ⌈P / c⌉) and the `--max-job-nodes` check.
+fn platform(log: &SwfLog, nodes: Option<u32>, ppn: u32, max_job_nodes: Option<u32>) -> Result<u32> {
+    let from_log = log.platform_procs().map(|p| nodes_for(p, ppn));
+    let n = nodes.or(from_log).ok_or_else(|| {
         Error::option(
             "--nodes",
             format!(
-                "{}: no MaxNodes/MaxProcs header; give the platform size",
+                "{}: no MaxNodes/MaxProcs header and no job; give the platform size",
                 log.file
             ),
         )
@@ -95,7 +133,7 @@ fn batch_job(
     max_job_nodes: Option<u32>,
     conv: &mut Conversion,
 ) -> Result<BatchJob> {
-    let mut p = j.procs;
+    let mut p = nodes_for(j.procs, conv.procs_per_node);
     if let Some(m) = max_job_nodes {
         if p > m {
             p = m;
@@ -139,12 +177,8 @@ fn batch_job(
 }
 
 /// Reads an SWF file (`.swf` or `.swf.gz`) as a workload.
-pub fn load(
-    path: &Path,
-    nodes: Option<u32>,
-    max_job_nodes: Option<u32>,
-) -> Result<(Workload, Conversion)> {
-    from_swf(&SwfLog::load(path)?, nodes, max_job_nodes)
+pub fn load(path: &Path, sizing: Sizing) -> Result<(Workload, Conversion)> {
+    from_swf(&SwfLog::load(path)?, sizing)
 }
 
 #[cfg(test)]
@@ -159,7 +193,7 @@ mod tests {
             "{HEAD}1 0 5 100 4 -1 -1 4 90 -1 1 -1 -1 -1 1 -1 -1 -1\n2 10 0 50 2 -1 -1 2 -1 -1 1 -1 -1 -1 1 -1 -1 -1\n"
         );
         let log = SwfLog::parse(&text, "t.swf").unwrap();
-        let (w, c) = from_swf(&log, None, None).unwrap();
+        let (w, c) = from_swf(&log, Sizing::default()).unwrap();
         assert_eq!(w.nodes, 16);
         assert_eq!(w.jobs[0].run, crate::Time::from_int(90));
         assert_eq!(w.jobs[1].walltime, crate::Time::from_int(50));
@@ -170,9 +204,60 @@ mod tests {
     fn too_large_job_names_its_line() {
         let text = format!("{HEAD}1 0 5 100 32 -1 -1 32 200 -1 1 -1 -1 -1 1 -1 -1 -1\n");
         let log = SwfLog::parse(&text, "big.swf").unwrap();
-        let e = from_swf(&log, None, None).unwrap_err().to_string();
+        let e = from_swf(&log, Sizing::default()).unwrap_err().to_string();
         assert!(e.contains("big.swf:2") && e.contains("32 nodes"), "{e}");
-        let (w, c) = from_swf(&log, None, Some(12)).unwrap();
+        let reduce = Sizing {
+            max_job_nodes: Some(12),
+            ..Sizing::default()
+        };
+        let (w, c) = from_swf(&log, reduce).unwrap();
         assert_eq!((w.jobs[0].nodes, c.reduced), (12, 1));
+    }
+
+    /// LLNL-Thunder's headers: 1002 nodes of 4 processors; its 1024-processor jobs need 256
+    /// nodes (the issue: "job 12 needs 1024 nodes but the machine has 1002").
+    #[test]
+    fn processors_become_nodes_by_the_headers() {
+        let head = "; MaxNodes: 1002\n; MaxProcs: 4008\n";
+        let text = format!(
+            "{head}1 0 5 100 1024 -1 -1 1024 200 -1 1 -1 -1 -1 1 -1 -1 -1\n2 1 5 100 3 -1 -1 3 200 -1 1 -1 -1 -1 1 -1 -1 -1\n"
+        );
+        let log = SwfLog::parse(&text, "thunder.swf").unwrap();
+        let (w, c) = from_swf(&log, Sizing::default()).unwrap();
+        assert_eq!((w.nodes, w.jobs[0].nodes, w.jobs[1].nodes), (1002, 256, 1));
+        assert_eq!(
+            (c.procs_per_node, c.procs_per_node_rule),
+            (4, "MaxProcs / MaxNodes")
+        );
+        let one = Sizing {
+            procs_per_node: Some(1),
+            nodes: Some(4008),
+            ..Sizing::default()
+        };
+        let (w, _) = from_swf(&log, one).unwrap();
+        assert_eq!((w.nodes, w.jobs[0].nodes), (4008, 1024));
+        let zero = Sizing {
+            procs_per_node: Some(0),
+            ..Sizing::default()
+        };
+        let e = from_swf(&log, zero).unwrap_err().to_string();
+        assert!(e.contains("--procs-per-node"), "{e}");
+    }
+
+    /// A headerless slice is sized by its largest job, as `rigid-trace` sizes it
+    /// ([`SwfLog::platform_procs`]), and not refused for want of `--nodes`.
+    #[test]
+    fn headerless_slice_uses_the_shared_rule() {
+        let text = "1 0 5 100 21 -1 -1 21 200 -1 1 -1 -1 -1 1 -1 -1 -1\n2 9 5 100 576 -1 -1 576 200 -1 1 -1 -1 -1 1 -1 -1 -1\n";
+        let log = SwfLog::parse(text, "slice.swf").unwrap();
+        let (w, c) = from_swf(&log, Sizing::default()).unwrap();
+        assert_eq!(Some(w.nodes), log.platform_procs());
+        assert_eq!((w.nodes, c.procs_per_node), (576, 1));
+        let c16 = Sizing {
+            procs_per_node: Some(16),
+            ..Sizing::default()
+        };
+        let (w, _) = from_swf(&log, c16).unwrap();
+        assert_eq!((w.nodes, w.jobs[0].nodes, w.jobs[1].nodes), (36, 2, 36));
     }
 }

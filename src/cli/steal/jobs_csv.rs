@@ -11,7 +11,8 @@
 //!   completing attempt); `end` (completion); `flow` = end − release, and `flow_decimal`
 //!   (6 decimals);
 //! - `work`: the failure-free run time (cut at the walltime), so that with the default window
-//!   [0, last completion) the useful utilization is Σ nodes·work / (N · last end);
+//!   [first submission, last completion) the useful utilization is
+//!   Σ nodes·work / (N · (last end − first submission));
 //! - `restarts` (attempts − 1), of which `failed` (cut by a failure) and `stolen` (interrupted
 //!   because its nodes were stolen); the rest are cancelled proactive checkpoints (7.2.3);
 //! - `in_flows`: 1 if the job counts in the flow statistics (`--prune-jobs`), else 0.

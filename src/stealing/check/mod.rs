@@ -82,7 +82,7 @@ fn clip_len(a: &Time, b: &Time, w: &(Time, Time)) -> Time {
 }
 
 /// Checks `run` against the workload it was made from; returns the decomposition over `window`
-/// (default [0, last completion)).
+/// (default [first submission, last completion), the default of the metrics).
 pub fn check(
     w: &Workload,
     res: &Resilience,
@@ -98,8 +98,12 @@ pub fn check(
     let grids = jobs::grids(w, res, run)?;
     let downs = failures::downtimes(w.nodes, res, run)?;
     attempts::check_all(w, res, run, &grids, &downs)?;
-    // default: the window is [0, end of run) unless --window is given (documented)
-    let win = window.unwrap_or_else(|| (Time::zero(), run.end.clone()));
+    // default: the window is [first submission, end of run) unless --window is given (documented)
+    let win = window.unwrap_or_else(|| {
+        let first = w.jobs.iter().map(|j| &j.release).min().cloned();
+        // default: a workload with no job starts at 0
+        (first.unwrap_or_default(), run.end.clone())
+    });
     let idle = nodes::exclusive_and_idle(w, run, &downs, &win)?;
     decomposition::sums_to_platform_time(w.nodes, run, &grids, &downs, &win, idle)
 }

@@ -82,6 +82,9 @@ pub use record::{
     Stats,
 };
 
+/// Events between two progress reports of [`simulate_reporting`].
+pub const PROGRESS_EVERY: u64 = 1024;
+
 /// Where a running victim stops under T2/T3 (or where a cancelled proactive checkpoint ends).
 #[derive(Clone, Debug)]
 struct Stop {
@@ -185,11 +188,24 @@ pub fn simulate_within(
     variant: Variant,
     budget: Budget,
 ) -> Result<Run> {
+    simulate_reporting(w, res, failures, variant, budget, &mut |_, _| {})
+}
+
+/// As [`simulate_within`], calling `progress(completed jobs, jobs)` every
+/// [`PROGRESS_EVERY`] events (for a progress line on long traces).
+pub fn simulate_reporting(
+    w: &Workload,
+    res: &Resilience,
+    failures: FailureSource,
+    variant: Variant,
+    budget: Budget,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Run> {
     res.validate()?;
     w.check("workload")?;
     let jobs = job_infos(w, res);
     let mut sim = Sim::new(w.nodes, &jobs, res, failures, variant, budget);
-    sim.run()?;
+    sim.run(progress)?;
     let records = sim.into_run()?;
     Ok(Run { jobs, ..records })
 }
@@ -267,8 +283,11 @@ impl<'a> Sim<'a> {
     }
 
     /// The event loop of the module doc, until every job has completed.
-    fn run(&mut self) -> Result<()> {
+    fn run(&mut self, progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
         while self.done < self.jobs.len() {
+            if self.stats.events % PROGRESS_EVERY == 0 {
+                progress(self.done, self.jobs.len());
+            }
             self.check_budget()?;
             let t = self.next_event().ok_or_else(|| {
                 self.internal(format!(

@@ -94,12 +94,16 @@ impl Sim<'_> {
         for k in 0..self.queue.len() {
             let len = self.reserve_len(&self.queue[k]);
             let p = self.jobs[self.queue[k].job].nodes;
+            let mut limit = None;
             if compress {
                 if let Some(s) = self.queue[k].planned.clone() {
                     prof.unreserve(&s, &len, p);
+                    limit = Some(s);
                 }
             }
-            let s = prof.earliest(p, &len, &self.now);
+            // A compressed job never moves later: its own slot is still free (see
+            // `Profile::earliest_before`).
+            let s = prof.earliest_before(p, &len, &self.now, limit.as_ref());
             prof.reserve(&s, &len, p);
             self.queue[k].planned = Some(s);
         }
