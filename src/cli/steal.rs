@@ -241,6 +241,7 @@ fn pruning(o: &Options, w: &Workload, source: &str) -> Result<Pruning> {
             .map(|j| &j.release)
             .min()
             .cloned()
+            // default: a workload with no job starts at 0
             .unwrap_or_default();
         p.window = Some((&first + x, &first + y));
     }

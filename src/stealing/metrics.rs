@@ -236,6 +236,7 @@ pub fn first_release(run: &Run) -> Time {
         .map(|j| &j.release)
         .min()
         .cloned()
+        // default: a run with no job starts at 0
         .unwrap_or_default()
 }
 
