@@ -168,10 +168,13 @@ fn bad_lines_are_error_lines_naming_the_field() {
             good(r#", "priority": "fifo""#),
             "field `priority`: unknown rule `fifo`",
         ),
-        (good(r#", "prio": "lpt""#), "request: unknown field `prio`"),
+        (
+            good(r#", "prio": "lpt""#),
+            "request: field `prio`: unknown field `prio`",
+        ),
         (
             good(r#", "seed": -1"#),
-            "request: invalid value: integer `-1`",
+            "request: field `seed`: invalid value: integer `-1`",
         ),
         (
             request(json!(1), MOLDABLE, MOLDABLE_SC, "easy", ""),
@@ -375,7 +378,7 @@ const README_INPUT: &str = r#"{"id": "rigid", "instance_file": "inst.json", "sce
 "#;
 const README_OUTPUT: &str = r#"{"line":1,"id":"rigid","algorithm":"R-LIST(m=1)/LPT","canonical":"easy","makespan":"15/2","makespan_decimal":"7.500000","bound":{"kind":"L(f)","tmax":"4","area":"47/2","lower":"47/8"},"ratio":"60/47","ratio_decimal":"1.276596","failures":1,"attempts":5,"completions":[{"job":"J1","index":0,"time":"3"},{"job":"J2","index":1,"time":"4"},{"job":"J3","index":2,"time":"6"},{"job":"J4","index":3,"time":"15/2"}],"check":"feasible"}
 {"line":2,"id":"moldable","algorithm":"LPA-LIST/LPT","canonical":"lpa-list","makespan":"8","makespan_decimal":"8.000000","bound":{"kind":"L'(J,f)","tmax":"6","area":"9","lower":"6"},"ratio":"4/3","ratio_decimal":"1.333333","failures":1,"attempts":3,"completions":[{"job":"A","index":0,"time":"8"},{"job":"B","index":1,"time":"1"}],"check":"feasible"}
-{"line":3,"id":"oops","error":"field `eps`: `greedy` takes no ε (only batch-list and batch-list-uniform do)"}
+{"line":3,"id":"oops","error":"field `eps`: `greedy` takes no ε (only batch-list, batch-list-uniform and batch-list-published do)"}
 "#;
 
 #[test]

@@ -162,10 +162,10 @@ impl Response {
 
 /// Answers request line number `line` (1-based), whose text is `text`.
 pub fn respond(line: usize, text: &str, opts: &Options) -> Response {
-    let req: Request = match serde_json::from_str(text) {
+    let req = match parse_request(text) {
         Ok(r) => r,
-        Err(e) => {
-            let (id, error) = request_error(text, &e);
+        Err((e, path)) => {
+            let (id, error) = request_error(text, &e, path.as_deref());
             return failed(line, id, error);
         }
     };
@@ -181,16 +181,32 @@ fn failed(line: usize, id: Value, error: String) -> Response {
     Response::Failed(Failed { line, id, error })
 }
 
+/// One request line, with the path of the field where reading stopped (`instance.jobs[0].time`,
+/// `seed`) so that an error names the field, as the file readers' errors do.
+fn parse_request(text: &str) -> std::result::Result<Request, (serde_json::Error, Option<String>)> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let req: Request = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        (e.into_inner(), Some(path))
+    })?;
+    // Trailing characters after the object are malformed input too.
+    de.end().map_err(|e| (e, None))?;
+    Ok(req)
+}
+
 /// The id and the message of a line that is not a valid request. The line is read a second
 /// time, as any JSON, only here: the id is echoed whenever the line is a JSON object.
-fn request_error(text: &str, e: &serde_json::Error) -> (Value, String) {
+fn request_error(text: &str, e: &serde_json::Error, path: Option<&str>) -> (Value, String) {
     match serde_json::from_str::<Value>(text) {
         Err(e) => (Value::Null, format!("malformed JSON: {e}")),
         Ok(v) => {
             // default: a request without `id` echoes null
             let id = v.get("id").cloned().unwrap_or(Value::Null);
             if v.is_object() {
-                (id, format!("request: {e}"))
+                match path.filter(|p| !p.is_empty() && *p != ".") {
+                    Some(p) => (id, format!("request: field `{p}`: {e}")),
+                    None => (id, format!("request: {e}")),
+                }
             } else {
                 (id, "expected a JSON object (one request per line)".into())
             }

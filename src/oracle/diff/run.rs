@@ -104,6 +104,16 @@ pub fn algos(
             ),
         ));
     }
+    // A flag that applies to nothing is an error, not silently dropped (issue 12).
+    if eps.is_some() && !algos.iter().any(|a| a.eps.is_some()) {
+        return Err(Error::option(
+            "--eps",
+            format!(
+                "only BATCH-LIST reads ε, and none of the algorithms given ({}) is BATCH-LIST",
+                names.join(", ")
+            ),
+        ));
+    }
     Ok(algos)
 }
 
