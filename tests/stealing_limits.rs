@@ -196,7 +196,7 @@ fn swf_out_of_range_names_the_file() {
     refused(
         d.path(),
         &["--workload", late.to_str().unwrap()],
-        &["late.swf:7", "release", "10^11"],
+        &["late.swf:7", "submit time", "10^11"],
     );
     let empty = d.path().join("empty.swf");
     std::fs::write(&empty, "; MaxNodes: 8\n").unwrap();

@@ -265,21 +265,26 @@ impl PublishedAllotment {
 }
 
 /// X_max's start: max(max_j g·t_j(1), Σ_j g·t_j(1)/P) over the batch's jobs.
+///
+/// Their code only ever sees jobs that run on one processor. A job that cannot (a rigid job
+/// with p_j > 1, or a moldable one whose allowed counts start above 1) takes its fewest
+/// processors p₀ instead: g·t_j(p₀) in the max and its area g·p₀·t_j(p₀) in the sum, which
+/// are their terms exactly when p₀ = 1 and keep X_max an allocation every job admits.
 fn start(inst: &Instance, jobs: &[usize], g: u32) -> Result<Time> {
     let mut tl = Time::zero();
     let mut sum = Time::zero();
     for &j in jobs {
-        let t1 = inst
-            .jobs
-            .get(j)
-            .and_then(|job| job.time(1))
-            .ok_or_else(|| {
-                Error::Limit(format!(
-                    "MT-ALLOTMENT (published): job {j} cannot run on 1 processor (their start needs t(1))"
-                ))
-            })?;
-        let t = t1.mul_int(u64::from(g));
-        sum += &t;
+        let job = inst.jobs.get(j).ok_or_else(|| {
+            Error::Limit(format!("MT-ALLOTMENT (published): internal: no job {j}"))
+        })?;
+        let p0 = *job.allowed_procs().start();
+        let (Some(t0), Some(a0)) = (job.time(p0), job.area(p0)) else {
+            return Err(Error::Limit(format!(
+                "MT-ALLOTMENT (published): job {j} has no time on its fewest processors {p0}"
+            )));
+        };
+        let t = t0.mul_int(u64::from(g));
+        sum += &a0.mul_int(u64::from(g));
         tl = tl.max(t);
     }
     let area = sum
