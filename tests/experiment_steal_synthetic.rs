@@ -54,9 +54,9 @@ fn steal_synthetic_quick() {
             t7.push((rec[row].to_string(), rec[paper].to_string()));
         }
     }
-    // Two measures × (2 Table 7 rows + 7 classes × 2 statistics).
-    assert_eq!(n, 2 * (2 + 14));
-    assert_eq!(t7.len(), 4);
+    // Two measures × (2 variants × 2 readings of Table 7 + 7 classes × 2 statistics).
+    assert_eq!(n, 2 * (4 + 14));
+    assert_eq!(t7.len(), 8);
     for (r, p) in &t7 {
         let expect = if r == "Baseline" { "70" } else { "72" };
         assert_eq!(p, expect, "{r}");
@@ -64,7 +64,7 @@ fn steal_synthetic_quick() {
     let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
     assert!(!md.contains("NaN"), "{md}");
     assert!(
-        md.contains("| Baseline | 70 |") && md.contains("| SFSJ (H111) | 72 |"),
+        md.contains("| Baseline | useful | 70 |") && md.contains("| SFSJ (H111) | useful | 72 |"),
         "{md}"
     );
     // A rerun resumes every cell and gives the same summary.
