@@ -196,7 +196,7 @@ fn spread(xs: &[f64]) -> [f64; 4] {
     [mean, var.sqrt(), min, max]
 }
 
-fn find<'a>(c: &'a SynthCell, v: Variant, m: Measure) -> Option<&'a Measured> {
+fn find(c: &SynthCell, v: Variant, m: Measure) -> Option<&Measured> {
     let (v, m) = (v.to_string(), m.to_string());
     c.results.iter().find(|r| r.variant == v && r.measure == m)
 }
