@@ -8,6 +8,7 @@
 //! | `moldable-table1` | moldable paper, Table 1 (Section 5.4) |
 //! | `moldable-sweeps` | moldable paper, Figure 5 (Section 5.3): P, n and λ |
 //! | `steal-sweep` | node-stealing paper, Figures 9–11 (Section 6.2): MTBF × downtime |
+//! | `steal-synthetic` | node-stealing paper, Tables 6–7 and Figure 13 (Section 6.3): synthetic workload |
 //!
 //! Full sizes are the papers'; on a 2-core machine the rigid sweeps (49 algorithm × priority
 //! pairs × 1000 scenarios × 30 sets per point) take hours: `--sets` and `--scenarios` reduce
@@ -38,9 +39,10 @@ pub mod rigid_trace;
 pub mod runner;
 pub mod shard;
 pub mod steal_sweep;
+pub mod steal_synthetic;
 
 /// The campaigns, with a one-line description.
-pub const CAMPAIGNS: [(&str, &str); 6] = [
+pub const CAMPAIGNS: [(&str, &str); 7] = [
     (
         "rigid-qbar",
         "rigid paper Figures 4(a)-5: normalized makespan vs q̄ (P = 10000)",
@@ -64,6 +66,10 @@ pub const CAMPAIGNS: [(&str, &str); 6] = [
     (
         "steal-sweep",
         "node-stealing paper Figures 9-11: SFSJ / Baseline over MTBF × downtime (Mira)",
+    ),
+    (
+        "steal-synthetic",
+        "node-stealing paper Tables 6-7, Figure 13: synthetic workload, seeds 1-10",
     ),
 ];
 
@@ -263,6 +269,7 @@ fn dispatch(name: &str) -> Option<fn(&Options) -> Result<Outcome>> {
         "moldable-table1" => moldable_table1::run,
         "moldable-sweeps" => moldable_sweeps::run,
         "steal-sweep" => steal_sweep::run,
+        "steal-synthetic" => steal_synthetic::run,
         _ => return None,
     })
 }
