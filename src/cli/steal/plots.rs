@@ -36,8 +36,11 @@ pub fn plots(all: &[Metrics], dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// How to read one flow statistic off a class's [`FlowStats`].
+type Stat = fn(&FlowStats) -> &Time;
+
 /// The three flow statistics of Figures 6 and 13, each with how to read it off a class.
-const FLOW_STATS: [(&str, fn(&FlowStats) -> &Time); 3] = [
+const FLOW_STATS: [(&str, Stat); 3] = [
     ("Maximum flow", |f| &f.max),
     ("Mean flow", |f| &f.mean),
     ("Weighted mean flow (Σ p·F / Σ p)", |f| &f.weighted_mean),
@@ -62,11 +65,7 @@ fn padded_range(series: &[BarSeries]) -> Option<(f64, f64)> {
 
 /// One series per variant: the change of `stat` against Baseline in each of Baseline's size
 /// classes, then over all jobs.
-fn flow_series(
-    base: &Metrics,
-    others: &[&Metrics],
-    stat: fn(&FlowStats) -> &Time,
-) -> Vec<BarSeries> {
+fn flow_series(base: &Metrics, others: &[&Metrics], stat: Stat) -> Vec<BarSeries> {
     others
         .iter()
         .map(|m| {
