@@ -359,6 +359,35 @@ fn steal_sweep_quick() {
         assert!(dir.path().join(f).is_file(), "steal-sweep: {f} missing");
     }
     assert!(o.markdown.contains("μ = 60 min") && o.markdown.contains("utilization"));
+    // The figure: valid SVG; MTBF in hours on the x axis (ticks "1 h", "5 h", not log10
+    // values), one series per downtime in the paper's units, the three panels, no NaN.
+    let svg = std::fs::read_to_string(dir.path().join("figure9.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("figure9.svg: {e}"));
+    let texts: Vec<String> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| n.text().unwrap_or_default().trim().to_string())
+        .collect();
+    for want in [
+        "1 h",
+        "5 h",
+        "D = 10 min",
+        "D = 1 day",
+        "platform MTBF μ",
+        "Mira-2018-03-02-10days: utilization SFSJ / Baseline",
+        "Mira-2018-03-02-10days: max flow of the largest jobs, SFSJ / Baseline",
+        "Mira-2018-03-02-10days: weighted mean flow, SFSJ / Baseline",
+    ] {
+        assert!(
+            texts.iter().any(|t| t == want),
+            "figure9.svg: no `{want}` in {texts:?}"
+        );
+    }
+    assert!(!texts.iter().any(|t| t.contains("log10")), "{texts:?}");
+    assert!(
+        !svg.contains("NaN") && !svg.contains("inf"),
+        "figure9.svg has NaN/inf"
+    );
     // Both variants on every cell, with sane exact utilizations in (0, 1].
     let mut rdr = csv::Reader::from_path(dir.path().join("cells.csv")).unwrap();
     let mut n = 0;

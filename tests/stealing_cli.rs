@@ -95,6 +95,33 @@ fn toy_example_end_to_end() {
         );
     }
     assert!(stdout.contains("flow ratios variant/Baseline"), "{stdout}");
+    // Every SVG parses, names every variant it compares and shows no NaN.
+    for (f, wants) in [
+        (
+            "flow_ratios.svg",
+            &["H111", "Maximum flow", "Mean flow", "all jobs"][..],
+        ),
+        ("utilization_ratio.svg", &["H111", "useful utilization"][..]),
+        (
+            "decomposition.svg",
+            &["Baseline", "H111", "stealing", "idle"][..],
+        ),
+    ] {
+        let svg = std::fs::read_to_string(plots.join(f)).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let texts: Vec<String> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .map(|n| n.text().unwrap_or_default().trim().to_string())
+            .collect();
+        for want in wants {
+            assert!(
+                texts.iter().any(|t| t == want),
+                "{f}: no `{want}` in {texts:?}"
+            );
+        }
+        assert!(!svg.contains("NaN"), "{f} has NaN");
+    }
 }
 
 fn fails_with(args: &[&str], needle: &str, csv: &Path) {

@@ -105,9 +105,10 @@ pub(super) fn short_name(p: &Path) -> String {
         .map(|n| n.to_string_lossy().into_owned())
         // default: a path with no file name is shown as empty
         .unwrap_or_default();
-    n.trim_end_matches(".gz")
-        .trim_end_matches(".swf")
-        .to_string()
+    // Each known extension at most once, and nothing before it: `a.1.swf` and `a.2.swf` keep
+    // their distinct stems (a cut at the first dot would give both `a`).
+    let n = n.strip_suffix(".gz").unwrap_or(&n); // default: not gzipped, the name as it is
+    n.strip_suffix(".swf").unwrap_or(n).to_string() // default: no .swf, the name as it is
 }
 
 /// The traces' labels: each file's [`short_name`], or, where two traces share one (the same
@@ -687,4 +688,32 @@ fn days_figure(tn: &str, of_trace: &[&RigidCell], columns: &[&str]) -> Figure {
     );
     fig.panel_size = (1100, 360);
     fig
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{short_name, trace_names};
+    use std::path::{Path, PathBuf};
+
+    #[test]
+    fn short_names_keep_the_whole_stem() {
+        assert_eq!(short_name(Path::new("d/a.1.swf")), "a.1");
+        assert_eq!(short_name(Path::new("d/a.2.swf.gz")), "a.2");
+        assert_eq!(short_name(Path::new("a.gz.gz")), "a.gz");
+        assert_eq!(short_name(Path::new("Mira-2018.log")), "Mira-2018.log");
+    }
+
+    #[test]
+    fn trace_names_never_collide() {
+        let paths: Vec<PathBuf> = ["x/a.1.swf", "x/a.2.swf", "x/b.swf", "y/b.swf.gz"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        let names = trace_names(&paths);
+        assert_eq!(names, ["a.1", "a.2", "x/b.swf", "y/b.swf.gz"]);
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
+    }
 }

@@ -19,11 +19,11 @@
 //!
 //! `--quick`: the first 150 jobs of the first window, μ ∈ {1 h, 5 h}, D ∈ {10 min, 1 day}, one
 //! seed.
-use super::rigid_trace::short_name;
+use super::rigid_trace::trace_names;
 use super::runner::{self, Cell};
 use super::{fmt3, version, Options, Outcome};
 use crate::error::{Error, Result};
-use crate::render::plot::{self, Chart, Figure, LineChart, Series};
+use crate::render::plot::{self, Chart, Figure, LineChart, LinePlot, Series};
 use crate::stealing::check::check;
 use crate::stealing::measure::Measure;
 use crate::stealing::metrics::{compute, Metrics};
@@ -69,6 +69,18 @@ pub struct StealCell {
     pub seed: u64,
     pub jobs: usize,
     pub results: Vec<VariantResult>,
+}
+
+/// A downtime as the paper writes it: "10 min", "1 h", "1 day".
+fn downtime_label(m: u64) -> String {
+    if m >= 1440 && m % 1440 == 0 {
+        let d = m / 1440;
+        format!("{d} day{}", if d == 1 { "" } else { "s" })
+    } else if m >= 60 && m % 60 == 0 {
+        format!("{} h", m / 60)
+    } else {
+        format!("{m} min")
+    }
 }
 
 fn minutes(m: u64) -> Time {
@@ -243,13 +255,12 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         if opts.quick { " (quick: the first 150 jobs of one window)" } else { "" }
     );
     let mut summary = Summary::default();
-    let mut util_panels = Vec::new();
-    let mut flow_panels = Vec::new();
+    // One row per trace: utilization, maximum flow of the largest jobs, weighted mean flow.
+    let mut panels = Vec::new();
     for (tn, w) in &workloads {
-        let (text, util, flow) = trace_section(tn, w, &grid, &results, &mut summary);
+        let (text, row) = trace_section(tn, w, &grid, &results, &mut summary);
         md.push_str(&text);
-        util_panels.push(util);
-        flow_panels.push(flow);
+        panels.extend(row);
     }
     md.push_str(
         "The paper (Section 6.2, Mira and Intrepid months): utilization gains of 2–4% with D = 10 min, \
@@ -260,12 +271,9 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     runner::write_csv(&p, &SUMMARY_HEADER, &summary.rows)?;
     files.push(p);
     runner::write_results_and_summary(&dir, &manifest, &summary.json, &results, &md, &mut files)?;
-    let cols = util_panels.len().max(1);
-    let mut panels = util_panels;
-    panels.extend(flow_panels);
     let fig = Figure::grid(
-        format!("{name}: like Figures 9–11 of the node-stealing paper, seed {seed}"),
-        cols,
+        format!("{name}: SFSJ / Baseline against the MTBF (cf. Figures 9–11 of the node-stealing paper), seed {seed}"),
+        3,
         panels,
     );
     files.extend(plot::write_both(&fig, &dir.join("figure9"))?);
@@ -319,7 +327,9 @@ fn load_workloads(opts: &Options) -> Result<Vec<(String, Workload)>> {
         opts.traces.clone()
     };
     let mut workloads = Vec::new();
-    for p in &traces {
+    // Collision-free labels (file stem without .swf/.gz; the path where two stems agree): the
+    // labels name the panels and the summary rows, so two traces must never share one.
+    for (p, label) in traces.iter().zip(trace_names(&traces)) {
         let (w, _) = trace::load(
             p,
             trace::Sizing {
@@ -334,7 +344,7 @@ fn load_workloads(opts: &Options) -> Result<Vec<(String, Workload)>> {
                 format!("{}: no job to schedule", p.display()),
             ));
         }
-        workloads.push((short_name(p), w));
+        workloads.push((label, w));
     }
     Ok(workloads)
 }
@@ -367,16 +377,22 @@ fn write_cells_csv(dir: &Path, results: &[StealCell]) -> Result<PathBuf> {
     Ok(p)
 }
 
-/// A panel of SFSJ / Baseline ratios against log10 MTBF, one series per downtime.
-fn panel(title: String, y_label: &str, series: Vec<Series>) -> Chart {
-    Chart::Line(LineChart {
+/// A panel of SFSJ / Baseline ratios against the platform MTBF in hours on a logarithmic axis
+/// (Figures 9–11 put μ on a log scale), one series per downtime, a reference line at 1.
+/// `note` goes under the title: what the paper's text says of this panel (Section 6.2 prints
+/// ranges, not per-point values, so no paper curve is drawn).
+fn panel(title: String, y_label: &str, series: Vec<Series>, note: &str) -> Chart {
+    LinePlot::from(LineChart {
         title,
-        x_label: "log10 MTBF (hours)".into(),
+        x_label: "platform MTBF μ".into(),
         y_label: y_label.into(),
         series,
         y_range: None,
         reference: Some(1.0),
     })
+    .log_x("h")
+    .with_note(note)
+    .into()
 }
 
 /// One trace's table (three ratios per downtime, one column per MTBF) and its two panels
@@ -387,13 +403,14 @@ fn trace_section(
     (mtbfs, downs): &Grid,
     results: &[StealCell],
     summary: &mut Summary,
-) -> (String, Chart, Chart) {
+) -> (String, Vec<Chart>) {
     let mut md = format!("## {tn}: {} jobs, {} nodes\n\n", w.jobs.len(), w.nodes);
     let mut header = vec!["D".to_string(), "ratio".to_string()];
     header.extend(mtbfs.iter().map(|m| format!("μ = {m} min")));
     let mut table = Vec::new();
     let mut util_series = Vec::new();
     let mut flow_series = Vec::new();
+    let mut wflow_series = Vec::new();
     for &d in downs {
         let mut rows3: [Vec<String>; 3] = [
             vec![format!("{d} min"), "utilization".into()],
@@ -402,6 +419,7 @@ fn trace_section(
         ];
         let mut up = Vec::new();
         let mut fp = Vec::new();
+        let mut wp = Vec::new();
         for &m in mtbfs {
             let cs: Vec<&StealCell> = results
                 .iter()
@@ -419,9 +437,11 @@ fn trace_section(
             rows3[0].push(fmt3(u));
             rows3[1].push(fmt3(f));
             rows3[2].push(fmt3(wf));
-            let x = (m as f64 / 60.0).log10();
+            // MTBF in hours: the natural unit of the paper's figures (μ ∈ {20 min … 10 h}).
+            let x = m as f64 / 60.0;
             up.push((x, u));
             fp.push((x, f));
+            wp.push((x, wf));
             summary.rows.push(vec![
                 tn.to_string(),
                 m.to_string(),
@@ -436,8 +456,9 @@ fn trace_section(
                 "utilization_ratio": u, "max_flow_largest_ratio": f, "weighted_mean_flow_ratio": wf, "mean_failures": fails}));
         }
         table.extend(rows3);
-        util_series.push(Series::new(format!("D = {d} min"), up));
-        flow_series.push(Series::new(format!("D = {d} min"), fp));
+        util_series.push(Series::new(format!("D = {}", downtime_label(d)), up));
+        flow_series.push(Series::new(format!("D = {}", downtime_label(d)), fp));
+        wflow_series.push(Series::new(format!("D = {}", downtime_label(d)), wp));
     }
     md.push_str(&runner::markdown_table(&header, &table));
     md.push('\n');
@@ -445,11 +466,33 @@ fn trace_section(
         format!("{tn}: utilization SFSJ / Baseline"),
         "utilization ratio",
         util_series,
+        "paper (Section 6.2.1 text): 1.02–1.04 with D = 10 min, ≈ 1 with D = 1 day",
     );
     let flow = panel(
         format!("{tn}: max flow of the largest jobs, SFSJ / Baseline"),
         "flow ratio",
         flow_series,
+        "paper (Section 6.2.2 text): down to 0.8–0.9 with D = 10 min and μ < 5 h",
     );
-    (md, util, flow)
+    let wflow = panel(
+        format!("{tn}: weighted mean flow, SFSJ / Baseline"),
+        "flow ratio",
+        wflow_series,
+        "paper (Section 6.2.2 text): below 1 in every scenario",
+    );
+    (md, vec![util, flow, wflow])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::downtime_label;
+
+    #[test]
+    fn downtimes_in_the_papers_units() {
+        assert_eq!(downtime_label(10), "10 min");
+        assert_eq!(downtime_label(60), "1 h");
+        assert_eq!(downtime_label(90), "90 min");
+        assert_eq!(downtime_label(1440), "1 day");
+        assert_eq!(downtime_label(2880), "2 days");
+    }
 }

@@ -1,10 +1,13 @@
-//! The figures of `resched steal --plots DIR` (node-stealing paper): flow ratios to Baseline
-//! per size class (Figures 6, 13), the useful utilization ratio (Figure 9, one MTBF) and the
-//! decomposition of platform time (Figure 3). SVG and PNG each.
+//! The figures of `resched steal --plots DIR` (node-stealing paper): maximum, mean and weighted
+//! mean flow against Baseline per size class (Figures 6, 13), the useful utilization against
+//! Baseline (Figure 9, one MTBF) and the decomposition of platform time (Figure 3). SVG and PNG
+//! each. Changes against Baseline are drawn in percent from 0 so that the few-percent
+//! differences the paper discusses are visible.
 use super::report::{baseline_and_others, class_of, ratio};
 use crate::error::Result;
 use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure};
-use crate::stealing::metrics::{Decomposition, Metrics};
+use crate::stealing::metrics::{Decomposition, FlowStats, Metrics};
+use crate::time::Time;
 use std::path::{Path, PathBuf};
 
 /// A ratio as a bar value: the render API draws no bar for NaN.
@@ -33,31 +36,45 @@ pub fn plots(all: &[Metrics], dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// One series of flow ratios per variant: each class of Baseline, then "all" and "weighted".
-fn flow_series(base: &Metrics, others: &[&Metrics], maxflow: bool) -> Vec<BarSeries> {
+/// How to read one flow statistic off a class's [`FlowStats`].
+type Stat = fn(&FlowStats) -> &Time;
+
+/// The three flow statistics of Figures 6 and 13, each with how to read it off a class.
+const FLOW_STATS: [(&str, Stat); 3] = [
+    ("Maximum flow", |f| &f.max),
+    ("Mean flow", |f| &f.mean),
+    ("Weighted mean flow (Σ p·F / Σ p)", |f| &f.weighted_mean),
+];
+
+/// A ratio to Baseline as a change in percent: 0 is Baseline, the bars grow from there so that
+/// differences of a few percent are visible (a bar from 0 to a ratio of 0.97 hides them).
+fn change(r: Option<f64>) -> f64 {
+    bar(r.map(|r| 100.0 * (r - 1.0)))
+}
+
+/// The value range of bars around 0 with 8% of the span free at both ends, so that no bar
+/// touches the frame (the render API pads only the top).
+fn padded_range(series: &[BarSeries]) -> Option<(f64, f64)> {
+    let vals = series.iter().flat_map(|s| s.values.iter().copied());
+    let (lo, hi) = vals
+        .filter(|v| v.is_finite())
+        .fold((0.0f64, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let pad = (hi - lo).max(1e-9) * 0.08;
+    Some((if lo < 0.0 { lo - pad } else { 0.0 }, hi + pad))
+}
+
+/// One series per variant: the change of `stat` against Baseline in each of Baseline's size
+/// classes, then over all jobs.
+fn flow_series(base: &Metrics, others: &[&Metrics], stat: Stat) -> Vec<BarSeries> {
     others
         .iter()
         .map(|m| {
             let mut values: Vec<f64> = base
                 .classes
                 .iter()
-                .map(|(k, b)| {
-                    bar(class_of(m, *k).and_then(|c| {
-                        if maxflow {
-                            ratio(&c.max, &b.max)
-                        } else {
-                            ratio(&c.mean, &b.mean)
-                        }
-                    }))
-                })
+                .map(|(k, b)| change(class_of(m, *k).and_then(|c| ratio(stat(c), stat(b)))))
                 .collect();
-            if maxflow {
-                values.push(bar(ratio(&m.all.max, &base.all.max)));
-                values.push(bar(None));
-            } else {
-                values.push(bar(ratio(&m.all.mean, &base.all.mean)));
-                values.push(bar(ratio(&m.all.weighted_mean, &base.all.weighted_mean)));
-            }
+            values.push(change(ratio(stat(&m.all), stat(&base.all))));
             BarSeries {
                 label: m.variant.to_string(),
                 values,
@@ -67,50 +84,66 @@ fn flow_series(base: &Metrics, others: &[&Metrics], maxflow: bool) -> Vec<BarSer
         .collect()
 }
 
-/// Figures 6/13: maximum and mean flow ratios to Baseline per size class.
+/// Figures 6/13: maximum, mean and weighted mean flow against Baseline per size class.
 fn flow_ratios(base: &Metrics, others: &[&Metrics]) -> Figure {
-    // Short labels: "2^k" stands for the class [2^k, 2^(k+1)).
-    let mut groups: Vec<String> = base.classes.iter().map(|(k, _)| format!("2^{k}")).collect();
-    groups.push("all".into());
-    groups.push("weighted".into());
-    let panel = |title: &str, maxflow: bool| {
-        Chart::Bar(BarChart {
-            title: title.into(),
-            y_label: "ratio to Baseline (lower is better)".into(),
-            groups: groups.clone(),
-            series: flow_series(base, others, maxflow),
-            y_range: None,
-            reference: Some(1.0),
+    // The class [2^k, 2^(k+1)) of the paper, written as its range of sizes in nodes.
+    let mut groups: Vec<String> = base
+        .classes
+        .iter()
+        .map(|(k, _)| match 1u64.checked_shl(*k) {
+            Some(1) => "1".to_string(),
+            Some(lo) => match lo.checked_mul(2) {
+                Some(hi) => format!("{lo}–{}", hi - 1),
+                None => format!("≥ {lo}"),
+            },
+            None => format!("2^{k}"),
         })
-    };
+        .collect();
+    groups.push("all jobs".into());
+    let panels = FLOW_STATS
+        .iter()
+        .map(|(title, stat)| {
+            let series = flow_series(base, others, *stat);
+            Chart::Bar(BarChart {
+                title: (*title).into(),
+                y_label: "change against Baseline (%; below 0 is better)".into(),
+                groups: groups.clone(),
+                y_range: padded_range(&series),
+                series,
+                reference: Some(0.0),
+            })
+        })
+        .collect();
     let mut fig = Figure::grid(
-        "Flow ratio to Baseline by job size [2^k, 2^(k+1)) (cf. Figures 6, 13)",
+        "Flow against Baseline by job size in nodes (cf. Figures 6, 13)",
         1,
-        vec![panel("Maximum flow", true), panel("Mean flow", false)],
+        panels,
     );
-    fig.panel_size = (960, 420);
+    fig.panel_size = (1100, 400);
     fig
 }
 
-/// Figure 9 at one MTBF: useful utilization of each variant over Baseline's.
+/// Figure 9 at one MTBF: useful utilization of each variant against Baseline's, as a change in
+/// percent (the paper's gains are 2–4%; bars from 0 to a ratio of 1.03 would all look equal).
 fn utilization_ratio(base: &Metrics, others: &[&Metrics]) -> Figure {
+    let series: Vec<BarSeries> = others
+        .iter()
+        .map(|m| BarSeries {
+            label: m.variant.to_string(),
+            values: vec![change(ratio(
+                &m.decomposition.utilization(),
+                &base.decomposition.utilization(),
+            ))],
+            err: None,
+        })
+        .collect();
     Figure::single(Chart::Bar(BarChart {
-        title: "Useful utilization against Baseline (cf. Figure 9; higher is better)".into(),
-        y_label: "utilization ratio".into(),
-        groups: vec!["utilization".into()],
-        series: others
-            .iter()
-            .map(|m| BarSeries {
-                label: m.variant.to_string(),
-                values: vec![bar(ratio(
-                    &m.decomposition.useful,
-                    &base.decomposition.useful,
-                ))],
-                err: None,
-            })
-            .collect(),
-        y_range: None,
-        reference: Some(1.0),
+        title: "Useful utilization against Baseline (cf. Figure 9; above 0 is better)".into(),
+        y_label: "change against Baseline (%)".into(),
+        groups: vec!["useful utilization".into()],
+        y_range: padded_range(&series),
+        series,
+        reference: Some(0.0),
     }))
 }
 
