@@ -73,7 +73,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(log) = SwfLog::parse(swf, "fuzz.swf") else {
         return;
     };
-    let Ok((w, _)) = trace::from_swf(&log, None, None) else {
+    let Ok((w, _)) = trace::from_swf(&log, trace::Sizing::default()) else {
         return;
     };
     let Some((mut res, variants)) = opts else {
