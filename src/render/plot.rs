@@ -532,6 +532,17 @@ fn plot_ranges(p: &LinePlot, drawn: &[(&Series, Style)]) -> ((f64, f64), (f64, f
     (xr, yr)
 }
 
+/// The width of an axis's widest tick label at the tick font (13 px): the label area the
+/// y axis reserves, so that no label is clipped.
+fn tick_label_width(ax: &NatAxis) -> u32 {
+    ax.major()
+        .iter()
+        .map(|&v| style::text_size(&ax.label(v), 13).0)
+        .max()
+        // default: an axis with no tick label needs no width
+        .unwrap_or(0)
+}
+
 fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &LinePlot) -> Result<()> {
     let c = &p.chart;
     let drawn = p.drawn();
@@ -543,13 +554,7 @@ fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &LinePlot) ->
     let ((x0, x1), (y0, y1)) = plot_ranges(p, &drawn);
     let xa = NatAxis::new(x0, x1, p.x_scale, &p.x_unit);
     let ya = NatAxis::new(y0, y1, p.y_scale, &p.y_unit);
-    let y_w = ya
-        .major()
-        .iter()
-        .map(|&v| style::text_size(&ya.label(v), 13).0)
-        .max()
-        // default: an axis with no tick label needs no width
-        .unwrap_or(0);
+    let y_w = tick_label_width(&ya);
     let mut chart = ChartBuilder::on(&area)
         .margin(8)
         .margin_right(18)
@@ -691,13 +696,7 @@ fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> 
         // default: the data's own range with 8 % headroom, unless the chart fixes one
         .unwrap_or((y0, y1 + (y1 - y0).abs().max(1e-9) * 0.08));
     let ya = NatAxis::new(y0, y1, Scale::Linear, "");
-    let y_w = ya
-        .major()
-        .iter()
-        .map(|&v| style::text_size(&ya.label(v), 13).0)
-        .max()
-        // default: an axis with no tick label needs no width
-        .unwrap_or(0);
+    let y_w = tick_label_width(&ya);
     let groups = c.groups.clone();
     let mut chart = ChartBuilder::on(&area)
         .margin(8)

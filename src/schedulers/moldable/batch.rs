@@ -100,16 +100,13 @@ impl BatchList {
             ChainCounts::Uniform => "-U",
         };
         let name = format!("BATCH-LIST{tag}(eps={eps})/{}", order.label());
-        Ok(BatchList {
+        Ok(BatchList::fresh(
+            inst,
+            order,
             eps,
-            mt: Allotter::Paper(MtAllotment::with_counts(counts)),
-            queue: Queue::new(order, inst),
-            plan: vec![Vec::new(); inst.len()],
-            base: vec![0; inst.len()],
-            records: Vec::new(),
-            first: None,
+            Allotter::Paper(MtAllotment::with_counts(counts)),
             name,
-        })
+        ))
     }
 
     /// BATCH-LIST whose batches are allotted as the authors' simulator does
@@ -128,16 +125,24 @@ impl BatchList {
             params.eps2,
             order.label()
         );
-        Ok(BatchList {
-            eps: params.eps1.clone(),
-            mt: Allotter::Published(PublishedAllotment::new(params)),
+        let eps = params.eps1.clone();
+        let mt = Allotter::Published(PublishedAllotment::new(params));
+        Ok(BatchList::fresh(inst, order, eps, mt, name))
+    }
+
+    /// A BATCH-LIST that has run nothing yet, with its allotment rule and display name (the
+    /// one place both readings' state starts).
+    fn fresh(inst: &Instance, order: Order, eps: Time, mt: Allotter, name: String) -> BatchList {
+        BatchList {
+            eps,
+            mt,
             queue: Queue::new(order, inst),
             plan: vec![Vec::new(); inst.len()],
             base: vec![0; inst.len()],
             records: Vec::new(),
             first: None,
             name,
-        })
+        }
     }
 
     /// The batches run so far.
