@@ -27,6 +27,7 @@ use crate::time::Time;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+pub mod area_chain;
 pub mod gaps;
 mod lemmas;
 mod models;
