@@ -327,6 +327,38 @@ impl Measurement {
         })
     }
 
+    /// Measures a case of a *claimed lower bound* (the moldable paper's Theorems 3, 5, 7) while
+    /// checking the proven upper bound `bound`: `ratio` is makespan / (upper end of OPT), with
+    /// the upper end the makespan of a checked schedule (or the exact OPT), so the ratio shown
+    /// is a certified lower bound on the approximation ratio — dividing by OPT's lower bound
+    /// would overstate it. `holds` and `slack` still compare makespan / (lower end of OPT) with
+    /// `bound`, so the upper statement is never decided in its favour by an estimate.
+    pub fn certified(
+        algo: impl Into<String>,
+        makespan: Time,
+        opt: OptRef,
+        bound: Time,
+    ) -> Result<Measurement> {
+        let up = opt.upper().ok_or_else(|| {
+            Error::Limit(
+                "a certified ratio needs an upper bound on OPT (a checked schedule)".into(),
+            )
+        })?;
+        let shown = ratio(&makespan, up)?;
+        let slack = &bound - &ratio(&makespan, opt.lower())?;
+        let holds = !slack.is_negative();
+        Ok(Measurement {
+            algo: algo.into(),
+            makespan,
+            opt,
+            ratio: shown,
+            bound,
+            slack,
+            holds,
+            is_lower: false,
+        })
+    }
+
     /// Measures a lower-bound statement: holds iff makespan ≥ bound · (upper end of OPT).
     pub fn lower(
         algo: impl Into<String>,

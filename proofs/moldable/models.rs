@@ -1,6 +1,7 @@
 //! The moldable paper's LPA-LIST bounds per speedup model (Theorems 2, 4, 6 as checked
 //! statements; Theorems 3, 5, 7 as claims with the gap our searches leave), and the golden
 //! adversarial cases that pin the best ratios found.
+use super::area_chain as ac;
 use super::lemmas::opt_with_schedule;
 use super::{lprime, rng_for, PRIOS};
 use crate::bounds::moldable as mb;
@@ -9,7 +10,7 @@ use crate::model::speedup::ModelKind;
 use crate::model::{Instance, Scenario};
 use crate::proofs::moldable_cases::{random_model_case, run_moldable};
 use crate::proofs::run::{self, describe};
-use crate::proofs::{Budget, Measurement, OptRef, Report, Source};
+use crate::proofs::{Budget, Measurement, OptRef, Params, Report, Source, Witness};
 use crate::time::Time;
 
 /// Upper-bound check of LPA-LIST on model `kind`: random cases vs L', tiny ones vs OPT, and the
@@ -85,10 +86,130 @@ pub fn load_golden(path: &std::path::Path) -> Result<(Instance, Scenario)> {
     Ok((inst, sc))
 }
 
-/// Claims (Theorems 3, 5, 7): the best ratio LPA-LIST shows against the exact OPT on the saved
-/// adversarial case and on a fresh search; each must stay within the proven upper bound.
-pub(super) fn check_claim(kind: ModelKind, upper: Time, budget: &Budget) -> Result<Report> {
+/// The area+chain members a claim entry measures at every budget: the one its parameter names
+/// (`m` for the communication model, `s` otherwise) and the smallest that reaches the claim
+/// (communication m = 2: P = 12; Amdahl s = 5: P = 25, exactly 3; mix s = 6: P = 36).
+fn area_chain_members(kind: ModelKind, p: &Params) -> Result<Vec<ac::Construction>> {
+    let (name, small) = match kind {
+        ModelKind::Communication => ("m", 2),
+        ModelKind::Amdahl => ("s", 5),
+        _ => ("s", 6),
+    };
+    let chosen = p.u32_in(name, if name == "m" { 1..=32 } else { 3..=32 })?;
+    let mut out = Vec::new();
+    for v in [small, chosen] {
+        if v == small && chosen == small && !out.is_empty() {
+            continue;
+        }
+        out.push(area_chain_member(kind, v)?);
+    }
+    Ok(out)
+}
+
+/// The area+chain member of parameter `v` (see [`ac`]).
+fn area_chain_member(kind: ModelKind, v: u32) -> Result<ac::Construction> {
+    match kind {
+        ModelKind::Communication => ac::communication(v, COMM_STEPS),
+        ModelKind::Amdahl => ac::amdahl(v, None),
+        ModelKind::Mix => ac::amdahl(v, ac::mix_c(v)),
+        other => Err(Error::option(
+            "--param",
+            format!("no area+chain family for the {other:?} model"),
+        )),
+    }
+}
+
+/// Bisection steps of the communication family's tie point (ρ_C − ρ_A = 7·2^−28).
+const COMM_STEPS: u32 = 24;
+
+/// The witness of `moldable.thm3|thm5|thm7`: the area+chain member the parameter names.
+pub(super) fn claim_witness(kind: ModelKind, p: &Params) -> Result<Witness> {
+    let name = if kind == ModelKind::Communication {
+        "m"
+    } else {
+        "s"
+    };
+    let v = p.u32_in(name, if name == "m" { 1..=32 } else { 3..=32 })?;
+    let c = area_chain_member(kind, v)?;
+    let claim = match kind {
+        ModelKind::Communication => "LPA-LIST T over a checked schedule's U is \
+             (2m−1)/m·(1/2 + ρ_A) + 3/(1 + 6ρ_C) → (3 + √73)/4 ≈ 2.886 (area+chain)"
+            .to_string(),
+        ModelKind::Amdahl => format!(
+            "LPA-LIST T = {} over a checked schedule's U = {}: T/U = 4 − 6/(s+1) (area+chain)",
+            8 * v - 4,
+            2 * (v + 1)
+        ),
+        _ => {
+            "LPA-LIST T over a checked schedule's U, just below Amdahl's 4 − 6/(s+1) (area+chain, \
+              c = 1/s⁶)"
+                .to_string()
+        }
+    };
+    Ok(Witness {
+        instance: c.instance,
+        scenario: c.scenario,
+        claim: format!("{} [{}]: {claim}", c.family, c.params),
+    })
+}
+
+/// Whether `ratio` reaches the claimed value, in words.
+fn reached(ratio: &Time, claim: &Time) -> String {
+    if ratio >= claim {
+        format!("claim {claim} reached")
+    } else {
+        format!("claim {claim} not reached")
+    }
+}
+
+/// Measures every area+chain member of `kind` (certified T/U, see [`Measurement::certified`]).
+fn measure_area_chain(
+    kind: ModelKind,
+    p: &Params,
+    claim: &Time,
+    upper: &Time,
+    rep: &mut Report,
+) -> Result<()> {
+    for c in area_chain_members(kind, p)? {
+        let r = ac::certify(&c)?;
+        let lower = crate::bounds::moldable::lprime(&c.instance, &c.scenario)?.lower;
+        let alike = r.makespans.iter().all(|t| *t == r.t);
+        rep.notes.push(format!(
+            "family {} [{}]: LPA-LIST T = {} ({}), U = {} (a checked schedule), certified ratio T/U = {} ≈ {} — {}",
+            c.family,
+            c.params,
+            r.t,
+            if alike { "LPT, HPA and LA alike".to_string() } else { format!("least of {:?}", r.makespans.iter().map(|t| t.to_string()).collect::<Vec<_>>()) },
+            r.u,
+            r.ratio,
+            r.ratio.to_decimal_string(4),
+            reached(&r.ratio, claim)
+        ));
+        rep.witness.push(Measurement::certified(
+            format!("lpa-list, {} P = {}", c.family, c.instance.procs),
+            r.t,
+            OptRef::Between { lower, upper: r.u },
+            upper.clone(),
+        )?);
+    }
+    Ok(())
+}
+
+/// Claims (Theorems 3, 5, 7): the area+chain constructions (every budget), then the saved
+/// adversarial case and, with a budget, the structured families of [`super::gaps`] and the hill
+/// climb. Every ratio shown is certified (T over a checked schedule's makespan or the exact
+/// OPT); each case must also stay within the proven upper bound (checked against OPT's lower
+/// end).
+pub(super) fn check_claim(
+    kind: ModelKind,
+    p: &Params,
+    claim: Time,
+    upper: Time,
+    budget: &Budget,
+) -> Result<Report> {
+    debug_assert!(claim.is_positive(), "a claimed ratio is positive");
     let mut rep = Report::default();
+    measure_area_chain(kind, p, &claim, &upper, &mut rep)?;
     let path = golden_path(kind);
     if path.exists() {
         let (inst, sc) = load_golden(&path)?;
@@ -100,7 +221,7 @@ pub(super) fn check_claim(kind: ModelKind, upper: Time, budget: &Budget) -> Resu
         let mut best: Option<Measurement> = None;
         for prio in PRIOS {
             let (mk, _) = run_moldable(&inst, &sc, "lpa-list", prio, None)?;
-            let m = Measurement::upper(
+            let m = Measurement::certified(
                 format!(
                     "lpa-list/{} on {}",
                     prio,
@@ -119,38 +240,10 @@ pub(super) fn check_claim(kind: ModelKind, upper: Time, budget: &Budget) -> Resu
         }
         rep.witness.extend(best);
         rep.notes.push(format!(
-            "best case saved: {} ({})",
+            "best hill-climb case saved: {} ({})",
             path.display(),
             describe(&inst, &sc)
         ));
-    }
-    if kind == ModelKind::Amdahl {
-        // The closed form of the blocker+critical family (see `gaps::amdahl_closed_form`):
-        // certified T/U = 3(1 − 1/s) on P = s² processors, at every budget.
-        for s in [16u32, 128] {
-            if let Some((inst, sc, sched)) = super::gaps::amdahl_closed_form(s, 3) {
-                let u = crate::check::check(&inst, &sc, &sched)?;
-                let lower = crate::bounds::moldable::lprime(&inst, &sc)?.lower;
-                let mut worst = Time::zero();
-                for prio in PRIOS {
-                    worst = worst.max(run_moldable(&inst, &sc, "lpa-list", prio, None)?.0);
-                }
-                let certified = crate::proofs::ratio(&worst, &u)?;
-                rep.notes.push(format!(
-                    "blocker+critical closed form, P = {}: LPA-LIST {worst}, a checked schedule of makespan {u}: \
-                     certified ratio {certified} ({}) = 3(1 − 1/{s}); the family tends to 3 as P grows, \
-                     but no finite member reaches 3",
-                    s * s,
-                    certified.to_decimal_string(4)
-                ));
-                rep.witness.push(Measurement::upper(
-                    format!("lpa-list, blocker+critical closed form P = {}", s * s),
-                    worst,
-                    OptRef::Between { lower, upper: u },
-                    upper.clone(),
-                )?);
-            }
-        }
     }
     if budget.adversarial > 0 {
         // The structured families of `gaps` (a sample per 8 hill-climb steps, at least 8).
@@ -162,26 +255,27 @@ pub(super) fn check_claim(kind: ModelKind, upper: Time, budget: &Budget) -> Resu
         )?);
         for fb in fams {
             let f = &fb.found;
-            let m = Measurement::upper(
+            let m = Measurement::certified(
                 f.algo.clone(),
                 f.makespan.clone(),
                 f.opt.clone(),
                 upper.clone(),
             )?;
             rep.notes.push(format!(
-                "structured family {}: certified ratio {} ({}) after {} evaluations, OPT {}: {}",
+                "searched family {}: certified ratio {} ({}) after {} evaluations, OPT {} — {}: {}",
                 fb.family,
-                f.ratio,
-                f.ratio.to_decimal_string(4),
+                m.ratio,
+                m.ratio.to_decimal_string(4),
                 f.evaluations,
                 f.opt,
+                reached(&m.ratio, &claim),
                 describe(&f.instance, &f.scenario)
             ));
             let d = describe(&f.instance, &f.scenario);
             rep.tally(Source::Adversarial).add(&m, || d);
         }
         let found = crate::proofs::adversary::search_lpa(kind, budget)?;
-        let m = Measurement::upper(
+        let m = Measurement::certified(
             found.algo.clone(),
             found.makespan.clone(),
             found.opt.clone(),
