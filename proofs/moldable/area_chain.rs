@@ -22,6 +22,14 @@
 //!   t(p) = 2(s/p + 1) (LPA: p = s, where α = β = 2s/(s+1)) and a chain t(p) = 1 + 1/p failing
 //!   2s − 1 times (LPA: p = 1, β = 2P/(P+1)): T = 4(s−1) + 4s, U = 2(s+1),
 //!   **T/U = 4 − 6/(s+1) → 4**, Theorem 4's proven upper bound, so Theorem 4 is tight.
+//!   Why LPA gives the area job s processors (s ≥ 3): a(p) = 2(s+p), a_min = a(1) = 2(s+1),
+//!   t_min = t(P) = 2(s+1)/s, so α(p) = (s+p)/(s+1) and β(p) = α(p)·s/p. For p ≥ s, α ≥ β and
+//!   r = 2α(p) ≥ 2α(s) = 4s/(s+1). For p < s, r(p)·(P−1) = α(p)·(P + (P−2)s/p), and
+//!   (s+p)(P + (P−2)s/p) − 4s(P−1) = (P−2)(s+p)²/p + 2(s+p) − 4sP + 4s
+//!   = (s−p)·((P−2)(s−p)/p − 2) > 0, since (P−2)(s−p)/p ≥ (s²−2)/(s−1) > 2 when s ≥ 3
+//!   (at s = 2 it is a tie, which Algorithm 2 gives to p = 1: the family starts at s = 3).
+//!   The chain: α(1) = 1 < β(1) = 2P/(P+1) gives r(1) = 3P/(P+1) < 3, while every p ≥ 2 has
+//!   α(p) = (1+p)/2 ≥ 3/2 ≥ β(p), so r(p) = 2α(p) ≥ 3. The engine re-checks both choices.
 //! - **mix** (Theorem 7, claimed 3): the same jobs with a small communication overhead
 //!   c = 1/s⁶ and p̄ = P (the mix model is Amdahl's as c → 0, the paper's own argument); the
 //!   ratio is slightly below Amdahl's, exact per s.
@@ -218,11 +226,11 @@ fn frac(n: u64, d: u64) -> Result<Time> {
     Time::ratio_u64(n, d).ok_or_else(|| bad("area+chain", format!("{n}/{d} is not a time")))
 }
 
-/// The Amdahl (c = None) or mix (c = Some) member of parameter s ≥ 2 (P = s², see the module
+/// The Amdahl (c = None) or mix (c = Some) member of parameter s ≥ 3 (P = s², see the module
 /// doc): T/U = 4 − 6/(s+1) for Amdahl.
 pub fn amdahl(s: u32, mix_c: Option<Time>) -> Result<Construction> {
-    if !(2..=64).contains(&s) {
-        return Err(bad("s", format!("must be in 2..=64, got {s}")));
+    if !(3..=64).contains(&s) {
+        return Err(bad("s", format!("must be in 3..=64, got {s}")));
     }
     let procs = s * s;
     let s64 = u64::from(s);
@@ -398,6 +406,8 @@ mod tests {
 
     #[test]
     fn amdahl_members_reach_four_minus_six_over_s_plus_one() {
+        // s = 2 is LPA's tie (area job on 1 processor): refused, not silently wrong.
+        assert!(amdahl(2, None).is_err());
         for s in [3u32, 4, 5, 6, 8, 12] {
             let c = amdahl(s, None).unwrap();
             let r = certify(&c).unwrap();

@@ -203,8 +203,13 @@ pub fn run(a: Args) -> Result<Exit> {
     ] {
         if let Some(t) = rep.get(s) {
             if let Some((w, case)) = &t.worst {
+                // A claim entry measures certified ratios (Measurement::certified): say so.
+                let how = match entry.kind {
+                    proofs::Kind::Claim { .. } => " (certified: T over a checked schedule's U)",
+                    _ => "",
+                };
                 println!(
-                    "{s:?}: {} measurements, worst ratio {} — {case}",
+                    "{s:?}: {} measurements, worst ratio{how} {} — {case}",
                     t.measured,
                     proofs::show_ratio(w)
                 );
