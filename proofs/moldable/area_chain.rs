@@ -326,16 +326,39 @@ pub fn comm_tie(procs: u32, steps: u32) -> Result<(Time, Time)> {
 }
 
 /// The communication member of parameter m ≥ 1 (P = 6m, see the module doc), with the tie
-/// point bisected `steps` times.
+/// point bisected `steps` times: [`comm_member`] with 2m − 1 rounds and j = m.
 pub fn communication(m: u32, steps: u32) -> Result<Construction> {
     if !(1..=64).contains(&m) {
         return Err(bad("m", format!("must be in 1..=64, got {m}")));
     }
+    let tie = comm_tie(6 * m, checked_steps(steps)?)?;
+    comm_member(6 * m, 2 * m - 1, m, &tie)
+}
+
+fn checked_steps(steps: u32) -> Result<u32> {
     if !(1..=40).contains(&steps) {
         return Err(bad("steps", format!("must be in 1..=40, got {steps}")));
     }
-    let procs = 6 * m;
-    let (rho_a, rho_c) = comm_tie(procs, steps)?;
+    Ok(steps)
+}
+
+/// The general communication member on an even number `procs` of processors: `rounds` full
+/// rounds of P/2 area jobs (LPA: 2 processors each, at c = ρ_A of `tie`), each of work
+/// w_A = L/j where L = (f+1)·t_C(3) is the chain's length on its fastest allocation, and the
+/// chain (w = 1, c = ρ_C) failing f = 3j − 1 times, so that an area attempt (≈ 0.648·w_A ≈
+/// 1.22) outlasts a chain attempt (1) and LPT too starts the area jobs first.
+pub fn comm_member(procs: u32, rounds: u32, j: u32, tie: &(Time, Time)) -> Result<Construction> {
+    if procs % 2 != 0 || !(4..=384).contains(&procs) {
+        return Err(bad("P", format!("must be even in 4..=384, got {procs}")));
+    }
+    let n_area = u64::from(rounds) * u64::from(procs / 2);
+    if !(1..=64).contains(&rounds) || j == 0 || u64::from(j) > n_area {
+        return Err(bad(
+            "rounds",
+            format!("rounds {rounds} in 1..=64 and j {j} in 1..={n_area} expected"),
+        ));
+    }
+    let (rho_a, rho_c) = tie;
     let chain = SpeedupModel::Communication {
         w: Time::one(),
         c: rho_c.clone(),
@@ -346,29 +369,28 @@ pub fn communication(m: u32, steps: u32) -> Result<Construction> {
     // The chain's least time is at p = 3 (t(2) − t(3) = ρ − 1/6 < 0 < t(4) − t(3) = ρ − 1/12
     // needs 1/12 < ρ < 1/6, which ρ* ≈ 0.147 meets); checked, not assumed.
     let Some(k) = (1..=procs).min_by(|&a, &b| ct[a as usize - 1].cmp(&ct[b as usize - 1])) else {
-        return Err(bad("m", "no processor"));
+        return Err(bad("P", "no processor"));
     };
     if k != 3 {
         return Err(bad(
-            "m",
+            "P",
             format!("the chain's least time is at p = {k}, not 3"),
         ));
     }
-    let fails = 3 * m - 1;
-    // Balance: each of the m(P−3) area jobs takes t_A(1) = w_A = (f+1)·t_C(3)/m alone.
+    let fails = 3 * j - 1;
     let chain_len = ct[2].mul_int(u64::from(fails) + 1);
     let w_a = chain_len
-        .div_int(u64::from(m))
-        .ok_or_else(|| bad("m", "zero"))?;
+        .div_int(u64::from(j))
+        .ok_or_else(|| bad("j", "zero"))?;
     let area = SpeedupModel::Communication {
-        c: &w_a * &rho_a,
+        c: &w_a * rho_a,
         w: w_a,
     };
     expect_count("area job", &area, procs, 2)?;
     expect_count("chain job", &chain, procs, 1)?;
     let params = format!(
-        "m = {m}, P = {procs}, {} area jobs w = {} c = w·{rho_a}, chain w = 1 c = {rho_c} failing {fails} times",
-        m * (procs - 3),
+        "P = {procs}, {rounds} rounds of {} area jobs w = {} c = w·{rho_a}, chain w = 1 c = {rho_c} failing {fails} times",
+        procs / 2,
         area_w(&area)
     );
     build(
@@ -376,11 +398,55 @@ pub fn communication(m: u32, steps: u32) -> Result<Construction> {
         params,
         procs,
         &area,
-        (m * (procs - 3)) as usize,
+        n_area as usize,
         chain,
         fails,
         3,
     )
+}
+
+/// The best communication member of one P in an exhaustive scope.
+#[derive(Debug, Clone)]
+pub struct ScopeBest {
+    pub procs: u32,
+    pub rounds: u32,
+    pub j: u32,
+    pub certified: Certified,
+}
+
+/// Exhaustive search of the communication family over a stated scope: every even P in
+/// `procs`, every rounds in 1..=`max_rounds`, every j in 1..=rounds·P/2 (w_A = L/j), each
+/// member run by the engine under LPT, HPA and LA and its U checked; the best certified ratio
+/// per P. (Odd P is outside the family: two-processor area jobs cannot fill all P processors,
+/// so the chain would start at once.)
+pub fn comm_scope(
+    procs: std::ops::RangeInclusive<u32>,
+    max_rounds: u32,
+    steps: u32,
+) -> Result<Vec<ScopeBest>> {
+    let mut out = Vec::new();
+    for p in procs.filter(|p| p % 2 == 0) {
+        let tie = comm_tie(p, checked_steps(steps)?)?;
+        let mut best: Option<ScopeBest> = None;
+        for rounds in 1..=max_rounds {
+            for j in 1..=rounds * (p / 2) {
+                let certified = certify(&comm_member(p, rounds, j, &tie)?)?;
+                if best
+                    .as_ref()
+                    .is_none_or(|b| certified.ratio > b.certified.ratio)
+                {
+                    best = Some(ScopeBest {
+                        procs: p,
+                        rounds,
+                        j,
+                        certified,
+                    });
+                }
+            }
+        }
+        out.extend(best);
+    }
+    Ok(out)
 }
 
 fn area_w(model: &SpeedupModel) -> String {
@@ -441,5 +507,32 @@ mod tests {
                 r.makespans
             );
         }
+    }
+
+    #[test]
+    fn comm_scope_small_processor_counts() {
+        // Scope: P even in 4..=12, 1..=7 rounds, every j (w_A = L/j), the tie bisected 24
+        // times. P ≤ 8 stays below 2.5; P = 10 is the first to pass it; P = 12's best is the
+        // m = 2 member of the P = 6m family.
+        let best = comm_scope(4..=12, 7, 24).unwrap();
+        for b in &best {
+            eprintln!(
+                "P = {}: best {} ≈ {} (rounds {}, j {})",
+                b.procs,
+                b.certified.ratio,
+                b.certified.ratio.to_decimal_string(4),
+                b.rounds,
+                b.j
+            );
+        }
+        let half = Time::new(5, 2).unwrap();
+        let procs: Vec<u32> = best.iter().map(|b| b.procs).collect();
+        assert_eq!(procs, [4, 6, 8, 10, 12]);
+        for b in &best[..3] {
+            assert!(b.certified.ratio < half, "P = {}", b.procs);
+        }
+        assert!(best[3].certified.ratio > half);
+        let m2 = certify(&communication(2, 24).unwrap()).unwrap();
+        assert_eq!(best[4].certified.ratio, m2.ratio);
     }
 }

@@ -195,6 +195,23 @@ fn measure_area_chain(
     Ok(())
 }
 
+/// The communication family's exhaustive small scope ([`ac::comm_scope`]): where integrality
+/// helps or hurts, the best certified ratio per even P ≤ 12 (every round count ≤ 7, every j).
+fn comm_scope_notes(claim: &Time, rep: &mut Report) -> Result<()> {
+    for b in ac::comm_scope(4..=12, 7, COMM_STEPS)? {
+        rep.notes.push(format!(
+            "exhaustive scope of area+chain (communication), P = {} (rounds ≤ 7, every j): best certified ratio {} ≈ {} at {} rounds, j = {} — {}",
+            b.procs,
+            b.certified.ratio,
+            b.certified.ratio.to_decimal_string(4),
+            b.rounds,
+            b.j,
+            reached(&b.certified.ratio, claim)
+        ));
+    }
+    Ok(())
+}
+
 /// Claims (Theorems 3, 5, 7): the area+chain constructions (every budget), then the saved
 /// adversarial case and, with a budget, the structured families of [`super::gaps`] and the hill
 /// climb. Every ratio shown is certified (T over a checked schedule's makespan or the exact
@@ -210,6 +227,9 @@ pub(super) fn check_claim(
     debug_assert!(claim.is_positive(), "a claimed ratio is positive");
     let mut rep = Report::default();
     measure_area_chain(kind, p, &claim, &upper, &mut rep)?;
+    if kind == ModelKind::Communication {
+        comm_scope_notes(&claim, &mut rep)?;
+    }
     let path = golden_path(kind);
     if path.exists() {
         let (inst, sc) = load_golden(&path)?;
