@@ -31,8 +31,9 @@
 //!   The chain: α(1) = 1 < β(1) = 2P/(P+1) gives r(1) = 3P/(P+1) < 3, while every p ≥ 2 has
 //!   α(p) = (1+p)/2 ≥ 3/2 ≥ β(p), so r(p) = 2α(p) ≥ 3. The engine re-checks both choices.
 //! - **mix** (Theorem 7, claimed 3): the same jobs with a small communication overhead
-//!   c = 1/s⁶ and p̄ = P (the mix model is Amdahl's as c → 0, the paper's own argument); the
-//!   ratio is slightly below Amdahl's, exact per s.
+//!   c = 1/s⁶ and p̄ = P (the mix model is Amdahl's as c → 0, the paper's own argument):
+//!   T/U = (8s − 4 + (s−1)²c) / (2(s+1) + 2s(s−1)c) ([`mix_ratio`]), just below Amdahl's;
+//!   past 3 from s = 6 (P = 36), → 4.
 //! - **communication** (Theorem 3, claimed 2.5): for w = 1 and overhead ρ, LPA switches from
 //!   p = 2 (ρ below a tie point ρ*(P)) to p = 1 (above): just below ρ*, α(2) = 1 + 2ρ ≈ 1.295
 //!   (area jobs); just above, β(1) = 1/t(3) ≈ 1.591 (the chain; its least time is at p = 3).
@@ -291,6 +292,17 @@ pub fn amdahl_ratio(s: u32) -> Option<Time> {
     Time::ratio_u64(4 * u64::from(s) - 2, u64::from(s) + 1)
 }
 
+/// The closed form of the mix member with overhead c (LPA's counts unchanged, s and 1):
+/// T = (s−1)·t_A(s) + 2s·t_C(1) = 8s − 4 + (s−1)²·c, and U = the chain's 2s attempts on s
+/// processors = 2(s+1) + 2s(s−1)·c (the area jobs' single column, 2(s+1), is shorter), so
+/// T/U = (8s − 4 + (s−1)²c) / (2(s+1) + 2s(s−1)c), which tends to Amdahl's 4 − 6/(s+1) as c → 0.
+pub fn mix_ratio(s: u32, c: &Time) -> Option<Time> {
+    let s64 = u64::from(s);
+    let t = &Time::from_int(8 * i64::from(s) - 4) + &c.mul_int((s64 - 1) * (s64 - 1));
+    let u = &Time::from_int(2 * (i64::from(s) + 1)) + &c.mul_int(2 * s64 * (s64 - 1));
+    t.checked_div(&u)
+}
+
 /// The overhead of the mix member: c = 1/s⁶, small enough that LPA keeps Amdahl's counts.
 pub fn mix_c(s: u32) -> Option<Time> {
     Time::ratio_u64(1, u64::from(s).checked_pow(6)?)
@@ -488,6 +500,20 @@ mod tests {
         assert_eq!(amdahl_ratio(6), Time::new(22, 7));
         assert!(amdahl_ratio(6).unwrap() > Time::from_int(3));
         assert!(amdahl_ratio(5).unwrap() == Time::from_int(3));
+    }
+
+    #[test]
+    fn mix_members_match_their_closed_form() {
+        for s in [3u32, 5, 6, 8, 16] {
+            let c = mix_c(s).unwrap();
+            let r = certify(&amdahl(s, Some(c.clone())).unwrap()).unwrap();
+            assert_eq!(Some(r.ratio.clone()), mix_ratio(s, &c), "s={s}");
+            assert!(r.ratio < amdahl_ratio(s).unwrap(), "s={s}");
+        }
+        // s = 6 (P = 36): 2052889/653244 ≈ 3.1426, the first member past the claimed 3.
+        let c6 = mix_c(6).unwrap();
+        assert_eq!(mix_ratio(6, &c6), Time::new(2_052_889, 653_244));
+        assert!(mix_ratio(5, &mix_c(5).unwrap()).unwrap() < Time::from_int(3));
     }
 
     #[test]

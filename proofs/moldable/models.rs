@@ -140,11 +140,9 @@ pub(super) fn claim_witness(kind: ModelKind, p: &Params) -> Result<Witness> {
             8 * v - 4,
             2 * (v + 1)
         ),
-        _ => {
-            "LPA-LIST T over a checked schedule's U, just below Amdahl's 4 − 6/(s+1) (area+chain, \
-              c = 1/s⁶)"
-                .to_string()
-        }
+        _ => "LPA-LIST T over a checked schedule's U is (8s − 4 + (s−1)²c) / (2(s+1) + 2s(s−1)c), \
+             just below Amdahl's 4 − 6/(s+1) (area+chain, c = 1/s⁶)"
+            .to_string(),
     };
     Ok(Witness {
         instance: c.instance,
