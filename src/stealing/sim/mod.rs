@@ -66,6 +66,7 @@ use super::failures::FailureSource;
 use super::limits::{self, Budget};
 use super::model::{Resilience, Variant, Workload};
 use super::nodes::{NodeBitset, NodeSet};
+use super::readings::Readings;
 use crate::error::{Error, Result};
 use crate::time::Time;
 use std::collections::BTreeMap;
@@ -141,6 +142,8 @@ struct Pending {
 /// The simulation state.
 struct Sim<'a> {
     variant: Variant,
+    /// The readings of [`crate::stealing::readings`] this run uses.
+    readings: Readings,
     n: u32,
     res: &'a Resilience,
     jobs: &'a [JobInfo],
@@ -191,6 +194,26 @@ pub fn simulate_within(
     simulate_reporting(w, res, failures, variant, budget, &mut |_, _| {})
 }
 
+/// As [`simulate`], under the given readings of the paper ([`Readings`]) instead of the
+/// defaults.
+pub fn simulate_read(
+    w: &Workload,
+    res: &Resilience,
+    failures: FailureSource,
+    variant: Variant,
+    readings: Readings,
+) -> Result<Run> {
+    res.validate()?;
+    w.check("workload")?;
+    let jobs = job_infos(w, res);
+    let budget = Budget::for_jobs(w.jobs.len());
+    let mut sim = Sim::new(w.nodes, &jobs, res, failures, variant, budget);
+    sim.readings = readings;
+    sim.run(&mut |_, _| {})?;
+    let records = sim.into_run()?;
+    Ok(Run { jobs, ..records })
+}
+
 /// As [`simulate_within`], calling `progress(completed jobs, jobs)` every
 /// [`PROGRESS_EVERY`] events (for a progress line on long traces).
 pub fn simulate_reporting(
@@ -221,6 +244,7 @@ impl<'a> Sim<'a> {
     ) -> Sim<'a> {
         Sim {
             variant,
+            readings: Readings::default(),
             n: nodes,
             res,
             jobs,
