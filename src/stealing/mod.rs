@@ -42,4 +42,6 @@ pub use limits::Budget;
 pub use metrics::{Metrics, Pruning};
 pub use model::{BatchJob, Criterion, Resilience, Timing, Variant, Victim, Workload};
 pub use readings::{NodeReturns, Readings};
-pub use sim::{simulate, simulate_read, simulate_reporting, simulate_within, Run};
+pub use sim::{
+    simulate, simulate_read, simulate_read_reporting, simulate_reporting, simulate_within, Run,
+};

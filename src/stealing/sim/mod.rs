@@ -194,26 +194,6 @@ pub fn simulate_within(
     simulate_reporting(w, res, failures, variant, budget, &mut |_, _| {})
 }
 
-/// As [`simulate`], under the given readings of the paper ([`Readings`]) instead of the
-/// defaults.
-pub fn simulate_read(
-    w: &Workload,
-    res: &Resilience,
-    failures: FailureSource,
-    variant: Variant,
-    readings: Readings,
-) -> Result<Run> {
-    res.validate()?;
-    w.check("workload")?;
-    let jobs = job_infos(w, res);
-    let budget = Budget::for_jobs(w.jobs.len());
-    let mut sim = Sim::new(w.nodes, &jobs, res, failures, variant, budget);
-    sim.readings = readings;
-    sim.run(&mut |_, _| {})?;
-    let records = sim.into_run()?;
-    Ok(Run { jobs, ..records })
-}
-
 /// As [`simulate_within`], calling `progress(completed jobs, jobs)` every
 /// [`PROGRESS_EVERY`] events (for a progress line on long traces).
 pub fn simulate_reporting(
@@ -224,10 +204,38 @@ pub fn simulate_reporting(
     budget: Budget,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Run> {
+    let r = Readings::default();
+    simulate_read_reporting(w, res, failures, variant, r, budget, progress)
+}
+
+/// As [`simulate`], under the given readings of the paper ([`Readings`]) instead of the
+/// defaults.
+pub fn simulate_read(
+    w: &Workload,
+    res: &Resilience,
+    failures: FailureSource,
+    variant: Variant,
+    readings: Readings,
+) -> Result<Run> {
+    let budget = Budget::for_jobs(w.jobs.len());
+    simulate_read_reporting(w, res, failures, variant, readings, budget, &mut |_, _| {})
+}
+
+/// As [`simulate_reporting`], under the given readings ([`Readings`]).
+pub fn simulate_read_reporting(
+    w: &Workload,
+    res: &Resilience,
+    failures: FailureSource,
+    variant: Variant,
+    readings: Readings,
+    budget: Budget,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Run> {
     res.validate()?;
     w.check("workload")?;
     let jobs = job_infos(w, res);
     let mut sim = Sim::new(w.nodes, &jobs, res, failures, variant, budget);
+    sim.readings = readings;
     sim.run(progress)?;
     let records = sim.into_run()?;
     Ok(Run { jobs, ..records })

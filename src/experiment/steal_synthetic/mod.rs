@@ -21,14 +21,17 @@
 //! job; utilization from the first submission to the last completion) and `scaled` (the first
 //! third of the submission span and the drain after the last submission left out, flows without
 //! the first and last 20% of jobs; see [`crate::stealing::measure`]).
+mod figure;
+
 use super::runner::{self, Cell};
 use super::{fmt3, version, Options, Outcome};
 use crate::error::{Error, Result};
+use crate::render::plot;
 use crate::stealing::check::check;
 use crate::stealing::measure::Measure;
 use crate::stealing::metrics::{compute, Decomposition};
 use crate::stealing::synthetic::{paper_resilience, Synthetic};
-use crate::stealing::{simulate, FailureSource, Variant};
+use crate::stealing::{simulate_read, FailureSource, NodeReturns, Readings, Variant};
 use crate::time::Time;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -97,11 +100,15 @@ pub struct ClassFlows {
     pub mean: Time,
 }
 
-/// One variant's numbers under one measurement rule.
+/// One variant's numbers under one measurement rule and one reading of node returns.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Measured {
     pub variant: String,
     pub measure: String,
+    /// The reading of node returns ([`NodeReturns`]); empty in cells written before the reading
+    /// existed, which ran `foreseen`.
+    #[serde(default)]
+    pub returns: String,
     /// Useful node-time / platform node-time, exact.
     pub utilization: Time,
     /// (Useful + regular checkpoint node-time) / platform node-time, exact: Section 7.2.2's
@@ -110,7 +117,8 @@ pub struct Measured {
     pub classes: Vec<ClassFlows>,
 }
 
-/// A cell: one seed, Baseline and SFSJ, both measurement rules.
+/// A cell: one seed, Baseline and SFSJ under both readings of node returns, both measurement
+/// rules.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SynthCell {
     pub key: String,
@@ -129,8 +137,13 @@ pub fn synth_cell(key: String, seed: u64) -> Result<SynthCell> {
     let mut results = Vec::new();
     let mut failures = Vec::new();
     let mut steals = 0;
-    for v in [Variant::Baseline, Variant::SFSJ] {
-        let run = simulate(&w, &res, FailureSource::poisson(seed, &mtbf, w.nodes)?, v)?;
+    for (returns, v) in NodeReturns::ALL
+        .into_iter()
+        .flat_map(|r| [(r, Variant::Baseline), (r, Variant::SFSJ)])
+    {
+        let fs = FailureSource::poisson(seed, &mtbf, w.nodes)?;
+        let run = simulate_read(&w, &res, fs, v, Readings { returns })?;
+        let first = returns == NodeReturns::Foreseen;
         for m in MEASURES {
             let pruning = m.pruning(&w, "synthetic")?;
             let met = compute(&run, &pruning);
@@ -141,7 +154,7 @@ pub fn synth_cell(key: String, seed: u64) -> Result<SynthCell> {
                     "{key} {v} {m}: the checker's useful time differs from the metrics'"
                 )));
             }
-            if m == Measure::All {
+            if m == Measure::All && first {
                 failures.push(met.stats.failures as u64);
                 if v != Variant::Baseline {
                     steals = met.stats.steals as u64;
@@ -150,6 +163,7 @@ pub fn synth_cell(key: String, seed: u64) -> Result<SynthCell> {
             results.push(Measured {
                 variant: v.to_string(),
                 measure: m.to_string(),
+                returns: returns.to_string(),
                 utilization: met.decomposition.utilization(),
                 utilization_with_checkpoints: with_checkpoints(&met.decomposition, &key)?,
                 classes: met
@@ -196,9 +210,19 @@ fn spread(xs: &[f64]) -> [f64; 4] {
     [mean, var.sqrt(), min, max]
 }
 
-fn find(c: &SynthCell, v: Variant, m: Measure) -> Option<&Measured> {
+fn find(c: &SynthCell, v: Variant, m: Measure, rd: NodeReturns) -> Option<&Measured> {
     let (v, m) = (v.to_string(), m.to_string());
-    c.results.iter().find(|r| r.variant == v && r.measure == m)
+    c.results
+        .iter()
+        .find(|r| r.variant == v && r.measure == m && r.reading() == rd)
+}
+
+impl Measured {
+    /// The reading this result ran under (older cells: `foreseen`, the only one then).
+    pub fn reading(&self) -> NodeReturns {
+        // default: cells written before the reading existed ran the foreseen plan
+        self.returns.parse().unwrap_or_default()
+    }
 }
 
 fn class_stat(r: &Measured, k: u32, s: FlowStat) -> Option<f64> {
@@ -313,13 +337,19 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     );
     let mut rows = Vec::new();
     let mut json = Vec::new();
-    for m in MEASURES {
-        md.push_str(&measure_section(m, &results, &mut rows, &mut json));
+    for rd in NodeReturns::ALL {
+        for m in MEASURES {
+            md.push_str(&measure_section(m, rd, &results, &mut rows, &mut json));
+        }
     }
     let p = dir.join("summary.csv");
     runner::write_csv(&p, &SUMMARY_HEADER, &rows)?;
     files.push(p);
     runner::write_results_and_summary(&dir, &manifest, &json, &results, &md, &mut files)?;
+    for m in MEASURES {
+        let stem = dir.join(format!("figure13-{m}"));
+        files.extend(plot::write_both(&figure::figure(m, &results), &stem)?);
+    }
     Ok(Outcome {
         dir,
         files,
@@ -332,17 +362,19 @@ pub fn run(opts: &Options) -> Result<Outcome> {
 /// and `json`.
 fn measure_section(
     m: Measure,
+    rd: NodeReturns,
     results: &[SynthCell],
     rows: &mut Vec<Vec<String>>,
     json: &mut Vec<serde_json::Value>,
 ) -> String {
-    let mut md = format!("## measure `{m}`\n\nTable 7 (utilization, %):\n\n");
+    let mlabel = format!("{m}, returns {rd}");
+    let mut md = format!("## measure `{m}`, node returns `{rd}`\n\nTable 7 (utilization, %):\n\n");
     let mut t7 = Vec::new();
     for (reading, util) in READINGS {
         for (v, paper) in TABLE_7 {
             let xs: Vec<f64> = results
                 .iter()
-                .filter_map(|c| find(c, v, m))
+                .filter_map(|c| find(c, v, m, rd))
                 .map(|r| 100.0 * util(r).to_f64())
                 .collect();
             let s = spread(&xs);
@@ -360,7 +392,7 @@ fn measure_section(
                 format!("{:.2}–{:.2}", s[2], s[3]),
             ]);
             let row = vec![
-                m.to_string(),
+                mlabel.clone(),
                 "Table 7".into(),
                 v.to_string(),
                 format!("utilization % ({reading})"),
@@ -372,7 +404,7 @@ fn measure_section(
                 s[3].to_string(),
                 String::new(),
             ];
-            json.push(serde_json::json!({"measure": m.to_string(), "table": "Table 7", "variant": v.to_string(), "reading": reading,
+            json.push(serde_json::json!({"measure": m.to_string(), "returns": rd.to_string(), "table": "Table 7", "variant": v.to_string(), "reading": reading,
             "paper_pct": paper, "ours_mean_pct": s[0], "ours_sd": s[1], "ours_min": s[2], "ours_max": s[3], "seeds": xs.len()}));
             rows.push(row);
         }
@@ -398,9 +430,9 @@ fn measure_section(
             let mut per_seed = Vec::new();
             let (mut b, mut f) = (Vec::new(), Vec::new());
             for c in results {
-                let pair = find(c, Variant::Baseline, m)
+                let pair = find(c, Variant::Baseline, m, rd)
                     .and_then(|r| class_stat(r, k, s))
-                    .zip(find(c, Variant::SFSJ, m).and_then(|r| class_stat(r, k, s)));
+                    .zip(find(c, Variant::SFSJ, m, rd).and_then(|r| class_stat(r, k, s)));
                 if let Some((x, y)) = pair {
                     b.push(x);
                     f.push(y);
@@ -432,7 +464,7 @@ fn measure_section(
                 ok_text.into(),
             ]);
             rows.push(vec![
-                m.to_string(),
+                mlabel.clone(),
                 "Figure 13".into(),
                 format!("class {k} (p = 2^{k})"),
                 format!("{stat} ratio"),
@@ -444,7 +476,7 @@ fn measure_section(
                 sp[3].to_string(),
                 ok_text.into(),
             ]);
-            json.push(serde_json::json!({"measure": m.to_string(), "table": "Figure 13", "class": k, "stat": s,
+            json.push(serde_json::json!({"measure": m.to_string(), "returns": rd.to_string(), "table": "Figure 13", "class": k, "stat": s,
                 "paper": paper, "ours_ratio": ratio, "per_seed_min": sp[2], "per_seed_max": sp[3], "holds": ok, "seeds": per_seed.len()}));
         }
     }
@@ -472,7 +504,7 @@ fn write_cells_csv(dir: &Path, results: &[SynthCell]) -> Result<PathBuf> {
             for k in &r.classes {
                 rows.push(vec![
                     c.seed.to_string(),
-                    r.measure.clone(),
+                    format!("{}, returns {}", r.measure, r.reading()),
                     r.variant.clone(),
                     r.utilization.to_f64().to_string(),
                     k.class.to_string(),
