@@ -85,7 +85,9 @@ pub struct VariantResult {
 impl VariantResult {
     /// The reading this result ran under (older cells: `foreseen`, the only one then).
     pub fn reading(&self) -> NodeReturns {
-        // default: cells written before the reading existed ran the foreseen plan
+        // The campaign writes only names `NodeReturns` prints, or nothing in older cells.
+        debug_assert!(self.returns.is_empty() || self.returns.parse::<NodeReturns>().is_ok());
+        // default: an empty field is a cell written before the reading existed: it ran `foreseen`
         self.returns.parse().unwrap_or_default()
     }
 }
