@@ -11,7 +11,7 @@
 //! Changes against Baseline are drawn in percent from 0 (bars) so that the few-percent
 //! differences the paper discusses are visible.
 use super::tables::{
-    at, class_label, focus, mean_part, paired, sweep_stats, Paired, CLASS_STATS, PAPER_MARCH_2018,
+    at, class_label, focus, mean_part, paired, Paired, CLASS_STATS, PAPER_MARCH_2018, SWEEP_STATS,
 };
 use super::{Grid, StealCell};
 use crate::render::plot::{BarChart, BarSeries, Chart, Figure, LineChart, LinePlot, Series};
@@ -102,7 +102,7 @@ fn sweep_panels(
         format!("{tn}: weighted mean flow, SFSJ / Baseline"),
     ];
     let y_labels = ["utilization ratio", "flow ratio", "flow ratio"];
-    sweep_stats()
+    SWEEP_STATS
         .iter()
         .enumerate()
         .map(|(i, (_, pick))| {
@@ -111,7 +111,7 @@ fn sweep_panels(
                 .map(|&d| {
                     let ps: Vec<(f64, Paired)> = mtbfs
                         .iter()
-                        .map(|&m| (m as f64 / 60.0, paired(&at(results, tn, m, d), r, &**pick)))
+                        .map(|&m| (m as f64 / 60.0, paired(&at(results, tn, m, d), r, pick)))
                         .collect();
                     Series {
                         label: format!("D = {}", downtime_label(d)),

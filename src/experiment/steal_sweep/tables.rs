@@ -34,7 +34,7 @@ impl Paired {
 }
 
 /// One variant's result under `r` in cell `c`.
-pub fn find<'a>(c: &'a StealCell, v: Variant, r: NodeReturns) -> Option<&'a VariantResult> {
+pub fn find(c: &StealCell, v: Variant, r: NodeReturns) -> Option<&VariantResult> {
     let v = v.to_string();
     c.results
         .iter()
@@ -97,20 +97,19 @@ pub fn focus((mtbfs, downs): &Grid) -> (u64, u64) {
     (near(mtbfs), near(downs))
 }
 
+/// A statistic of one variant's result.
+pub type SweepStat = fn(&VariantResult) -> Option<f64>;
+
 /// The three ratios of Figures 9–11, with their names.
-pub fn sweep_stats() -> [(&'static str, Box<dyn Fn(&VariantResult) -> Option<f64>>); 3] {
-    [
-        ("utilization", Box::new(|r| Some(r.utilization.to_f64()))),
-        (
-            "max flow, largest jobs",
-            Box::new(|r| Some(r.max_flow_largest.to_f64())),
-        ),
-        (
-            "weighted mean flow",
-            Box::new(|r| Some(r.weighted_mean_flow.to_f64())),
-        ),
-    ]
-}
+pub const SWEEP_STATS: [(&str, SweepStat); 3] = [
+    ("utilization", |r| Some(r.utilization.to_f64())),
+    ("max flow, largest jobs", |r| {
+        Some(r.max_flow_largest.to_f64())
+    }),
+    ("weighted mean flow", |r| {
+        Some(r.weighted_mean_flow.to_f64())
+    }),
+];
 
 /// The three flow statistics of Figure 6, per size class.
 pub type ClassStat = fn(&FlowStats) -> f64;
@@ -203,10 +202,10 @@ fn sweep_table(tn: &str, r: NodeReturns, grid: &Grid, results: &[StealCell], s: 
     header.extend(mtbfs.iter().map(|m| format!("μ = {m} min")));
     let mut table = Vec::new();
     for &d in downs {
-        for (name, pick) in sweep_stats() {
+        for (name, pick) in SWEEP_STATS {
             let mut row = vec![format!("{d} min"), name.to_string()];
             for &m in mtbfs {
-                let p = paired(&at(results, tn, m, d), r, &*pick);
+                let p = paired(&at(results, tn, m, d), r, &pick);
                 row.push(p.text());
                 record(s, tn, r, m, d, name, &p);
             }
