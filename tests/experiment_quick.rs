@@ -377,7 +377,8 @@ fn steal_sweep_quick() {
     // The figure: valid SVG; MTBF in hours on the x axis (ticks "1 h", "5 h", not log10
     // values), one series per downtime in the paper's units, the three panels, no NaN.
     let svg = std::fs::read_to_string(dir.path().join("figure9-foreseen.svg")).unwrap();
-    let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("figure9.svg: {e}"));
+    let doc =
+        roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("figure9-foreseen.svg: {e}"));
     let texts: Vec<String> = doc
         .descendants()
         .filter(|n| n.has_tag_name("text"))
@@ -395,13 +396,13 @@ fn steal_sweep_quick() {
     ] {
         assert!(
             texts.iter().any(|t| t == want),
-            "figure9.svg: no `{want}` in {texts:?}"
+            "figure9-foreseen.svg: no `{want}` in {texts:?}"
         );
     }
     assert!(!texts.iter().any(|t| t.contains("log10")), "{texts:?}");
     assert!(
         !svg.contains("NaN") && !svg.contains("inf"),
-        "figure9.svg has NaN/inf"
+        "figure9-foreseen.svg has NaN/inf"
     );
     // Both variants on every cell, with sane exact utilizations in (0, 1].
     let mut rdr = csv::Reader::from_path(dir.path().join("cells.csv")).unwrap();
