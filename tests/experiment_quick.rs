@@ -353,16 +353,32 @@ fn steal_sweep_quick() {
         "summary.csv",
         "results.json",
         "summary.md",
-        "figure9.svg",
-        "figure9.png",
+        "figure9-foreseen.svg",
+        "figure9-foreseen.png",
+        "figure9-unforeseen.svg",
+        "figure9-unforeseen.png",
+        "classes.png",
+        "decomposition.png",
     ] {
         assert!(dir.path().join(f).is_file(), "steal-sweep: {f} missing");
+    }
+    // Both readings of node returns, the per-class (Figure 6) and decomposition (Figure 3)
+    // tables at the point nearest μ = D = 1 h (quick grid: μ = 1 h, D = 10 min).
+    for want in [
+        "node returns `foreseen`",
+        "node returns `unforeseen`",
+        "Flows per size class at μ = 60 min, D = 10 min",
+        "decomposition of platform time at μ = 60 min, D = 10 min",
+        "Baseline: paper, Mira 03/2018",
+    ] {
+        assert!(o.markdown.contains(want), "no `{want}` in\n{}", o.markdown);
     }
     assert!(o.markdown.contains("μ = 60 min") && o.markdown.contains("utilization"));
     // The figure: valid SVG; MTBF in hours on the x axis (ticks "1 h", "5 h", not log10
     // values), one series per downtime in the paper's units, the three panels, no NaN.
-    let svg = std::fs::read_to_string(dir.path().join("figure9.svg")).unwrap();
-    let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("figure9.svg: {e}"));
+    let svg = std::fs::read_to_string(dir.path().join("figure9-foreseen.svg")).unwrap();
+    let doc =
+        roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("figure9-foreseen.svg: {e}"));
     let texts: Vec<String> = doc
         .descendants()
         .filter(|n| n.has_tag_name("text"))
@@ -380,24 +396,28 @@ fn steal_sweep_quick() {
     ] {
         assert!(
             texts.iter().any(|t| t == want),
-            "figure9.svg: no `{want}` in {texts:?}"
+            "figure9-foreseen.svg: no `{want}` in {texts:?}"
         );
     }
     assert!(!texts.iter().any(|t| t.contains("log10")), "{texts:?}");
     assert!(
         !svg.contains("NaN") && !svg.contains("inf"),
-        "figure9.svg has NaN/inf"
+        "figure9-foreseen.svg has NaN/inf"
     );
     // Both variants on every cell, with sane exact utilizations in (0, 1].
     let mut rdr = csv::Reader::from_path(dir.path().join("cells.csv")).unwrap();
     let mut n = 0;
     for rec in rdr.records() {
         let rec = rec.unwrap();
-        let u: f64 = rec[5].parse().unwrap();
+        let u: f64 = rec[6].parse().unwrap();
         assert!(u > 0.0 && u <= 1.0, "{rec:?}");
         n += 1;
     }
-    assert_eq!(n, 2 * 2 * 2, "2 MTBF × 2 downtimes × 2 variants");
+    assert_eq!(
+        n,
+        2 * 2 * 2 * 2,
+        "2 MTBF × 2 downtimes × 2 variants × 2 readings"
+    );
     // Section 5.3.3's rule, scaled to a trace shorter than a month, is named in the manifest.
     let manifest = std::fs::read_to_string(dir.path().join("manifest.json")).unwrap();
     assert!(

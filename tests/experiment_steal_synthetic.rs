@@ -22,6 +22,8 @@ fn steal_synthetic_quick() {
         "summary.csv",
         "results.json",
         "summary.md",
+        "figure13-all.png",
+        "figure13-scaled.svg",
     ] {
         assert!(dir.path().join(f).is_file(), "{f} missing");
     }
@@ -54,9 +56,10 @@ fn steal_synthetic_quick() {
             t7.push((rec[row].to_string(), rec[paper].to_string()));
         }
     }
-    // Two measures × (2 variants × 2 readings of Table 7 + 7 classes × 2 statistics).
-    assert_eq!(n, 2 * (4 + 14));
-    assert_eq!(t7.len(), 8);
+    // Two readings of node returns × two measures × (2 variants × 2 readings of Table 7 + 7
+    // classes × 2 statistics).
+    assert_eq!(n, 2 * 2 * (4 + 14));
+    assert_eq!(t7.len(), 16);
     for (r, p) in &t7 {
         let expect = if r == "Baseline" { "70" } else { "72" };
         assert_eq!(p, expect, "{r}");

@@ -16,7 +16,8 @@ use crate::stealing::measure::Measure;
 use crate::stealing::metrics::{compute, Metrics, Pruning};
 use crate::stealing::synthetic::{paper_resilience, Synthetic};
 use crate::stealing::{
-    simulate_reporting, trace, Budget, FailureSource, Resilience, Run, Variant, Workload,
+    simulate_read_reporting, trace, Budget, FailureSource, NodeReturns, Readings, Resilience, Run,
+    Variant, Workload,
 };
 use crate::time::Time;
 use std::io::IsTerminal;
@@ -70,6 +71,11 @@ pub struct Args {
     /// Variants: `baseline`, `SFSJ`, `H111`…`H323`, comma-separated, or `all`.
     #[arg(long, default_value = "baseline,H111")]
     pub variant: String,
+    /// Whether the plan foresees that a struck node is back after the downtime (`foreseen`) or
+    /// learns it only when the node is back (`unforeseen`, the paper's Batsched as Section 5.1
+    /// describes it); see `src/stealing/readings.rs`.
+    #[arg(long, default_value = "foreseen")]
+    pub returns: String,
     /// Seed of the failures (and of the synthetic workload unless it sets its own).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -113,6 +119,7 @@ pub struct Args {
 /// The option values, parsed and range-checked before any file is read.
 struct Options {
     variants: Vec<Variant>,
+    readings: Readings,
     measure: Measure,
     prune_jobs: Option<u32>,
     /// `--window`, relative to the first submission.
@@ -126,6 +133,10 @@ struct Options {
 /// Parses every option value and checks it against [`crate::stealing::limits`].
 fn options(a: &Args) -> Result<Options> {
     let variants = parse_variants(&a.variant)?;
+    let returns: NodeReturns = a
+        .returns
+        .parse()
+        .map_err(|e: String| Error::option("--returns", e))?;
     let measure: Measure = a
         .measure
         .parse()
@@ -160,6 +171,7 @@ fn options(a: &Args) -> Result<Options> {
     };
     Ok(Options {
         variants,
+        readings: Readings { returns },
         measure,
         prune_jobs: a.prune_jobs,
         window,
@@ -183,6 +195,7 @@ pub fn run(a: Args) -> Result<Exit> {
     };
     println!("workload: {note}");
     println!("{}", measure_line(&opts, &pruning));
+    println!("node returns: {} by the plan", opts.readings.returns);
     print_platform(&a, &w, &res, &mtbf);
     let budget = Budget::with_events(w.jobs.len(), a.max_events);
     let mut per_job = a.jobs_csv.as_deref().map(JobsCsv::new).transpose()?;
@@ -200,7 +213,8 @@ pub fn run(a: Args) -> Result<Exit> {
                 eprint!("\r{v}: {done}/{total} jobs completed");
             }
         };
-        let run = simulate_reporting(&w, &res, failures, *v, budget, &mut progress)?;
+        let run =
+            simulate_read_reporting(&w, &res, failures, *v, opts.readings, budget, &mut progress)?;
         if show {
             eprint!("\r\x1b[K");
         }

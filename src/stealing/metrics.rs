@@ -48,7 +48,7 @@ impl Pruning {
 }
 
 /// Node-time spent in each state over the window.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Decomposition {
     pub useful: Time,
     pub checkpoint: Time,
@@ -90,7 +90,7 @@ impl Decomposition {
 }
 
 /// Flow statistics of a set of jobs.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct FlowStats {
     pub jobs: usize,
     pub max: Time,

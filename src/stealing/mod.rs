@@ -17,6 +17,7 @@
 //!   file per step under `sim/`;
 //! - [`metrics`]: flows, size classes, utilization, decomposition, pruning (Section 5.3);
 //! - [`measure`]: the named pruning rules (`all`, Section 5.3.3's `paper`, `scaled`);
+//! - [`readings`]: where the paper allows two readings (does the plan foresee node returns?);
 //! - [`check`]: the independent checker, one file per invariant under `check/`;
 //! - [`synthetic`]: Table 6's synthetic workload; [`trace`]: SWF logs as workloads;
 //! - [`examples`]: Section 3's toy example;
@@ -31,6 +32,7 @@ pub mod metrics;
 pub mod model;
 pub mod nodes;
 pub mod plan;
+pub mod readings;
 pub mod sim;
 pub mod synthetic;
 pub mod trace;
@@ -39,4 +41,7 @@ pub use failures::{Failure, FailureSource};
 pub use limits::Budget;
 pub use metrics::{Metrics, Pruning};
 pub use model::{BatchJob, Criterion, Resilience, Timing, Variant, Victim, Workload};
-pub use sim::{simulate, simulate_reporting, simulate_within, Run};
+pub use readings::{NodeReturns, Readings};
+pub use sim::{
+    simulate, simulate_read, simulate_read_reporting, simulate_reporting, simulate_within, Run,
+};

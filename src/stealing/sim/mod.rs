@@ -66,6 +66,7 @@ use super::failures::FailureSource;
 use super::limits::{self, Budget};
 use super::model::{Resilience, Variant, Workload};
 use super::nodes::{NodeBitset, NodeSet};
+use super::readings::Readings;
 use crate::error::{Error, Result};
 use crate::time::Time;
 use std::collections::BTreeMap;
@@ -141,6 +142,8 @@ struct Pending {
 /// The simulation state.
 struct Sim<'a> {
     variant: Variant,
+    /// The readings of [`crate::stealing::readings`] this run uses.
+    readings: Readings,
     n: u32,
     res: &'a Resilience,
     jobs: &'a [JobInfo],
@@ -201,10 +204,38 @@ pub fn simulate_reporting(
     budget: Budget,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Run> {
+    let r = Readings::default();
+    simulate_read_reporting(w, res, failures, variant, r, budget, progress)
+}
+
+/// As [`simulate`], under the given readings of the paper ([`Readings`]) instead of the
+/// defaults.
+pub fn simulate_read(
+    w: &Workload,
+    res: &Resilience,
+    failures: FailureSource,
+    variant: Variant,
+    readings: Readings,
+) -> Result<Run> {
+    let budget = Budget::for_jobs(w.jobs.len());
+    simulate_read_reporting(w, res, failures, variant, readings, budget, &mut |_, _| {})
+}
+
+/// As [`simulate_reporting`], under the given readings ([`Readings`]).
+pub fn simulate_read_reporting(
+    w: &Workload,
+    res: &Resilience,
+    failures: FailureSource,
+    variant: Variant,
+    readings: Readings,
+    budget: Budget,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Run> {
     res.validate()?;
     w.check("workload")?;
     let jobs = job_infos(w, res);
     let mut sim = Sim::new(w.nodes, &jobs, res, failures, variant, budget);
+    sim.readings = readings;
     sim.run(progress)?;
     let records = sim.into_run()?;
     Ok(Run { jobs, ..records })
@@ -221,6 +252,7 @@ impl<'a> Sim<'a> {
     ) -> Sim<'a> {
         Sim {
             variant,
+            readings: Readings::default(),
             n: nodes,
             res,
             jobs,

@@ -5,6 +5,7 @@
 use super::{Queued, Sim};
 use crate::error::Result;
 use crate::stealing::plan::{Busy, Profile};
+use crate::stealing::readings::NodeReturns;
 use crate::time::Time;
 
 impl Sim<'_> {
@@ -13,13 +14,6 @@ impl Sim<'_> {
     pub(super) fn base_busy(&self, skip: Option<usize>) -> Vec<Busy> {
         let mut b =
             Vec::with_capacity(self.returns.len() + self.running.len() + 2 * self.pendings.len());
-        for (t, ns) in &self.returns {
-            b.push(Busy {
-                from: self.now.clone(),
-                to: t.clone(),
-                count: ns.len() as u32,
-            });
-        }
         for r in self.running.iter().filter(|r| Some(r.job) != skip) {
             let p = r.nodes.len();
             let Some(s) = &r.stop else {
@@ -45,7 +39,42 @@ impl Sim<'_> {
             }
         }
         self.pending_busy(&mut b);
+        self.down_busy(&mut b);
         b
+    }
+
+    /// Down nodes: busy until they are back ([`NodeReturns::Foreseen`]), or, when the plan does
+    /// not foresee returns ([`NodeReturns::Unforeseen`]), until a horizon after every other
+    /// occupation and every queued job placed one after another — so a job that fits on the
+    /// nodes that are up is always planned before it, and one that does not waits there. Every
+    /// return comes before the horizon and recomputes the plan, so no job ever starts at it on
+    /// a down node.
+    fn down_busy(&self, b: &mut Vec<Busy>) {
+        let horizon = match self.readings.returns {
+            NodeReturns::Foreseen => None,
+            NodeReturns::Unforeseen => {
+                let mut h = self.now.clone();
+                for t in b.iter().map(|x| &x.to).chain(self.returns.keys()) {
+                    if *t > h {
+                        h = t.clone();
+                    }
+                }
+                for q in &self.queue {
+                    h = &h + &self.reserve_len(q);
+                }
+                Some(&h + &Time::from_int(1))
+            }
+        };
+        for (t, ns) in &self.returns {
+            b.push(Busy {
+                from: self.now.clone(),
+                to: match &horizon {
+                    Some(h) => h.clone(),
+                    None => t.clone(),
+                },
+                count: ns.len() as u32,
+            });
+        }
     }
 
     /// The holds of pending steals, and the nodes each failed job takes from its victim at the

@@ -21,14 +21,17 @@
 //! job; utilization from the first submission to the last completion) and `scaled` (the first
 //! third of the submission span and the drain after the last submission left out, flows without
 //! the first and last 20% of jobs; see [`crate::stealing::measure`]).
+mod figure;
+
 use super::runner::{self, Cell};
 use super::{fmt3, version, Options, Outcome};
 use crate::error::{Error, Result};
+use crate::render::plot;
 use crate::stealing::check::check;
 use crate::stealing::measure::Measure;
 use crate::stealing::metrics::{compute, Decomposition};
 use crate::stealing::synthetic::{paper_resilience, Synthetic};
-use crate::stealing::{simulate, FailureSource, Variant};
+use crate::stealing::{simulate_read, FailureSource, NodeReturns, Readings, Variant};
 use crate::time::Time;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -97,11 +100,15 @@ pub struct ClassFlows {
     pub mean: Time,
 }
 
-/// One variant's numbers under one measurement rule.
+/// One variant's numbers under one measurement rule and one reading of node returns.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Measured {
     pub variant: String,
     pub measure: String,
+    /// The reading of node returns ([`NodeReturns`]); empty in cells written before the reading
+    /// existed, which ran `foreseen`.
+    #[serde(default)]
+    pub returns: String,
     /// Useful node-time / platform node-time, exact.
     pub utilization: Time,
     /// (Useful + regular checkpoint node-time) / platform node-time, exact: Section 7.2.2's
@@ -110,7 +117,8 @@ pub struct Measured {
     pub classes: Vec<ClassFlows>,
 }
 
-/// A cell: one seed, Baseline and SFSJ, both measurement rules.
+/// A cell: one seed, Baseline and SFSJ under both readings of node returns, both measurement
+/// rules.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SynthCell {
     pub key: String,
@@ -129,8 +137,13 @@ pub fn synth_cell(key: String, seed: u64) -> Result<SynthCell> {
     let mut results = Vec::new();
     let mut failures = Vec::new();
     let mut steals = 0;
-    for v in [Variant::Baseline, Variant::SFSJ] {
-        let run = simulate(&w, &res, FailureSource::poisson(seed, &mtbf, w.nodes)?, v)?;
+    for (returns, v) in NodeReturns::ALL
+        .into_iter()
+        .flat_map(|r| [(r, Variant::Baseline), (r, Variant::SFSJ)])
+    {
+        let fs = FailureSource::poisson(seed, &mtbf, w.nodes)?;
+        let run = simulate_read(&w, &res, fs, v, Readings { returns })?;
+        let first = returns == NodeReturns::Foreseen;
         for m in MEASURES {
             let pruning = m.pruning(&w, "synthetic")?;
             let met = compute(&run, &pruning);
@@ -141,7 +154,7 @@ pub fn synth_cell(key: String, seed: u64) -> Result<SynthCell> {
                     "{key} {v} {m}: the checker's useful time differs from the metrics'"
                 )));
             }
-            if m == Measure::All {
+            if m == Measure::All && first {
                 failures.push(met.stats.failures as u64);
                 if v != Variant::Baseline {
                     steals = met.stats.steals as u64;
@@ -150,6 +163,7 @@ pub fn synth_cell(key: String, seed: u64) -> Result<SynthCell> {
             results.push(Measured {
                 variant: v.to_string(),
                 measure: m.to_string(),
+                returns: returns.to_string(),
                 utilization: met.decomposition.utilization(),
                 utilization_with_checkpoints: with_checkpoints(&met.decomposition, &key)?,
                 classes: met
@@ -196,9 +210,21 @@ fn spread(xs: &[f64]) -> [f64; 4] {
     [mean, var.sqrt(), min, max]
 }
 
-fn find(c: &SynthCell, v: Variant, m: Measure) -> Option<&Measured> {
+fn find(c: &SynthCell, v: Variant, m: Measure, rd: NodeReturns) -> Option<&Measured> {
     let (v, m) = (v.to_string(), m.to_string());
-    c.results.iter().find(|r| r.variant == v && r.measure == m)
+    c.results
+        .iter()
+        .find(|r| r.variant == v && r.measure == m && r.reading() == rd)
+}
+
+impl Measured {
+    /// The reading this result ran under (older cells: `foreseen`, the only one then).
+    pub fn reading(&self) -> NodeReturns {
+        // The campaign writes only names `NodeReturns` prints, or nothing in older cells.
+        debug_assert!(self.returns.is_empty() || self.returns.parse::<NodeReturns>().is_ok());
+        // default: an empty field is a cell written before the reading existed: it ran `foreseen`
+        self.returns.parse().unwrap_or_default()
+    }
 }
 
 fn class_stat(r: &Measured, k: u32, s: FlowStat) -> Option<f64> {
@@ -313,13 +339,19 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     );
     let mut rows = Vec::new();
     let mut json = Vec::new();
-    for m in MEASURES {
-        md.push_str(&measure_section(m, &results, &mut rows, &mut json));
+    for rd in NodeReturns::ALL {
+        for m in MEASURES {
+            md.push_str(&measure_section(m, rd, &results, &mut rows, &mut json));
+        }
     }
     let p = dir.join("summary.csv");
     runner::write_csv(&p, &SUMMARY_HEADER, &rows)?;
     files.push(p);
     runner::write_results_and_summary(&dir, &manifest, &json, &results, &md, &mut files)?;
+    for m in MEASURES {
+        let stem = dir.join(format!("figure13-{m}"));
+        files.extend(plot::write_both(&figure::figure(m, &results), &stem)?);
+    }
     Ok(Outcome {
         dir,
         files,
@@ -332,17 +364,19 @@ pub fn run(opts: &Options) -> Result<Outcome> {
 /// and `json`.
 fn measure_section(
     m: Measure,
+    rd: NodeReturns,
     results: &[SynthCell],
     rows: &mut Vec<Vec<String>>,
     json: &mut Vec<serde_json::Value>,
 ) -> String {
-    let mut md = format!("## measure `{m}`\n\nTable 7 (utilization, %):\n\n");
+    let mlabel = format!("{m}, returns {rd}");
+    let mut md = format!("## measure `{m}`, node returns `{rd}`\n\nTable 7 (utilization, %):\n\n");
     let mut t7 = Vec::new();
     for (reading, util) in READINGS {
         for (v, paper) in TABLE_7 {
             let xs: Vec<f64> = results
                 .iter()
-                .filter_map(|c| find(c, v, m))
+                .filter_map(|c| find(c, v, m, rd))
                 .map(|r| 100.0 * util(r).to_f64())
                 .collect();
             let s = spread(&xs);
@@ -360,7 +394,7 @@ fn measure_section(
                 format!("{:.2}–{:.2}", s[2], s[3]),
             ]);
             let row = vec![
-                m.to_string(),
+                mlabel.clone(),
                 "Table 7".into(),
                 v.to_string(),
                 format!("utilization % ({reading})"),
@@ -372,7 +406,7 @@ fn measure_section(
                 s[3].to_string(),
                 String::new(),
             ];
-            json.push(serde_json::json!({"measure": m.to_string(), "table": "Table 7", "variant": v.to_string(), "reading": reading,
+            json.push(serde_json::json!({"measure": m.to_string(), "returns": rd.to_string(), "table": "Table 7", "variant": v.to_string(), "reading": reading,
             "paper_pct": paper, "ours_mean_pct": s[0], "ours_sd": s[1], "ours_min": s[2], "ours_max": s[3], "seeds": xs.len()}));
             rows.push(row);
         }
@@ -389,8 +423,9 @@ fn measure_section(
         .map(String::from),
         &t7,
     ));
+    md.push_str(&gain_line(m, rd, results));
     md.push_str(
-        "\nFigure 13 (SFSJ / Baseline flow ratio per size class: ratio of the seed means; min–max of the per-seed ratios):\n\n",
+        "\nFigure 13 (SFSJ / Baseline flow ratio per size class: ratio of the seed means; the per-seed ratios: mean ± standard error, min–max):\n\n",
     );
     let mut t13 = Vec::new();
     for k in 0..=6u32 {
@@ -398,9 +433,9 @@ fn measure_section(
             let mut per_seed = Vec::new();
             let (mut b, mut f) = (Vec::new(), Vec::new());
             for c in results {
-                let pair = find(c, Variant::Baseline, m)
+                let pair = find(c, Variant::Baseline, m, rd)
                     .and_then(|r| class_stat(r, k, s))
-                    .zip(find(c, Variant::SFSJ, m).and_then(|r| class_stat(r, k, s)));
+                    .zip(find(c, Variant::SFSJ, m, rd).and_then(|r| class_stat(r, k, s)));
                 if let Some((x, y)) = pair {
                     b.push(x);
                     f.push(y);
@@ -428,11 +463,17 @@ fn measure_section(
                 stat.into(),
                 paper.clone(),
                 fmt3(ratio),
-                format!("{}–{}", fmt3(sp[2]), fmt3(sp[3])),
+                format!(
+                    "{} ± {} ({}–{})",
+                    fmt3(sp[0]),
+                    fmt3(se_of(&sp, per_seed.len())),
+                    fmt3(sp[2]),
+                    fmt3(sp[3])
+                ),
                 ok_text.into(),
             ]);
             rows.push(vec![
-                m.to_string(),
+                mlabel.clone(),
                 "Figure 13".into(),
                 format!("class {k} (p = 2^{k})"),
                 format!("{stat} ratio"),
@@ -444,7 +485,7 @@ fn measure_section(
                 sp[3].to_string(),
                 ok_text.into(),
             ]);
-            json.push(serde_json::json!({"measure": m.to_string(), "table": "Figure 13", "class": k, "stat": s,
+            json.push(serde_json::json!({"measure": m.to_string(), "returns": rd.to_string(), "table": "Figure 13", "class": k, "stat": s,
                 "paper": paper, "ours_ratio": ratio, "per_seed_min": sp[2], "per_seed_max": sp[3], "holds": ok, "seeds": per_seed.len()}));
         }
     }
@@ -454,7 +495,7 @@ fn measure_section(
             "statistic",
             "paper",
             "ours",
-            "per-seed min–max",
+            "per-seed ratios: mean ± se (min–max)",
             "holds",
         ]
         .map(String::from),
@@ -462,6 +503,34 @@ fn measure_section(
     ));
     md.push('\n');
     md
+}
+
+/// The standard error of a mean from [`spread`]'s population sd over `n` values (NaN below 2).
+fn se_of(sp: &[f64; 4], n: usize) -> f64 {
+    if n > 1 {
+        sp[1] / ((n - 1) as f64).sqrt()
+    } else {
+        f64::NAN
+    }
+}
+
+/// Table 7's gain, paired per seed: SFSJ − Baseline useful utilization in points, mean ± se.
+fn gain_line(m: Measure, rd: NodeReturns, results: &[SynthCell]) -> String {
+    let d: Vec<f64> = results
+        .iter()
+        .filter_map(|c| {
+            let b = find(c, Variant::Baseline, m, rd)?.utilization.to_f64();
+            let s = find(c, Variant::SFSJ, m, rd)?.utilization.to_f64();
+            Some(100.0 * (s - b))
+        })
+        .collect();
+    let sp = spread(&d);
+    format!(
+        "\nGain SFSJ − Baseline (useful, paired per seed): {:.2} ± {:.2} points over {} seeds (paper: 2).\n",
+        sp[0],
+        se_of(&sp, d.len()),
+        d.len()
+    )
 }
 
 /// Writes `cells.csv` (seed × measure × variant × size class) into `dir`; returns its path.
@@ -472,7 +541,7 @@ fn write_cells_csv(dir: &Path, results: &[SynthCell]) -> Result<PathBuf> {
             for k in &r.classes {
                 rows.push(vec![
                     c.seed.to_string(),
-                    r.measure.clone(),
+                    format!("{}, returns {}", r.measure, r.reading()),
                     r.variant.clone(),
                     r.utilization.to_f64().to_string(),
                     k.class.to_string(),
