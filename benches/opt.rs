@@ -6,7 +6,7 @@
 //! - `RESCHED_OPT_TABLE=1 cargo bench --bench opt`: the size table of BENCHMARKS.md — for each
 //!   family, P and total attempts A, five seeds solved with a time limit (default 10 s); prints
 //!   how many were proven optimal and the median time. Knobs (environment):
-//!   `RESCHED_OPT_FAMILY` (rigid|hard|moldable, default rigid), `RESCHED_OPT_THREADS` (default 1), `RESCHED_OPT_P` (comma list, default
+//!   `RESCHED_OPT_FAMILY` (rigid|hard|moldable|paper, default rigid; paper = `generate::paper_moldable`, w ≤ 20), `RESCHED_OPT_THREADS` (default 1), `RESCHED_OPT_P` (comma list, default
 //!   4,8), `RESCHED_OPT_A` (comma list, default 4,6,...,30), `RESCHED_OPT_METHOD`
 //!   (search|ilp, default search), `RESCHED_OPT_LIMIT` (seconds, default 10),
 //!   `RESCHED_OPT_SEEDS` (default 5), `RESCHED_OPT_VERBOSE` (set: one line per instance),
@@ -62,6 +62,13 @@ fn table() {
             for seed in 0..seeds {
                 let (inst, sc) = match family.as_str() {
                     "moldable" => generate::anchor_moldable(a as usize, p as u32, seed),
+                    "paper" => match generate::paper_moldable(a as usize, p as u32, 20, seed) {
+                        Ok(x) => x,
+                        Err(e) => {
+                            println!("P={p} A={a} seed={seed}: {e}");
+                            continue;
+                        }
+                    },
                     "hard" => generate::anchor_rigid_hard(a as usize, p as u32, seed),
                     _ => generate::anchor_rigid(a as usize, p as u32, seed),
                 };

@@ -39,6 +39,10 @@
 //!    is ≥ the incumbent cannot contain a strictly better schedule. The chain bound knows that
 //!    a job blocked at t (by `min_id`, W, or too wide for the free processors) starts at the
 //!    next event at the earliest.
+//!    **Deadline areas** (moldable jobs, [`super::bounds::AreaHull`]): below the incumbent U,
+//!    every job must finish its remaining chain by U − 1, which forces a least (transformed)
+//!    area on it; if the areas do not fit below capacity·(U − 1 − t), the node holds nothing
+//!    better.
 //! 4. **Memoisation (transposition table).** Every rule above depends only on the node's
 //!    *state*: the instant t, what `min_id`, W and F forbid at t (normalised: only jobs that fit
 //!    in the free processors matter), and per job its attempts left, the end and
@@ -161,6 +165,11 @@ struct Search<'a> {
     n: usize,
     cap: i64,
     energies: Vec<Energy>,
+    /// Per energy, per job: the deadline-area hulls (rule 3).
+    hulls: Vec<Vec<bounds::AreaHull>>,
+    /// True when some job has more than one option (the deadline areas only add to rigid jobs what the
+    /// energy bound already counts).
+    moldable: bool,
     // State.
     t: i64,
     min_id: usize,
@@ -311,7 +320,9 @@ impl<'a> Search<'a> {
     ) -> Search<'a> {
         let n = prob.jobs.len();
         let energies = bounds::energies(prob);
+        let hulls = bounds::hulls(prob, &energies);
         let root_lb = bounds::root(prob, &energies);
+        let root_lb = bounds::deadline_root(prob, &energies, &hulls, root_lb, start.makespan);
         let horizon = start.makespan;
         let use_memo = limits.memo_limit > 0 && horizon < MEMO_MAX_HORIZON;
         Search {
@@ -319,6 +330,8 @@ impl<'a> Search<'a> {
             n,
             cap: i64::from(prob.procs),
             energies,
+            hulls,
+            moldable: prob.jobs.iter().any(|j| j.options.len() > 1),
             t: 0,
             min_id: 0,
             wmask: 0,
@@ -465,6 +478,60 @@ impl Search<'_> {
             .min()
     }
 
+    /// The earliest start of job j's next attempt: the end of its running attempt, or t, or
+    /// the next event t_next when it may not start at t (blocked by `min_id`, by W on every
+    /// option, or too wide for the `free` processors).
+    fn release(&self, j: usize, free: i64, t_next: i64) -> i64 {
+        if self.end[j] > self.t {
+            return self.end[j];
+        }
+        let job = &self.prob.jobs[j];
+        let w_blocked = self.wmask >> j & 1 == 1
+            && job
+                .options
+                .iter()
+                .all(|o| i64::from(o.procs) <= self.prev_free);
+        let blocked = j < self.min_id || w_blocked || i64::from(job.min_procs) > free;
+        if blocked {
+            t_next
+        } else {
+            self.t
+        }
+    }
+
+    /// Rule 3, the deadline areas of moldable jobs ([`bounds::AreaHull`]): a strictly better
+    /// schedule ends by U − 1, so job j runs its remaining attempts within [rel_j, U − 1], which
+    /// costs it at least ⌈k·H(D/k)⌉ of (transformed) area; with the running attempts' remaining
+    /// areas, all of it must fit below F(P)·(U − 1 − t). True when it does not (or a chain does
+    /// not fit at all): the node holds no schedule below U.
+    #[allow(clippy::needless_range_loop)] // j indexes several parallel per-job arrays
+    fn deadline_cut(&self) -> bool {
+        let u = self.ub() - 1;
+        let free = self.cap - self.used;
+        // default: no pending event: advance by one time unit (as in `lower_bound`)
+        let t_next = self.next_event().unwrap_or(self.t + 1);
+        for (e, hs) in self.energies.iter().zip(&self.hulls) {
+            let mut total: i128 = 0;
+            for j in 0..self.n {
+                if self.end[j] > self.t {
+                    total += i128::from(e.weight[self.run_p[j] as usize] * (self.end[j] - self.t));
+                }
+                if self.rem[j] == 0 {
+                    continue;
+                }
+                let rel = self.release(j, free, t_next);
+                match hs[j].chain_area(i64::from(self.rem[j]), u - rel) {
+                    Some(a) => total += i128::from(a),
+                    None => return true,
+                }
+            }
+            if total > i128::from(e.capacity) * i128::from(u - self.t) {
+                return true;
+            }
+        }
+        false
+    }
+
     #[allow(clippy::needless_range_loop)] // j indexes several parallel per-job arrays
     fn lower_bound(&self) -> i64 {
         let t = self.t;
@@ -489,21 +556,7 @@ impl Search<'_> {
             if rem == 0 {
                 continue;
             }
-            rel[j] = if self.end[j] > t {
-                self.end[j]
-            } else {
-                let w_blocked = self.wmask >> j & 1 == 1
-                    && job
-                        .options
-                        .iter()
-                        .all(|o| i64::from(o.procs) <= self.prev_free);
-                let blocked = j < self.min_id || w_blocked || i64::from(job.min_procs) > free;
-                if blocked {
-                    t_next
-                } else {
-                    t
-                }
-            };
+            rel[j] = self.release(j, free, t_next);
             lb = lb.max(rel[j] + rem * job.min_dur);
         }
         if t_next > t {
@@ -641,7 +694,7 @@ impl Search<'_> {
             self.record_leaf();
             return;
         }
-        if self.lower_bound() >= self.ub() {
+        if self.lower_bound() >= self.ub() || (self.moldable && self.deadline_cut()) {
             return;
         }
         let mut key: Option<Box<[u64]>> = None;
