@@ -6,10 +6,12 @@
 //! - `RESCHED_OPT_TABLE=1 cargo bench --bench opt`: the size table of BENCHMARKS.md — for each
 //!   family, P and total attempts A, five seeds solved with a time limit (default 10 s); prints
 //!   how many were proven optimal and the median time. Knobs (environment):
-//!   `RESCHED_OPT_FAMILY` (rigid|hard|moldable, default rigid), `RESCHED_OPT_THREADS` (default 1), `RESCHED_OPT_P` (comma list, default
+//!   `RESCHED_OPT_FAMILY` (rigid|hard|moldable|paper, default rigid; paper = `generate::paper_moldable`, w ≤ 20), `RESCHED_OPT_THREADS` (default 1), `RESCHED_OPT_P` (comma list, default
 //!   4,8), `RESCHED_OPT_A` (comma list, default 4,6,...,30), `RESCHED_OPT_METHOD`
 //!   (search|ilp, default search), `RESCHED_OPT_LIMIT` (seconds, default 10),
-//!   `RESCHED_OPT_SEEDS` (default 5).
+//!   `RESCHED_OPT_SEEDS` (default 5), `RESCHED_OPT_VERBOSE` (set: one line per instance),
+//!   `RESCHED_OPT_DUMP` (a directory: each instance and scenario written there as JSON, for
+//!   `resched opt`).
 use criterion::{criterion_group, Criterion};
 use resched::opt::{self, generate, Method, OptConfig};
 use std::time::{Duration, Instant};
@@ -40,6 +42,8 @@ fn table() {
         .first()
         .copied()
         .unwrap_or(1);
+    // Per-instance lines (best, bound, root bound, greedy, nodes, time) before each row.
+    let verbose = std::env::var("RESCHED_OPT_VERBOSE").is_ok();
     let a_default: Vec<String> = (4..=30).step_by(2).map(|a: u64| a.to_string()).collect();
     let sizes = env_list("RESCHED_OPT_A", &a_default.join(","));
     println!(
@@ -58,6 +62,13 @@ fn table() {
             for seed in 0..seeds {
                 let (inst, sc) = match family.as_str() {
                     "moldable" => generate::anchor_moldable(a as usize, p as u32, seed),
+                    "paper" => match generate::paper_moldable(a as usize, p as u32, 20, seed) {
+                        Ok(x) => x,
+                        Err(e) => {
+                            println!("P={p} A={a} seed={seed}: {e}");
+                            continue;
+                        }
+                    },
                     "hard" => generate::anchor_rigid_hard(a as usize, p as u32, seed),
                     _ => generate::anchor_rigid(a as usize, p as u32, seed),
                 };
@@ -66,10 +77,30 @@ fn table() {
                     threads: threads as usize,
                     ..OptConfig::with_method(method)
                 };
+                if let Ok(dir) = std::env::var("RESCHED_OPT_DUMP") {
+                    let base = format!("{dir}/{family}-P{p}-A{a}-s{seed}");
+                    let sc_json = format!("{{\"failures\": {:?}}}", sc.failures);
+                    if std::fs::write(format!("{base}.json"), inst.to_json()).is_err()
+                        || std::fs::write(format!("{base}.sc.json"), sc_json).is_err()
+                    {
+                        println!("cannot write {base}.json");
+                    }
+                }
                 let start = Instant::now();
                 match opt::solve(&inst, &sc, &cfg) {
                     Ok(r) => {
                         let el = start.elapsed().as_secs_f64();
+                        if verbose {
+                            println!(
+                                "  P={p} A={a} seed={seed}: best {} bound {} root {} greedy {} optimal {} nodes {} {el:.3} s",
+                                r.makespan,
+                                r.lower_bound(),
+                                r.stats.root_lower_bound,
+                                r.stats.greedy,
+                                r.is_optimal(),
+                                r.stats.search_nodes
+                            );
+                        }
                         if r.is_optimal() {
                             proven += 1;
                             times.push(el);

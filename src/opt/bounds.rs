@@ -132,6 +132,139 @@ pub fn root(prob: &IntProblem, energies: &[Energy]) -> i64 {
     lb
 }
 
+/// The least (transformed) area of k attempts of one job whose durations sum to at most D: the
+/// *deadline area* bound of moldable jobs.
+///
+/// A moldable job that must finish its k remaining attempts within D time cannot run them all on
+/// its leanest (slowest) option: the chain forces wider, costlier options. For an energy F, let
+/// H(x) = min { Σ λ_o·F(p_o)·d_o : Σ λ_o = 1, Σ λ_o·d_o ≤ x, λ ≥ 0 } over the job's options o,
+/// the value of a linear program in its right-hand side x: convex and nonincreasing, and
+/// H(d_o) ≤ F(p_o)·d_o. For attempts on options o_1..o_k with Σ d_{o_i} ≤ D (Jensen, then
+/// monotonicity): Σ F(p_{o_i})·d_{o_i} ≥ Σ H(d_{o_i}) ≥ k·H(Σ d_{o_i} / k) ≥ k·H(D / k).
+/// H is piecewise linear on the lower convex hull of the points (d_o, F(p_o)·d_o), cut at the
+/// point of least area (H is constant beyond it), so k·H(D/k) is exact in integers; the areas
+/// are integers, so it may be rounded up. For a rigid job (one option) it is k·F(p)·d.
+#[derive(Debug, Clone)]
+pub struct AreaHull {
+    /// Hull vertices (duration, transformed area): durations increasing, areas strictly
+    /// decreasing, slopes increasing (convex); the last vertex has the least area.
+    pts: Vec<(i64, i64)>,
+}
+
+impl AreaHull {
+    /// The hull of a job's options under the transform `weight` (F(p) for p = 0..=P).
+    pub fn new(options: &[super::problem::Opt], weight: &[i64]) -> AreaHull {
+        let mut pts: Vec<(i64, i64)> = options
+            .iter()
+            .map(|o| (o.dur, weight[o.procs as usize] * o.dur))
+            .collect();
+        pts.sort_unstable();
+        // Keep the points up to the first one of least area (H is flat beyond it), and of equal
+        // durations the least area (the sort put it first).
+        pts.dedup_by_key(|p| p.0);
+        // default: no option (not built: every job has one) gives an empty hull
+        let least = pts.iter().map(|p| p.1).min().unwrap_or(0);
+        if let Some(cut) = pts.iter().position(|p| p.1 == least) {
+            pts.truncate(cut + 1);
+        }
+        // Lower convex hull (monotone chain) of points sorted by duration.
+        let mut hull: Vec<(i64, i64)> = Vec::with_capacity(pts.len());
+        for p in pts {
+            while hull.len() >= 2 {
+                let (a, b) = (hull[hull.len() - 2], hull[hull.len() - 1]);
+                // Drop b when it lies on or above the segment a–p.
+                let cross = i128::from(b.0 - a.0) * i128::from(p.1 - a.1)
+                    - i128::from(b.1 - a.1) * i128::from(p.0 - a.0);
+                if cross <= 0 {
+                    hull.pop();
+                } else {
+                    break;
+                }
+            }
+            hull.push(p);
+        }
+        AreaHull { pts: hull }
+    }
+
+    /// ⌈k·H(D/k)⌉, a lower bound on the transformed area of k attempts whose durations sum to
+    /// at most `d`; `None` when they cannot fit (k·d_min > D), i.e. the deadline is infeasible.
+    pub fn chain_area(&self, k: i64, d: i64) -> Option<i64> {
+        let first = *self.pts.first()?;
+        if k <= 0 {
+            return Some(0);
+        }
+        if k.checked_mul(first.0)? > d {
+            return None;
+        }
+        for w in self.pts.windows(2) {
+            let ((d1, a1), (d2, a2)) = (w[0], w[1]);
+            if i128::from(d) <= i128::from(k) * i128::from(d2) {
+                // k·a1 − (a1 − a2)·(D − k·d1)/(d2 − d1), rounded up: subtract the floor.
+                let drop = i128::from(a1 - a2) * (i128::from(d) - i128::from(k) * i128::from(d1))
+                    / i128::from(d2 - d1);
+                return i64::try_from(i128::from(k) * i128::from(a1) - drop).ok();
+            }
+        }
+        // default: past the last vertex H is its (least) area; the hull is never empty here
+        let last = self.pts.last().map_or(first.1, |p| p.1);
+        k.checked_mul(last)
+    }
+}
+
+/// Per energy, per job: the [`AreaHull`] of the job's options.
+pub fn hulls(prob: &IntProblem, energies: &[Energy]) -> Vec<Vec<AreaHull>> {
+    energies
+        .iter()
+        .map(|e| {
+            prob.jobs
+                .iter()
+                .map(|j| AreaHull::new(&j.options, &e.weight))
+                .collect()
+        })
+        .collect()
+}
+
+/// True when every job can run all its attempts within [0, T] and, for every energy, the
+/// deadline areas (see [`AreaHull`]) fit below F(P)·T. False proves OPT > T.
+pub fn area_fits(prob: &IntProblem, energies: &[Energy], hulls: &[Vec<AreaHull>], t: i64) -> bool {
+    energies.iter().zip(hulls).all(|(e, hs)| {
+        let mut total: i64 = 0;
+        for (job, h) in prob.jobs.iter().zip(hs) {
+            match h.chain_area(i64::from(job.attempts), t) {
+                Some(a) => total = total.saturating_add(a),
+                None => return false,
+            }
+        }
+        i128::from(total) <= i128::from(e.capacity) * i128::from(t)
+    })
+}
+
+/// The root bound raised by the deadline areas: the least T ≥ `lb` with [`area_fits`] (it is
+/// monotone in T), found by bisection; `ub` (a known schedule's makespan) caps it. Equal to
+/// `lb` for rigid instances (their deadline areas do not depend on T).
+pub fn deadline_root(
+    prob: &IntProblem,
+    energies: &[Energy],
+    hulls: &[Vec<AreaHull>],
+    lb: i64,
+    ub: i64,
+) -> i64 {
+    let (mut lo, mut hi) = (lb, ub.max(lb));
+    if area_fits(prob, energies, hulls, lo) {
+        return lo;
+    }
+    // Invariant: OPT > lo (area_fits(lo) is false), and hi is feasible (a schedule or hi = lo).
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if area_fits(prob, energies, hulls, mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi.max(lo + 1).min(ub.max(lb))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +288,87 @@ mod tests {
                 }
                 assert!(best[c] <= e.capacity, "P={cap}: {:?}", e.weight);
                 assert_eq!(e.weight[c], e.capacity);
+            }
+        }
+    }
+
+    fn opts(list: &[(u32, i64)]) -> Vec<super::super::problem::Opt> {
+        list.iter()
+            .map(|&(procs, dur)| super::super::problem::Opt { procs, dur })
+            .collect()
+    }
+
+    #[test]
+    fn deadline_area_golden() {
+        // Areas 12, 14, 15, 16 at durations 12, 7, 5, 4: a convex, decreasing hull.
+        let id: Vec<i64> = (0..=4).collect();
+        let h = AreaHull::new(&opts(&[(1, 12), (2, 7), (3, 5), (4, 4)]), &id);
+        assert_eq!(h.chain_area(2, 10), Some(30)); // two attempts of 5 on 3 processors
+        assert_eq!(h.chain_area(2, 11), Some(30)); // 2·H(5.5) = 29.5, rounded up
+        assert_eq!(h.chain_area(3, 20), Some(43)); // 3·H(20/3) = 42.5
+        assert_eq!(h.chain_area(2, 7), None); // 2·4 > 7: the chain cannot fit
+        assert_eq!(h.chain_area(2, 30), Some(24)); // both on one processor
+        assert_eq!(h.chain_area(0, 0), Some(0));
+        // A rigid job: k·p·d whatever the deadline.
+        let r = AreaHull::new(&opts(&[(3, 5)]), &id);
+        assert_eq!(r.chain_area(2, 10), Some(30));
+        assert_eq!(r.chain_area(2, 9), None);
+    }
+
+    #[test]
+    fn deadline_area_never_exceeds_a_real_chain() {
+        // Exhaustively over small tables: ⌈k·H(D/k)⌉ ≤ the least area of k attempts with
+        // Σ d ≤ D, and None exactly when no such choice exists.
+        let id: Vec<i64> = (0..=4).collect();
+        let mut seed = 7u64;
+        for case in 0..300 {
+            let mut durs = Vec::new();
+            for _ in 0..4 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                durs.push(1 + (seed >> 33) as i64 % 12);
+            }
+            // The Pareto front of the table, as the integer model keeps it.
+            let mut front = Vec::new();
+            for (i, &d) in durs.iter().enumerate() {
+                if front.last().is_none_or(|&(_, b): &(u32, i64)| d < b) {
+                    front.push((i as u32 + 1, d));
+                }
+            }
+            let h = AreaHull::new(&opts(&front), &id);
+            for k in 1..=3usize {
+                for dl in 0..=40i64 {
+                    let mut best: Option<i64> = None;
+                    let mut idx = vec![0usize; k];
+                    loop {
+                        let d: i64 = idx.iter().map(|&i| front[i].1).sum();
+                        let a: i64 = idx
+                            .iter()
+                            .map(|&i| i64::from(front[i].0) * front[i].1)
+                            .sum();
+                        if d <= dl && best.is_none_or(|b| a < b) {
+                            best = Some(a);
+                        }
+                        let mut pos = 0;
+                        while pos < k && idx[pos] + 1 == front.len() {
+                            idx[pos] = 0;
+                            pos += 1;
+                        }
+                        if pos == k {
+                            break;
+                        }
+                        idx[pos] += 1;
+                    }
+                    let got = h.chain_area(k as i64, dl);
+                    match (best, got) {
+                        (None, None) => {}
+                        (Some(b), Some(g)) => {
+                            assert!(g <= b, "case {case} {front:?} k={k} D={dl}: {g} > {b}")
+                        }
+                        _ => panic!("case {case} {front:?} k={k} D={dl}: {best:?} vs {got:?}"),
+                    }
+                }
             }
         }
     }

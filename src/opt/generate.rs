@@ -9,6 +9,8 @@
 //! - [`anchor_moldable`]: the same shape with moldable jobs: a random table per job (work w
 //!   uniform in 1..=20, t(p) = ⌈w/min(p, p̄)⌉ + c·(p − 1) with p̄ uniform in 1..=P and c in
 //!   {0, 1}), i.e. integer roofline/communication-like tables, written as an explicit table.
+//! - [`paper_moldable`]: the same shape with the moldable paper's models (roofline,
+//!   communication, Amdahl, mix) and random parameters, exact rational times.
 //! - [`random_small`]: tiny rigid or moldable instances with rational times (denominators 1 and 2)
 //!   for the agreement tests of the two methods.
 //!
@@ -84,6 +86,55 @@ pub fn anchor_moldable(attempts: usize, procs: u32, seed: u64) -> (Instance, Sce
         .collect();
     let failures = spread(&mut rng, n, a - n);
     (Instance { procs, jobs }, Scenario::new(failures))
+}
+
+/// The moldable paper's speedup models with random parameters (issue 14, goal 3): the shape of
+/// the anchor family (n = ⌈A/2⌉ jobs, the A − n extra attempts spread at random), each job
+/// drawn from the roofline (t = w/min(p, p̄)), communication (t = w/p + (p−1)·c), Amdahl
+/// (t = w·((1−γ)/p + γ)) and mix (t = w(1−γ)/min(p, p̄) + wγ + (p−1)·c) models of the moldable
+/// paper (Section 3.1), with w uniform in 1..=`max_work`, p̄ uniform in 1..=P, c in {0, 1/2, 1}
+/// and γ in {0, 1/4, 1/2}. Times are exact rationals (denominators divide 4·lcm(1..P)), built
+/// by [`SpeedupModel::table`], as a user's JSON instance would be.
+///
+/// Errors: [`crate::Error::Invalid`] if a model's table cannot be built (not expected: the
+/// parameters are drawn inside every model's domain).
+pub fn paper_moldable(
+    attempts: usize,
+    procs: u32,
+    max_work: i64,
+    seed: u64,
+) -> crate::Result<(Instance, Scenario)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let procs = procs.max(1);
+    let a = attempts.max(1);
+    let n = a.div_ceil(2);
+    // The denominators are literal nonzero constants, so `Time::new` always answers.
+    let frac = |k: i64, d: i64, what: &str| {
+        Time::new(k, d).ok_or_else(|| crate::Error::invalid("<paper_moldable>", what, "no time"))
+    };
+    let mut jobs = Vec::with_capacity(n);
+    for j in 0..n {
+        let w = Time::from_int(rng.random_range(1..=max_work.max(1)));
+        let pbar: u32 = rng.random_range(1..=procs);
+        let c = frac(rng.random_range(0..=2), 2, "c")?;
+        let gamma = frac(rng.random_range(0..=2), 4, "gamma")?;
+        let model = match rng.random_range(0..4u8) {
+            0 => SpeedupModel::Roofline { w, pbar },
+            1 => SpeedupModel::Communication { w, c },
+            2 => SpeedupModel::Amdahl { w, gamma },
+            _ => SpeedupModel::Mix { w, gamma, pbar, c },
+        };
+        let field = format!("jobs[{j}].speedup");
+        let times = model
+            .table(procs, &field)
+            .map_err(|e| crate::Error::invalid("<paper_moldable>", e.field, e.msg))?;
+        jobs.push(Job {
+            name: format!("J{}", j + 1),
+            profile: Profile::Moldable { model, times },
+        });
+    }
+    let failures = spread(&mut rng, n, a - n);
+    Ok((Instance { procs, jobs }, Scenario::new(failures)))
 }
 
 /// A tiny instance for agreement tests: `n` jobs on `procs` processors, times k/d with

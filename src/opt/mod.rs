@@ -232,6 +232,8 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
     let mut greedy = greedy::best(&prob);
     let energies = bounds::energies(&prob);
     let root_lb = bounds::root(&prob, &energies);
+    let hulls = bounds::hulls(&prob, &energies);
+    let root_lb = bounds::deadline_root(&prob, &energies, &hulls, root_lb, greedy.makespan);
     let mut stats = OptStats {
         scale: prob.scale,
         attempts: prob.total_attempts(),

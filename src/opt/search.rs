@@ -39,6 +39,10 @@
 //!    is ≥ the incumbent cannot contain a strictly better schedule. The chain bound knows that
 //!    a job blocked at t (by `min_id`, W, or too wide for the free processors) starts at the
 //!    next event at the earliest.
+//!    **Deadline areas** (moldable jobs, [`super::bounds::AreaHull`]): below the incumbent U,
+//!    every job must finish its remaining chain by U − 1, which forces a least (transformed)
+//!    area on it; if the areas do not fit below capacity·(U − 1 − t), the node holds nothing
+//!    better.
 //! 4. **Memoisation (transposition table).** Every rule above depends only on the node's
 //!    *state*: the instant t, what `min_id`, W and F forbid at t (normalised: only jobs that fit
 //!    in the free processors matter), and per job its attempts left, the end and
@@ -50,8 +54,10 @@
 //!    t₂ + (U − t) ≥ the current incumbent. Entries are only stored for subtrees searched to the
 //!    end (never after a time or node limit).
 //!
-//! The search stops when the incumbent meets the root lower bound. A time or node limit returns
-//! the incumbent and the root lower bound.
+//! The search stops when the incumbent meets the proven lower bound. The single-thread main
+//! search raises that bound by *destructive* tests (`Search::run_destructive`: is there a
+//! schedule of makespan ≤ T, for T climbing from the root bound?). A time or node limit returns
+//! the incumbent and the best bound proven so far.
 //!
 //! # Parallel portfolio ([`solve_parallel`])
 //! With `threads` > 1, that many complete searches of the same tree run at once, each with its
@@ -159,6 +165,11 @@ struct Search<'a> {
     n: usize,
     cap: i64,
     energies: Vec<Energy>,
+    /// Per energy, per job: the deadline-area hulls (rule 3).
+    hulls: Vec<Vec<bounds::AreaHull>>,
+    /// True when some job has more than one option (the deadline areas only add to rigid jobs what the
+    /// energy bound already counts).
+    moldable: bool,
     // State.
     t: i64,
     min_id: usize,
@@ -171,7 +182,12 @@ struct Search<'a> {
     path: Vec<IntAttempt>,
     // Incumbent.
     best: IntSchedule,
+    /// The best proven lower bound: the root bound, raised by every target the search has
+    /// exhausted (see [`Search::run_destructive`]).
     root_lb: i64,
+    /// A cap on the upper bound while testing a target T (T + 1): the search then looks only
+    /// for schedules of makespan ≤ T; `i64::MAX` when no target is being tested.
+    cap_ub: i64,
     // Bookkeeping.
     limits: Limits,
     order: Order,
@@ -192,7 +208,8 @@ pub const PROBE_NODES: u64 = 50_000;
 ///
 /// A sequential portfolio: short probes with the [`Order::Widest`] and [`Order::LargestArea`]
 /// child orders ([`PROBE_NODES`] nodes each) first, then the main search (longest chain first)
-/// from the best incumbent found, with what is left of the limits. Each probe is a complete
+/// from the best incumbent found, with what is left of the limits, as a sequence of destructive
+/// tests (`Search::run_destructive`). Each probe is a complete
 /// search of the same tree, so a probe that finishes proves the optimum; a stopped probe only
 /// hands over its incumbent (measured: the orders find different good schedules first, which
 /// the two-thread portfolio showed on the anchor family at A ≥ 25).
@@ -231,7 +248,7 @@ pub fn solve(prob: &IntProblem, start: IntSchedule, limits: Limits) -> Outcome {
         ..limits
     };
     let mut s = Search::new(prob, best, main, Order::LongestChain, None);
-    s.run();
+    s.run_destructive();
     let out = s.outcome();
     Outcome {
         nodes: nodes + out.nodes,
@@ -303,7 +320,9 @@ impl<'a> Search<'a> {
     ) -> Search<'a> {
         let n = prob.jobs.len();
         let energies = bounds::energies(prob);
+        let hulls = bounds::hulls(prob, &energies);
         let root_lb = bounds::root(prob, &energies);
+        let root_lb = bounds::deadline_root(prob, &energies, &hulls, root_lb, start.makespan);
         let horizon = start.makespan;
         let use_memo = limits.memo_limit > 0 && horizon < MEMO_MAX_HORIZON;
         Search {
@@ -311,6 +330,8 @@ impl<'a> Search<'a> {
             n,
             cap: i64::from(prob.procs),
             energies,
+            hulls,
+            moldable: prob.jobs.iter().any(|j| j.options.len() > 1),
             t: 0,
             min_id: 0,
             wmask: 0,
@@ -322,6 +343,7 @@ impl<'a> Search<'a> {
             path: Vec::new(),
             best: start,
             root_lb,
+            cap_ub: i64::MAX,
             limits,
             order,
             shared,
@@ -346,6 +368,38 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Destructive lower bounding (Klein and Scholl, EJOR 1999, for the RCPSP): instead of one
+    /// branch-and-bound below the incumbent U, test targets T from the proven bound LB upwards:
+    /// search only for a schedule of makespan ≤ T (every node whose bound is > T is cut, a much
+    /// smaller tree than below U when T < U − 1).
+    /// - If the test tree is exhausted with no such schedule, T + 1 is a proven lower bound.
+    /// - If it finds one, the upper bound drops to it and the rest of the tree is searched
+    ///   below that makespan as usual, so an exhausted tree proves it optimal.
+    ///
+    /// Every cut compares a node bound with min(U, T + 1), the bound the test proves, and the
+    /// transposition table stores that same value (rule 4), so its entries stay valid for the
+    /// later, larger targets. T = LB + ⌊(U − 1 − LB)/4⌋ climbs one unit at a time over small
+    /// gaps (the common case: the optimum is usually the bound or just above) and by quarters
+    /// over large ones (fine-grained rational times), so a large gap costs O(log) tests. When
+    /// a limit stops it, the raised LB is reported (a tighter gap than the root bound's).
+    fn run_destructive(&mut self) {
+        while !self.stopped && !self.done && self.best.makespan > self.root_lb {
+            let target = self.root_lb + (self.best.makespan - 1 - self.root_lb) / 4;
+            self.cap_ub = target + 1;
+            self.dfs();
+            self.cap_ub = i64::MAX;
+            if self.stopped || self.done {
+                break;
+            }
+            if self.best.makespan <= target {
+                // Exhausted below the schedule it found: that schedule is optimal.
+                self.root_lb = self.best.makespan;
+            } else {
+                self.root_lb = target + 1;
+            }
+        }
+    }
+
     fn outcome(self) -> Outcome {
         let optimal = !self.stopped;
         let lower_bound = if optimal {
@@ -365,9 +419,10 @@ impl<'a> Search<'a> {
 
     /// The current upper bound: the own incumbent, or the shared one if smaller.
     fn ub(&self) -> i64 {
+        let own = self.best.makespan.min(self.cap_ub);
         match self.shared {
-            Some(sh) => self.best.makespan.min(sh.makespan.load(Ordering::Relaxed)),
-            None => self.best.makespan,
+            Some(sh) => own.min(sh.makespan.load(Ordering::Relaxed)),
+            None => own,
         }
     }
 }
@@ -423,6 +478,60 @@ impl Search<'_> {
             .min()
     }
 
+    /// The earliest start of job j's next attempt: the end of its running attempt, or t, or
+    /// the next event t_next when it may not start at t (blocked by `min_id`, by W on every
+    /// option, or too wide for the `free` processors).
+    fn release(&self, j: usize, free: i64, t_next: i64) -> i64 {
+        if self.end[j] > self.t {
+            return self.end[j];
+        }
+        let job = &self.prob.jobs[j];
+        let w_blocked = self.wmask >> j & 1 == 1
+            && job
+                .options
+                .iter()
+                .all(|o| i64::from(o.procs) <= self.prev_free);
+        let blocked = j < self.min_id || w_blocked || i64::from(job.min_procs) > free;
+        if blocked {
+            t_next
+        } else {
+            self.t
+        }
+    }
+
+    /// Rule 3, the deadline areas of moldable jobs ([`bounds::AreaHull`]): a strictly better
+    /// schedule ends by U − 1, so job j runs its remaining attempts within [rel_j, U − 1], which
+    /// costs it at least ⌈k·H(D/k)⌉ of (transformed) area; with the running attempts' remaining
+    /// areas, all of it must fit below F(P)·(U − 1 − t). True when it does not (or a chain does
+    /// not fit at all): the node holds no schedule below U.
+    #[allow(clippy::needless_range_loop)] // j indexes several parallel per-job arrays
+    fn deadline_cut(&self) -> bool {
+        let u = self.ub() - 1;
+        let free = self.cap - self.used;
+        // default: no pending event: advance by one time unit (as in `lower_bound`)
+        let t_next = self.next_event().unwrap_or(self.t + 1);
+        for (e, hs) in self.energies.iter().zip(&self.hulls) {
+            let mut total: i128 = 0;
+            for j in 0..self.n {
+                if self.end[j] > self.t {
+                    total += i128::from(e.weight[self.run_p[j] as usize] * (self.end[j] - self.t));
+                }
+                if self.rem[j] == 0 {
+                    continue;
+                }
+                let rel = self.release(j, free, t_next);
+                match hs[j].chain_area(i64::from(self.rem[j]), u - rel) {
+                    Some(a) => total += i128::from(a),
+                    None => return true,
+                }
+            }
+            if total > i128::from(e.capacity) * i128::from(u - self.t) {
+                return true;
+            }
+        }
+        false
+    }
+
     #[allow(clippy::needless_range_loop)] // j indexes several parallel per-job arrays
     fn lower_bound(&self) -> i64 {
         let t = self.t;
@@ -447,21 +556,7 @@ impl Search<'_> {
             if rem == 0 {
                 continue;
             }
-            rel[j] = if self.end[j] > t {
-                self.end[j]
-            } else {
-                let w_blocked = self.wmask >> j & 1 == 1
-                    && job
-                        .options
-                        .iter()
-                        .all(|o| i64::from(o.procs) <= self.prev_free);
-                let blocked = j < self.min_id || w_blocked || i64::from(job.min_procs) > free;
-                if blocked {
-                    t_next
-                } else {
-                    t
-                }
-            };
+            rel[j] = self.release(j, free, t_next);
             lb = lb.max(rel[j] + rem * job.min_dur);
         }
         if t_next > t {
@@ -599,7 +694,7 @@ impl Search<'_> {
             self.record_leaf();
             return;
         }
-        if self.lower_bound() >= self.ub() {
+        if self.lower_bound() >= self.ub() || (self.moldable && self.deadline_cut()) {
             return;
         }
         let mut key: Option<Box<[u64]>> = None;
