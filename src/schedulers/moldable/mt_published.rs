@@ -552,7 +552,9 @@ mod tests {
             // Rule 6 (their doubles) differs from the exact decision only by rounding, which
             // the bound's (1 + 2^−23) factor covers.
             params.float_decisions = true;
-            let af = PublishedAllotment::new(params).allot(&inst, &ids, g).unwrap();
+            let af = PublishedAllotment::new(params)
+                .allot(&inst, &ids, g)
+                .unwrap();
             let rf = af.bound.lower.to_f64() / lstar.to_f64();
             assert!(rf <= bound, "seed {seed}: doubles: L/L* = {rf} > {bound}");
             let a1 = PublishedAllotment::new(Published::as_published())

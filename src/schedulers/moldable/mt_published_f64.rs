@@ -359,7 +359,14 @@ mod tests {
 
     #[test]
     fn nearest_f64_rounds_to_nearest() {
-        for s in ["0.1", "1652653.1648808445", "3592873.678474107", "1.1", "0.3", "7e-7"] {
+        for s in [
+            "0.1",
+            "1652653.1648808445",
+            "3592873.678474107",
+            "1.1",
+            "0.3",
+            "7e-7",
+        ] {
             let t: Time = s.parse().unwrap();
             assert_eq!(nearest_f64(&t), Some(s.parse::<f64>().unwrap()), "{s}");
         }
@@ -374,41 +381,40 @@ mod tests {
         assert_eq!(nearest_f64(&Time::new(-1, 3).unwrap()), Some(-1.0 / 3.0));
     }
 
-    /// A roofline job with p̄ = 3 and w = 1 at X = 1, g = 1, ε₁ = 0.3, P = 3: Z = 0.3,
-    /// K = ⌊1/0.3⌋ + 1 = 4 units. Counts 1, 2, 3 with times 1, 1/2, 1/3; every count fits at
-    /// k = 4 (1 ≤ 1.2); the double areas p·(t/Z)/P decide which one is kept.
+    /// A roofline job (w = 1652653.1648808445, rft_1's Task0, with p̄ = 50) at X = 10^7, g = 1,
+    /// ε₁ = 0.3, P = 7500: Z = 3·10^6, K = ⌊X/Z⌋ + 1 = 4 units, and every count fits in one unit
+    /// (t(1)/Z = 0.55). The exact areas p·(t/Z)/P are all equal; in doubles they take two
+    /// values, and the scan from p = 50 down keeps the first strictly lower one: p = 42
+    /// (computed apart: `python3 -c` with the same expressions), where the exact reading
+    /// keeps p̄ = 50.
     #[test]
     fn roofline_pick_is_their_rounding() {
-        let c: TheirCounts = vec![(1, 1.0), (2, 0.5), (3, 1.0 / 3.0)];
+        let w = 1652653.1648808445f64;
+        let c: TheirCounts = (1..=50u32).map(|p| (p, w / f64::from(p))).collect();
+        let (x, pf) = (1e7, 7500.0);
+        let z = 0.3 * x / 1.0;
+        let inf = (x / z + 1.0) * 2.0;
+        let (v, a) = chain(&c, 1, 4, z, pf, inf, 1.1);
+        assert_eq!(a[1], vec![42]);
+        assert_eq!(a[4], vec![42]);
+        assert_eq!(v[1], 42.0 * ((w / 42.0) / z) / pf * 1.1);
+        // Two attempts (g = 2, K = ⌊2/0.3⌋ + 2 = 8 units with Z = 0.15·X): every split fits;
+        // the chain keeps the first l of least double sum, each attempt on p = 42 again.
+        let z2 = 0.3 * x / 2.0;
+        let inf2 = (x / z2 + 2.0) * 2.0;
+        let (v2, a2) = chain(&c, 2, 8, z2, pf, inf2, 1.1);
+        assert_eq!(a2[1], vec![0, 42], "one unit cannot hold two attempts");
+        assert!(v2[1] >= inf2);
+        assert_eq!(a2[2], vec![42, 42]);
         let fp = FloatParams {
             eps1: 0.3,
             eps2: 0.03,
             factor: 1.1,
         };
-        let z = 0.3 * 1.0 / 1.0;
-        let inf = (1.0 / z + 1.0) * 2.0;
-        let (v, a) = chain(&c, 1, 4, z, 3.0, inf, fp.factor);
-        let areas: Vec<f64> = c
-            .iter()
-            .map(|&(p, t)| f64::from(p) * (t / z) / 3.0)
-            .collect();
-        // k = 1 (t ≤ 0.3): nothing; k = 2 (≤ 0.6): p ∈ {2, 3}; k = 4: all three.
-        assert_eq!(a[1], vec![0]);
-        assert_eq!(v[1], inf);
-        let pick = |cands: &[usize]| {
-            // Scanned from the largest count; a smaller one replaces it only if strictly lower.
-            let mut best = *cands.last().unwrap();
-            for &i in cands.iter().rev().skip(1) {
-                if areas[i] < areas[best] {
-                    best = i;
-                }
-            }
-            best
-        };
-        assert_eq!(a[2], vec![c[pick(&[1, 2])].0]);
-        assert_eq!(a[4], vec![c[pick(&[0, 1, 2])].0]);
-        assert_eq!(v[4], areas[pick(&[0, 1, 2])] * 1.1);
-        // The exact areas are all 1/(Z·P) = 10/9; their doubles are not all equal.
-        assert!(areas.iter().any(|a| *a != areas[0]), "{areas:?}");
+        // The whole search on this one job: its allocation is one of the equal-area counts.
+        let r = allot(&[&c], 1, 7500, fp).unwrap();
+        assert_eq!(r.alloc.len(), 1);
+        assert!((1..=50).contains(&r.alloc[0][0]));
+        assert!(r.xmin > 0.0 && r.decisions > 1);
     }
 }
