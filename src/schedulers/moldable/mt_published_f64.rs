@@ -83,8 +83,11 @@ fn param(x: &Time, job: &Job, what: &str) -> Result<f64> {
     })
 }
 
+/// A job's t(p) in their doubles.
+type TimeFn = Box<dyn Fn(u32) -> f64>;
+
 /// t(p) of their `Task::time` for the four models of their simulator; `None` for the others.
-fn their_time(job: &Job, model: &SpeedupModel) -> Result<Option<Box<dyn Fn(u32) -> f64>>> {
+fn their_time(job: &Job, model: &SpeedupModel) -> Result<Option<TimeFn>> {
     Ok(Some(match model {
         SpeedupModel::Roofline { w, pbar } => {
             let (w, pb) = (param(w, job, "w")?, f64::from(*pbar));
