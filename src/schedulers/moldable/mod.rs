@@ -16,6 +16,7 @@ pub mod list;
 pub mod lpa;
 pub mod mt_allotment;
 pub mod mt_published;
+pub mod mt_published_f64;
 
 use crate::error::{Error, Result};
 use crate::model::Instance;

@@ -30,7 +30,13 @@
 //!    the one of the last success;
 //! 5. **the first count only** (`first_count_only`): a failed attempt is re-queued *before* its
 //!    processor count is switched to the next planned one (the queue holds a copy), so every
-//!    attempt of a job in a batch runs on its first planned count.
+//!    attempt of a job in a batch runs on its first planned count;
+//! 6. **their arithmetic** (`float_decisions`): D(X) and the search are evaluated in their
+//!    doubles and floats ([`super::mt_published_f64`]). It matters where exact areas tie: on
+//!    the roofline model every p ≤ p̄ has area w, and the count their code keeps is the one
+//!    whose `p·(t/Z)/P` rounded lowest — rounding noise that no exact rule reproduces (with
+//!    the exact decision below, their roofline makespans are missed by −0.7 … +0.4%). The
+//!    allocation is all that leaves it: the batch then runs on the exact times.
 //!
 //! Lemma 3 under this reading. Without rule 5 a weaker guarantee holds: the last success at X_s
 //! returned k with every chain within k·Z ≤ (1+ε₁)·X_s and factor·A < k·Z·P, so
@@ -44,12 +50,16 @@
 //! test `published_reading_bounds` checks the first bound against brute force and reports how far
 //! rule 5 goes on the same instances.
 //!
+//! The exact decision (rules 1–5 without 6, below) is kept for the bound above and its
+//! property test, and is what rule 6 reduces to wherever no exact tie arises.
+//!
 //! Chain DP (rule 1, per job): V₀[k] = least area among the counts with t(p) ≤ k·Z (the job's
 //! Pareto frontier; infinite when none), V_j[k] = min_{1≤l<k} V_{j−1}[l] + V₀[k−l], the first l
 //! reaching the minimum (their strict `<`), the allocation of attempt j being the count of
 //! V₀[k−l]. Exact rationals make the same choices as their doubles except at ties that rounding
 //! would break, which the golden comparison would reveal.
 use super::mt_allotment::Allotment;
+use super::mt_published_f64::{self as f64dec, nearest_f64, FloatParams, TheirCounts};
 use crate::bounds::moldable::{chains_bound, frontier};
 use crate::error::{Error, Result};
 use crate::model::Instance;
@@ -66,16 +76,21 @@ pub struct Published {
     pub area_factor: Time,
     /// Every attempt of a batch on the first planned count (their re-queue order).
     pub first_count_only: bool,
+    /// Rule 6: decide in their doubles and floats ([`super::mt_published_f64`]), so that their
+    /// rounding picks among equal exact areas; `false`: the exact decision of this module.
+    pub float_decisions: bool,
 }
 
 impl Published {
-    /// The constants of `moldableBatch.cpp`: ε₁ = 0.3, ε₂ = 0.03, factor 1.1, first count only.
+    /// The constants of `moldableBatch.cpp`: ε₁ = 0.3, ε₂ = 0.03, factor 1.1, first count only,
+    /// decided in their floating point.
     pub fn as_published() -> Published {
         // unreachable: 3/10 has a nonzero literal denominator
         Published::with_eps(Time::new(3, 10).unwrap_or_default())
     }
 
-    /// ε₁ = `eps1`, ε₂ = ε₁/10 (their ratio), factor 1.1, first count only.
+    /// ε₁ = `eps1`, ε₂ = ε₁/10 (their ratio), factor 1.1, first count only, decided in their
+    /// floating point.
     pub fn with_eps(eps1: Time) -> Published {
         // unreachable: dividing by the literal 10 cannot fail
         let eps2 = eps1.div_int(10).unwrap_or_default();
@@ -85,6 +100,7 @@ impl Published {
             // unreachable: 11/10 has a nonzero literal denominator
             area_factor: Time::new(11, 10).unwrap_or_default(),
             first_count_only: true,
+            float_decisions: true,
         }
     }
 
@@ -103,6 +119,21 @@ impl Published {
             ));
         }
         Ok(())
+    }
+
+    /// ε₁, ε₂ and the area factor as the doubles their code holds (`0.3`, `0.03`, `1.1` are
+    /// the nearest doubles of 3/10, 3/100, 11/10).
+    fn float_params(&self) -> Result<FloatParams> {
+        let f = |t: &Time, what: &str| {
+            nearest_f64(t).filter(|x| *x > 0.0).ok_or_else(|| {
+                Error::option("--eps", format!("{what} = {t} is not a positive double"))
+            })
+        };
+        Ok(FloatParams {
+            eps1: f(&self.eps1, "ε₁")?,
+            eps2: f(&self.eps2, "ε₂")?,
+            factor: f(&self.area_factor, "the area factor")?,
+        })
     }
 }
 
@@ -134,6 +165,8 @@ type Frontier = Vec<(u32, Time, Time)>;
 pub struct PublishedAllotment {
     pub params: Published,
     frontiers: Vec<Option<Frontier>>,
+    /// Each job's interesting counts in their doubles (rule 6).
+    theirs: Vec<Option<TheirCounts>>,
 }
 
 impl PublishedAllotment {
@@ -141,6 +174,7 @@ impl PublishedAllotment {
         PublishedAllotment {
             params,
             frontiers: Vec::new(),
+            theirs: Vec::new(),
         }
     }
 
@@ -158,6 +192,9 @@ impl PublishedAllotment {
             return Err(Error::Limit(
                 "MT-ALLOTMENT (published): a batch needs jobs and attempts".into(),
             ));
+        }
+        if self.params.float_decisions {
+            return self.allot_f64(inst, jobs, g);
         }
         let mut xmax = start(inst, jobs, g)?;
         let mut decisions = 1;
@@ -186,6 +223,52 @@ impl PublishedAllotment {
                 None => xmin = xmed,
             }
         }
+        self.finish(inst, jobs, alloc, xmin, decisions)
+    }
+
+    /// Rule 6: the decision in their doubles ([`super::mt_published_f64`]).
+    fn allot_f64(&mut self, inst: &Instance, jobs: &[usize], g: u32) -> Result<Allotment> {
+        let fp = self.params.float_params()?;
+        if self.theirs.len() != inst.len() {
+            self.theirs = vec![None; inst.len()];
+        }
+        for &j in jobs {
+            let job = inst.jobs.get(j).ok_or_else(|| {
+                Error::Limit(format!("MT-ALLOTMENT (published): internal: no job {j}"))
+            })?;
+            if self.theirs.get(j).is_some_and(Option::is_none) {
+                let fr = self.frontier(inst, j).clone();
+                self.theirs[j] = Some(f64dec::their_counts(job, &fr)?);
+            }
+        }
+        let counts: Vec<&TheirCounts> = jobs
+            .iter()
+            .filter_map(|&j| self.theirs.get(j).and_then(Option::as_ref))
+            .collect();
+        if counts.len() != jobs.len() {
+            return Err(Error::Limit(
+                "MT-ALLOTMENT (published): internal: a job without counts".into(),
+            ));
+        }
+        let a = f64dec::allot(&counts, g, inst.procs, fp)?;
+        let xmin = Time::from_f64_exact(a.xmin).ok_or_else(|| {
+            Error::Limit(format!(
+                "MT-ALLOTMENT (published): X_min = {} is not finite",
+                a.xmin
+            ))
+        })?;
+        self.finish(inst, jobs, a.alloc, xmin, a.decisions)
+    }
+
+    /// Rule 5 and the allotment's exact bound L (both decisions end here).
+    fn finish(
+        &self,
+        inst: &Instance,
+        jobs: &[usize],
+        mut alloc: Vec<Vec<u32>>,
+        xmin: Time,
+        decisions: u32,
+    ) -> Result<Allotment> {
         if self.params.first_count_only {
             for ps in &mut alloc {
                 debug_assert!(!ps.is_empty(), "a job with no planned count");
@@ -365,6 +448,7 @@ mod tests {
             eps2: Time::new(1, 10).unwrap(),
             area_factor: Time::one(),
             first_count_only: true,
+            float_decisions: false,
         });
         // X = 8: Z = 4; k = 1: A p = 4 (t = 2 ≤ 4), B p = 1 (t = 4 ≤ 4);
         // Σ a = 12 < 1·4·4 = 16 → D(8) = min(4, 8) = 4.
@@ -453,17 +537,26 @@ mod tests {
             let lstar = lstar.unwrap();
             let mut params = Published::as_published();
             params.first_count_only = false;
+            params.float_decisions = false;
             let (e1, e2, f) = (0.3f64, 0.03f64, 1.1f64);
             let gf = f64::from(g);
             let bound = (1.0 + e1)
                 * (1.0 + e2)
                 * (1.0 + 2f64.powi(-23))
                 * (1.0 / (1.0 - e1 / gf)).max(f / (1.0 + e1 - e1 / gf));
-            let a = PublishedAllotment::new(params)
+            let a = PublishedAllotment::new(params.clone())
                 .allot(&inst, &ids, g)
                 .unwrap();
             let r = a.bound.lower.to_f64() / lstar.to_f64();
             assert!(r <= bound, "seed {seed}: L/L* = {r} > {bound} ({inst:?})");
+            // Rule 6 (their doubles) differs from the exact decision only by rounding, which
+            // the bound's (1 + 2^−23) factor covers.
+            params.float_decisions = true;
+            let af = PublishedAllotment::new(params)
+                .allot(&inst, &ids, g)
+                .unwrap();
+            let rf = af.bound.lower.to_f64() / lstar.to_f64();
+            assert!(rf <= bound, "seed {seed}: doubles: L/L* = {rf} > {bound}");
             let a1 = PublishedAllotment::new(Published::as_published())
                 .allot(&inst, &ids, g)
                 .unwrap();
