@@ -66,6 +66,7 @@ use super::failures::FailureSource;
 use super::limits::{self, Budget};
 use super::model::{Resilience, Variant, Workload};
 use super::nodes::{NodeBitset, NodeSet};
+use super::plan::Profile;
 use crate::error::{Error, Result};
 use crate::time::Time;
 use std::collections::BTreeMap;
@@ -165,6 +166,14 @@ struct Sim<'a> {
     full: bool,
     /// A compression is due at the end of this instant.
     compress: bool,
+    /// The plan (free nodes from the last planning instant on, with every queued job's
+    /// reservation), kept between events; see [`planning`].
+    plan: Profile,
+    /// No queued job of `plan` can start earlier (see `Sim::replan_pass`).
+    settled: bool,
+    /// Walltime ends and node counts of the attempts completed at this instant, whose unused
+    /// reservation the next compression gives back.
+    freed: Vec<(Time, u32)>,
     budget: Budget,
 }
 
@@ -243,6 +252,9 @@ impl<'a> Sim<'a> {
             stats: Stats::default(),
             full: false,
             compress: false,
+            plan: Profile::new(&Time::zero(), nodes, &[]),
+            settled: true,
+            freed: Vec::new(),
             budget,
         }
     }
@@ -429,10 +441,10 @@ impl<'a> Sim<'a> {
     /// Step 5 of the module doc: full recomputation, compression or insertion.
     fn update_plan(&mut self, new_jobs: bool) {
         if self.full {
-            self.replan(false);
+            self.replan_full();
             self.stats.replans += 1;
         } else if self.compress || new_jobs {
-            self.replan(true);
+            self.replan_pass();
         }
     }
 
