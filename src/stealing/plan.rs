@@ -225,6 +225,26 @@ impl Profile {
         not_before: &Time,
         limit: Option<&Time>,
     ) -> Time {
+        self.search(p, len, not_before, limit, false)
+    }
+
+    /// Whether some `s` in `[not_before, start)` has `p` nodes free on `[s, min(s + len,
+    /// start))`: what a job reserved from `start` needs, before its own reservation is given
+    /// back, to start earlier (a necessary condition, so compression can leave the job alone
+    /// without the give-back and re-reservation when it fails).
+    pub fn can_start_before(&self, p: u32, len: &Time, not_before: &Time, start: &Time) -> bool {
+        self.search(p, len, not_before, Some(start), true) < *start
+    }
+
+    /// [`Profile::earliest_before`]; with `clip`, windows are only checked up to `limit`.
+    fn search(
+        &self,
+        p: u32,
+        len: &Time,
+        not_before: &Time,
+        limit: Option<&Time>,
+        clip: bool,
+    ) -> Time {
         if let Some(l) = limit {
             if l <= not_before {
                 return l.clone();
@@ -241,7 +261,10 @@ impl Profile {
                 break;
             }
             let s = if ti < not_before { not_before } else { ti };
-            let end = s + len;
+            let mut end = s + len;
+            if let Some(l) = limit.filter(|l| clip && end > **l) {
+                end = l.clone();
+            }
             let Some(j) = self.next(i).and_then(|n| self.find(n, p, false)) else {
                 return s.clone();
             };
@@ -370,6 +393,45 @@ impl Profile {
         }
     }
 
+    /// Where `self` and `other` differ from `from` on: `(a, b, self − other)` on `[a, b)`, in
+    /// time order (`b` None: from `a` on forever).
+    pub fn minus(&self, other: &Profile, from: &Time) -> Vec<(Time, Option<Time>, i64)> {
+        let (x, y) = (self.steps(), other.steps());
+        let at = |st: &[(Time, i64)], k: usize| st[k.min(st.len()) - 1].1;
+        // Every breakpoint of either from `from` on, with each side's step index there.
+        let (mut i, mut j) = (
+            x.partition_point(|(t, _)| t <= from).max(1),
+            y.partition_point(|(t, _)| t <= from).max(1),
+        );
+        let mut out: Vec<(Time, Option<Time>, i64)> = Vec::new();
+        let mut cur = from.clone();
+        loop {
+            let d = at(&x, i) - at(&y, j);
+            let next = match (x.get(i), y.get(j)) {
+                (Some(a), Some(b)) => Some(a.0.clone().min(b.0.clone())),
+                (Some(a), None) => Some(a.0.clone()),
+                (None, Some(b)) => Some(b.0.clone()),
+                (None, None) => None,
+            };
+            if d != 0 {
+                out.push((cur.clone(), next.clone(), d));
+            }
+            let Some(n) = next else { return out };
+            if x.get(i).is_some_and(|a| a.0 == n) {
+                i += 1;
+            }
+            if y.get(j).is_some_and(|b| b.0 == n) {
+                j += 1;
+            }
+            cur = n;
+        }
+    }
+
+    /// Adds `delta` on `[from, to)` (a difference found by [`Profile::minus`]).
+    pub fn shift(&mut self, from: &Time, to: &Time, delta: i64) {
+        self.add(from, to, delta);
+    }
+
     /// The smallest free count over the profile (a negative value is an over-subscription).
     pub fn min_free(&self) -> i64 {
         self.blocks
@@ -453,6 +515,7 @@ mod tests {
         len: &Time,
         not_before: &Time,
         limit: Option<&Time>,
+        clip: bool,
     ) -> Time {
         if let Some(l) = limit {
             if l <= not_before {
@@ -473,7 +536,10 @@ mod tests {
                 continue;
             }
             let s = steps[i].0.clone().max(not_before.clone());
-            let end = &s + len;
+            let mut end = &s + len;
+            if let Some(l) = limit.filter(|l| clip && end > **l) {
+                end = l.clone();
+            }
             let mut j = i + 1;
             let mut ok = true;
             while j < n && steps[j].0 < end {
@@ -530,9 +596,13 @@ mod tests {
                 let nb = i(rng.random_range(0..2500));
                 let limit = rng.random_bool(0.5).then(|| i(rng.random_range(0..3000)));
                 let steps = pr.steps();
-                let want = reference_earliest(&steps, p, &len, &nb, limit.as_ref());
+                let want = reference_earliest(&steps, p, &len, &nb, limit.as_ref(), false);
                 let got = pr.earliest_before(p, &len, &nb, limit.as_ref());
                 assert_eq!(got, want, "{ctx}");
+                if let Some(l) = &limit {
+                    let clipped = reference_earliest(&steps, p, &len, &nb, Some(l), true);
+                    assert_eq!(pr.can_start_before(p, &len, &nb, l), clipped < *l, "{ctx}");
+                }
                 let first = steps
                     .iter()
                     .position(|(_, v)| *v >= i64::from(p))
@@ -564,6 +634,50 @@ mod tests {
             pr.forget_before(&cut);
             assert_eq!(tail(pr.steps()), before, "seed {seed}");
         }
+    }
+
+    #[test]
+    fn minus_lists_the_differences() {
+        let a = Profile::new(
+            &i(0),
+            4,
+            &[Busy {
+                from: i(0),
+                to: i(5),
+                count: 1,
+            }],
+        );
+        let b = Profile::new(
+            &i(0),
+            4,
+            &[
+                Busy {
+                    from: i(0),
+                    to: i(3),
+                    count: 1,
+                },
+                Busy {
+                    from: i(2),
+                    to: i(8),
+                    count: 2,
+                },
+            ],
+        );
+        // a: 3 on [0,5), 4 after; b: 3 on [0,2), 1 on [2,3), 2 on [3,8), 4 after.
+        assert_eq!(
+            a.minus(&b, &i(1)),
+            vec![
+                (i(2), Some(i(3)), 2),
+                (i(3), Some(i(5)), 1),
+                (i(5), Some(i(8)), 2)
+            ]
+        );
+        assert_eq!(a.minus(&a, &i(0)), vec![]);
+        let mut c = b.clone();
+        for (x, y, d) in a.minus(&b, &i(0)) {
+            c.shift(&x, &y.unwrap(), d);
+        }
+        assert_eq!(function(c.steps()), function(a.steps()));
     }
 
     fn steps_min(st: &[(Time, i64)]) -> i64 {

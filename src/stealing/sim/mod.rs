@@ -169,8 +169,12 @@ struct Sim<'a> {
     /// The plan (free nodes from the last planning instant on, with every queued job's
     /// reservation), kept between events; see [`planning`].
     plan: Profile,
+    /// What occupies nodes besides the queue (the base of `plan`), kept as `plan` is.
+    base_plan: Profile,
     /// No queued job of `plan` can start earlier (see `Sim::replan_pass`).
     settled: bool,
+    /// `plan` is what a full recomputation on `base_plan` gives (see `Sim::replan_full`).
+    greedy: bool,
     /// Walltime ends and node counts of the attempts completed at this instant, whose unused
     /// reservation the next compression gives back.
     freed: Vec<(Time, u32)>,
@@ -253,7 +257,9 @@ impl<'a> Sim<'a> {
             full: false,
             compress: false,
             plan: Profile::new(&Time::zero(), nodes, &[]),
+            base_plan: Profile::new(&Time::zero(), nodes, &[]),
             settled: true,
+            greedy: true,
             freed: Vec::new(),
             budget,
         }
