@@ -3,6 +3,13 @@
 //! C = R = 5 min, jobs above 49,000 nodes reduced as in Section 5.2), Baseline and SFSJ,
 //! failures from seed 1; and Table 6's synthetic workload (128 nodes, 1000 jobs, Section 6.3).
 //! Target: < 10 s per simulated variant on the Mira window (release build).
+//!
+//! `archive`: Parallel Workloads Archive logs (issue 16, item 5: every archive trace up to
+//! 300,000 jobs in < 30 s per variant, cost per job within 2x from 10,000 jobs up), Baseline
+//! and SFSJ with the `steal` defaults (platform MTBF 1 h, D = 1 h, C = R = 5 min, seed 1):
+//! the first 2,000 jobs of KTH-SP2 and NASA-iPSC (always present in `../shared/traces`), and,
+//! when `RESCHED_ARCHIVE` names more SWF files (colon-separated), those whole. The long runs
+//! are meant for `--bench stealing -- archive` with a small sample count.
 use criterion::{criterion_group, criterion_main, Criterion};
 use resched::stealing::synthetic::{paper_resilience, Synthetic};
 use resched::stealing::{simulate, trace, FailureSource, Resilience, Variant};
@@ -72,10 +79,77 @@ fn synthetic(c: &mut Criterion) {
     g.finish();
 }
 
+/// The `steal` defaults on a trace of `nodes` nodes (platform MTBF 1 h).
+fn archive_res(nodes: u32) -> Resilience {
+    Resilience {
+        downtime: Time::from_int(3600),
+        checkpoint: Time::from_int(300),
+        recovery: Time::from_int(300),
+        mtbf_ind: Some(Time::from_int(3600).mul_int(u64::from(nodes))),
+    }
+}
+
+fn archive(c: &mut Criterion) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut cases: Vec<(String, std::path::PathBuf, Option<usize>)> = Vec::new();
+    for name in [
+        "KTH-SP2-1996-2.1-cln.swf.gz",
+        "NASA-iPSC-1993-3.1-cln.swf.gz",
+    ] {
+        let found = [
+            root.join("../shared/traces"),
+            root.join("../../shared/traces"),
+        ]
+        .into_iter()
+        .map(|d| d.join(name))
+        .find(|p| p.exists());
+        match found {
+            Some(p) => cases.push((format!("{name}[..2000]"), p, Some(2000))),
+            None => eprintln!("skipping: ../shared/traces/{name} not found"),
+        }
+    }
+    // default: no extra trace when RESCHED_ARCHIVE is unset
+    for f in std::env::var("RESCHED_ARCHIVE")
+        .unwrap_or_default()
+        .split(':')
+    {
+        let p = std::path::PathBuf::from(f);
+        if f.is_empty() {
+            continue;
+        }
+        if !p.exists() {
+            eprintln!("skipping: {f} not found");
+            continue;
+        }
+        cases.push((f.to_string(), p, None));
+    }
+    let mut g = c.benchmark_group("stealing_archive");
+    g.sample_size(10);
+    for (name, path, cut) in cases {
+        let Ok((mut w, _)) = trace::load(&path, trace::Sizing::default()) else {
+            eprintln!("skipping: {name} does not load");
+            continue;
+        };
+        if let Some(n) = cut {
+            w.jobs.truncate(n);
+        }
+        let res = archive_res(w.nodes);
+        for v in [Variant::Baseline, Variant::SFSJ] {
+            g.bench_function(format!("{name} ({} jobs) {v}", w.jobs.len()), |b| {
+                b.iter(|| {
+                    let fs = FailureSource::poisson(1, &Time::from_int(3600), w.nodes).unwrap();
+                    simulate(&w, &res, fs, v).unwrap()
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     // No plots: criterion's plotters backend needs system fonts this machine may lack.
     config = Criterion::default().without_plots();
-    targets = mira, synthetic
+    targets = mira, synthetic, archive
 }
 criterion_main!(benches);

@@ -10,15 +10,70 @@
 //! failure), and rigid jobs with count-feasible reservations can always be given fixed nodes at
 //! start time (at every instant the free count covers what starts). It reproduces the node
 //! choices of Section 3 ("J_3 on P_3 to P_8", "reserves P_1 to P_6 for J_4", "J_3 … on P_2 and
-//! P_4 to P_8") and costs O(S) per placement over S breakpoints, not O(S·N).
+//! P_4 to P_8").
+//!
+//! # Why blocks (issue 16, item 5: archive traces with thousands of queued jobs)
+//! The steps are kept in blocks of at most [`BLOCK_MAX`] steps, each with a pending addition
+//! (a reservation covering the whole block costs O(1) there) and the minimum and maximum of its
+//! counts. A placement skips whole blocks: "the next step with at least p free" skips blocks
+//! whose maximum is below p, "the next step with fewer than p free" skips blocks whose minimum
+//! is at least p, and a new breakpoint moves at most a block's worth of steps, not the whole
+//! profile. Every answer is that of the plain scan over the steps (the test module keeps that
+//! scan as the reference and compares them on random profiles): the earliest start depends only
+//! on the step *function*, never on how its steps are stored.
 use crate::time::Time;
 
-/// Free-node count as a step function from `now` on: `steps[i] = (t_i, free on [t_i, t_{i+1}))`;
-/// the last step lasts forever.
+/// Steps per block after a split; a block splits when it exceeds [`BLOCK_MAX`].
+const BLOCK_MAX: usize = 64;
+
+/// Free-node count as a step function: step `i` holds `free` on `[t_i, t_{i+1})`; the last
+/// step lasts forever. Stored in blocks (see the module doc).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Profile {
-    steps: Vec<(Time, i64)>,
+    blocks: Vec<Block>,
 }
+
+/// A run of consecutive steps: starts `t`, counts `v[i] + add`, and `min`/`max` of `v`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Block {
+    t: Vec<Time>,
+    v: Vec<i64>,
+    add: i64,
+    min: i64,
+    max: i64,
+}
+
+impl Block {
+    fn new(t: Vec<Time>, v: Vec<i64>) -> Block {
+        let mut b = Block {
+            t,
+            v,
+            add: 0,
+            min: 0,
+            max: 0,
+        };
+        b.refresh();
+        b
+    }
+
+    /// Recomputes `min`/`max` (a block is never empty).
+    fn refresh(&mut self) {
+        debug_assert!(!self.v.is_empty());
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for &x in &self.v {
+            lo = lo.min(x);
+            hi = hi.max(x);
+        }
+        (self.min, self.max) = (lo, hi);
+    }
+
+    fn value(&self, i: usize) -> i64 {
+        self.v[i] + self.add
+    }
+}
+
+/// A step's place: block and index inside it.
+type Pos = (usize, usize);
 
 /// An occupation of `count` nodes over `[from, to)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,6 +81,22 @@ pub struct Busy {
     pub from: Time,
     pub to: Time,
     pub count: u32,
+}
+
+/// The successive highs of a profile from some instant on: `(count, t)` with strictly rising
+/// counts, `t` the first instant the free count reaches `count`. Answers "when are `p` nodes
+/// first free" in O(log) (see [`Profile::rises`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rises {
+    highs: Vec<(i64, Time)>,
+}
+
+impl Rises {
+    /// The first instant at which at least `p` nodes are free (None: never).
+    pub fn first_at_least(&self, p: u32) -> Option<&Time> {
+        let i = self.highs.partition_point(|(c, _)| *c < i64::from(p));
+        self.highs.get(i).map(|(_, t)| t)
+    }
 }
 
 impl Profile {
@@ -46,32 +117,94 @@ impl Profile {
             ev.push((b.to.clone(), c));
         }
         ev.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut steps = vec![(now.clone(), at_now)];
-        for (t, d) in ev {
-            let last = steps.len() - 1;
-            if steps[last].0 == t {
-                steps[last].1 += d;
+        let mut t = vec![now.clone()];
+        let mut v = vec![at_now];
+        for (time, d) in ev {
+            let last = v.len() - 1;
+            if t[last] == time {
+                v[last] += d;
             } else {
-                let v = steps[last].1 + d;
-                steps.push((t, v));
+                v.push(v[last] + d);
+                t.push(time);
             }
         }
-        Profile { steps }
+        let half = BLOCK_MAX / 2;
+        let mut blocks = Vec::with_capacity(t.len() / half + 1);
+        while t.len() > BLOCK_MAX {
+            let (rt, rv) = (t.split_off(half), v.split_off(half));
+            blocks.push(Block::new(
+                std::mem::replace(&mut t, rt),
+                std::mem::replace(&mut v, rv),
+            ));
+        }
+        blocks.push(Block::new(t, v));
+        Profile { blocks }
     }
 
     /// The steps (for tests and reports).
-    pub fn steps(&self) -> &[(Time, i64)] {
-        &self.steps
+    pub fn steps(&self) -> Vec<(Time, i64)> {
+        self.blocks
+            .iter()
+            .flat_map(|b| (0..b.t.len()).map(move |i| (b.t[i].clone(), b.value(i))))
+            .collect()
+    }
+
+    /// The step containing `t`: the last one starting at or before `t` (the first step when
+    /// `t` precedes the profile).
+    fn locate(&self, t: &Time) -> Pos {
+        let bi = self
+            .blocks
+            .partition_point(|b| b.t[0] <= *t)
+            .saturating_sub(1);
+        let i = self.blocks[bi]
+            .t
+            .partition_point(|s| s <= t)
+            .saturating_sub(1);
+        (bi, i)
+    }
+
+    fn time(&self, (b, i): Pos) -> &Time {
+        &self.blocks[b].t[i]
+    }
+
+    /// The step after `pos`, if any.
+    fn next(&self, (b, i): Pos) -> Option<Pos> {
+        if i + 1 < self.blocks[b].t.len() {
+            Some((b, i + 1))
+        } else if b + 1 < self.blocks.len() {
+            Some((b + 1, 0))
+        } else {
+            None
+        }
+    }
+
+    /// The first step at or after `from` whose count satisfies `want` (`at_least`: ≥ p; else
+    /// < p), skipping the blocks that cannot hold one.
+    fn find(&self, from: Pos, p: i64, at_least: bool) -> Option<Pos> {
+        let ok = |x: i64| (x >= p) == at_least;
+        let (b0, i0) = from;
+        for b in b0..self.blocks.len() {
+            let blk = &self.blocks[b];
+            let start = if b == b0 { i0 } else { 0 };
+            let may = if at_least {
+                blk.max + blk.add >= p
+            } else {
+                blk.min + blk.add < p
+            };
+            if !may {
+                continue;
+            }
+            if let Some(i) = (start..blk.v.len()).find(|&i| ok(blk.value(i))) {
+                return Some((b, i));
+            }
+        }
+        None
     }
 
     /// Free nodes at `t` (≥ the profile start).
     pub fn free_at(&self, t: &Time) -> i64 {
-        let i = self.steps.partition_point(|(s, _)| s <= t);
-        if i == 0 {
-            self.steps[0].1
-        } else {
-            self.steps[i - 1].1
-        }
+        let (b, i) = self.locate(t);
+        self.blocks[b].value(i)
     }
 
     /// The earliest `s ≥ not_before` such that at least `p` nodes are free on `[s, s + len)`.
@@ -83,7 +216,7 @@ impl Profile {
 
     /// As [`Profile::earliest`], but a start at or after `limit` is not looked for: `limit`
     /// is returned instead. Compression uses it with a job's current start, which stays
-    /// feasible (every other reservation was placed with it present), so the scan stops there
+    /// feasible (every other reservation was placed with it present), so the search stops there
     /// instead of running over the whole profile for every queued job.
     pub fn earliest_before(
         &self,
@@ -92,66 +225,107 @@ impl Profile {
         not_before: &Time,
         limit: Option<&Time>,
     ) -> Time {
+        self.search(p, len, not_before, limit, false)
+    }
+
+    /// Whether some `s` in `[not_before, start)` has `p` nodes free on `[s, min(s + len,
+    /// start))`: what a job reserved from `start` needs, before its own reservation is given
+    /// back, to start earlier (a necessary condition, so compression can leave the job alone
+    /// without the give-back and re-reservation when it fails).
+    pub fn can_start_before(&self, p: u32, len: &Time, not_before: &Time, start: &Time) -> bool {
+        self.search(p, len, not_before, Some(start), true) < *start
+    }
+
+    /// [`Profile::earliest_before`]; with `clip`, windows are only checked up to `limit`.
+    fn search(
+        &self,
+        p: u32,
+        len: &Time,
+        not_before: &Time,
+        limit: Option<&Time>,
+        clip: bool,
+    ) -> Time {
         if let Some(l) = limit {
             if l <= not_before {
                 return l.clone();
             }
         }
         let p = i64::from(p);
-        let n = self.steps.len();
-        // First step containing `not_before`.
-        let mut i = self
-            .steps
-            .partition_point(|(s, _)| s <= not_before)
-            .saturating_sub(1);
-        while i < n {
-            if limit.is_some_and(|l| self.steps[i].0 >= *l) {
+        // A candidate start is `not_before` or a step where the count rises to ≥ p; it fails
+        // at the first later step below p that begins before its end, and the next candidate
+        // is the first step ≥ p after that one.
+        let mut from = Some(self.locate(not_before));
+        while let Some(i) = from.and_then(|f| self.find(f, p, true)) {
+            let ti = self.time(i);
+            if limit.is_some_and(|l| ti >= l) {
                 break;
             }
-            if self.steps[i].1 < p {
-                i += 1;
-                continue;
+            let s = if ti < not_before { not_before } else { ti };
+            let mut end = s + len;
+            if let Some(l) = limit.filter(|l| clip && end > **l) {
+                end = l.clone();
             }
-            let s = if self.steps[i].0 < *not_before {
-                not_before.clone()
-            } else {
-                self.steps[i].0.clone()
+            let Some(j) = self.next(i).and_then(|n| self.find(n, p, false)) else {
+                return s.clone();
             };
-            let end = &s + len;
-            let mut j = i + 1;
-            let mut ok = true;
-            while j < n && self.steps[j].0 < end {
-                if self.steps[j].1 < p {
-                    ok = false;
-                    break;
-                }
-                j += 1;
+            if *self.time(j) >= end {
+                return s.clone();
             }
-            if ok {
-                return s;
-            }
-            i = j + 1;
+            from = self.next(j);
         }
         if let Some(l) = limit {
             return l.clone();
         }
         // Unreachable when p ≤ final count; the end of the profile is the safe answer.
-        self.steps[n - 1].0.clone().max(not_before.clone())
+        let last = self.blocks.len() - 1;
+        let lb = &self.blocks[last];
+        lb.t[lb.t.len() - 1].clone().max(not_before.clone())
     }
 
-    /// Index of the step starting exactly at `t` (inserting a breakpoint if needed).
-    fn split(&mut self, t: &Time) -> usize {
-        let i = self.steps.partition_point(|(s, _)| s < t);
-        if i < self.steps.len() && self.steps[i].0 == *t {
-            return i;
+    /// The first instants at which each count is reached from `from` on (see [`Rises`]); valid
+    /// as a bound "p nodes are not free before …" until a count of the profile *rises*
+    /// (a reservation only lowers counts, so it only makes the bound conservative).
+    pub fn rises(&self, from: &Time) -> Rises {
+        let mut highs: Vec<(i64, Time)> = Vec::new();
+        let (b0, i0) = self.locate(from);
+        let mut best = i64::MIN;
+        for b in b0..self.blocks.len() {
+            let blk = &self.blocks[b];
+            if blk.max + blk.add <= best {
+                continue;
+            }
+            let start = if b == b0 { i0 } else { 0 };
+            for i in start..blk.v.len() {
+                let x = blk.value(i);
+                if x > best {
+                    best = x;
+                    let t = if b == b0 && i == i0 { from } else { &blk.t[i] };
+                    highs.push((x, t.clone()));
+                }
+            }
         }
-        let v = if i == 0 {
-            self.steps[0].1
-        } else {
-            self.steps[i - 1].1
-        };
-        self.steps.insert(i, (t.clone(), v));
-        i
+        Rises { highs }
+    }
+
+    /// The step starting exactly at `t`, inserting a breakpoint (same count as the step it
+    /// cuts) if needed; `t` must not precede the profile.
+    fn split(&mut self, t: &Time) {
+        let (b, i) = self.locate(t);
+        let blk = &mut self.blocks[b];
+        if blk.t[i] == *t {
+            return;
+        }
+        debug_assert!(blk.t[i] < *t, "a breakpoint before the profile start");
+        let x = blk.v[i];
+        blk.t.insert(i + 1, t.clone());
+        blk.v.insert(i + 1, x);
+        if blk.t.len() > BLOCK_MAX {
+            let half = blk.t.len() / 2;
+            let mut right = Block::new(blk.t.split_off(half), blk.v.split_off(half));
+            right.add = blk.add;
+            blk.refresh();
+            self.blocks.insert(b + 1, right);
+        }
     }
 
     /// Adds `delta` to the free count on `[from, to)`.
@@ -159,10 +333,28 @@ impl Profile {
         if to <= from {
             return;
         }
-        let a = self.split(from);
-        let b = self.split(to);
-        for st in &mut self.steps[a..b] {
-            st.1 += delta;
+        self.split(from);
+        self.split(to);
+        let (b0, i0) = self.locate(from);
+        let (b1, i1) = self.locate(to);
+        // Steps [i0, i1) of b0 when b0 == b1; else the tail of b0, whole blocks, head of b1.
+        let partial = |blk: &mut Block, r: std::ops::Range<usize>| {
+            for x in &mut blk.v[r] {
+                *x += delta;
+            }
+            blk.refresh();
+        };
+        if b0 == b1 {
+            partial(&mut self.blocks[b0], i0..i1);
+            return;
+        }
+        let n0 = self.blocks[b0].v.len();
+        partial(&mut self.blocks[b0], i0..n0);
+        for blk in &mut self.blocks[b0 + 1..b1] {
+            blk.add += delta;
+        }
+        if i1 > 0 {
+            partial(&mut self.blocks[b1], 0..i1);
         }
     }
 
@@ -176,10 +368,78 @@ impl Profile {
         self.add(start, &(start + len), i64::from(p));
     }
 
+    /// Gives back `p` nodes on `[from, to)` (an occupation that ended early).
+    pub fn release(&mut self, from: &Time, to: &Time, p: u32) {
+        self.add(from, to, i64::from(p));
+    }
+
+    /// Forgets the steps that end at or before `now` (the counts from `now` on are unchanged),
+    /// so that a plan kept across events does not grow with the simulated time.
+    pub fn forget_before(&mut self, now: &Time) {
+        // Whole blocks whose successor starts at or before `now`.
+        let keep = self
+            .blocks
+            .partition_point(|b| b.t[0] <= *now)
+            .saturating_sub(1);
+        if keep > 0 {
+            self.blocks.drain(..keep);
+        }
+        let blk = &mut self.blocks[0];
+        let i = blk.t.partition_point(|s| s <= now).saturating_sub(1);
+        if i > 0 {
+            blk.t.drain(..i);
+            blk.v.drain(..i);
+            blk.refresh();
+        }
+    }
+
+    /// Where `self` and `other` differ from `from` on: `(a, b, self − other)` on `[a, b)`, in
+    /// time order (`b` None: from `a` on forever).
+    pub fn minus(&self, other: &Profile, from: &Time) -> Vec<(Time, Option<Time>, i64)> {
+        let (x, y) = (self.steps(), other.steps());
+        let at = |st: &[(Time, i64)], k: usize| st[k.min(st.len()) - 1].1;
+        // Every breakpoint of either from `from` on, with each side's step index there.
+        let (mut i, mut j) = (
+            x.partition_point(|(t, _)| t <= from).max(1),
+            y.partition_point(|(t, _)| t <= from).max(1),
+        );
+        let mut out: Vec<(Time, Option<Time>, i64)> = Vec::new();
+        let mut cur = from.clone();
+        loop {
+            let d = at(&x, i) - at(&y, j);
+            let next = match (x.get(i), y.get(j)) {
+                (Some(a), Some(b)) => Some(a.0.clone().min(b.0.clone())),
+                (Some(a), None) => Some(a.0.clone()),
+                (None, Some(b)) => Some(b.0.clone()),
+                (None, None) => None,
+            };
+            if d != 0 {
+                out.push((cur.clone(), next.clone(), d));
+            }
+            let Some(n) = next else { return out };
+            if x.get(i).is_some_and(|a| a.0 == n) {
+                i += 1;
+            }
+            if y.get(j).is_some_and(|b| b.0 == n) {
+                j += 1;
+            }
+            cur = n;
+        }
+    }
+
+    /// Adds `delta` on `[from, to)` (a difference found by [`Profile::minus`]).
+    pub fn shift(&mut self, from: &Time, to: &Time, delta: i64) {
+        self.add(from, to, delta);
+    }
+
     /// The smallest free count over the profile (a negative value is an over-subscription).
     pub fn min_free(&self) -> i64 {
-        // default: an empty profile has nothing free to go below 0
-        self.steps.iter().map(|s| s.1).min().unwrap_or(0)
+        self.blocks
+            .iter()
+            .map(|b| b.min + b.add)
+            .min()
+            // default: a profile always holds a block; an empty one has nothing below 0
+            .unwrap_or(0)
     }
 }
 
@@ -213,7 +473,7 @@ mod tests {
             },
         ];
         let mut pr = Profile::new(&i(1), 8, &busy);
-        assert_eq!(pr.steps(), &[(i(1), 5), (i(5), 6), (i(6), 7), (i(8), 8)]);
+        assert_eq!(pr.steps(), vec![(i(1), 5), (i(5), 6), (i(6), 7), (i(8), 8)]);
         let s3 = pr.earliest(6, &i(10), &i(1));
         assert_eq!(s3, i(5));
         pr.reserve(&s3, &i(10), 6);
@@ -245,5 +505,182 @@ mod tests {
         assert_eq!(pr.earliest(2, &i(3), &i(0)), i(9));
         assert_eq!(pr.earliest(1, &i(100), &i(0)), i(0));
         assert_eq!(pr.earliest(2, &i(1), &i(5)), i(5));
+    }
+
+    /// The plain scan over a step vector that the blocked profile replaced: the reference its
+    /// answers are compared with.
+    fn reference_earliest(
+        steps: &[(Time, i64)],
+        p: u32,
+        len: &Time,
+        not_before: &Time,
+        limit: Option<&Time>,
+        clip: bool,
+    ) -> Time {
+        if let Some(l) = limit {
+            if l <= not_before {
+                return l.clone();
+            }
+        }
+        let p = i64::from(p);
+        let n = steps.len();
+        let mut i = steps
+            .partition_point(|(s, _)| s <= not_before)
+            .saturating_sub(1);
+        while i < n {
+            if limit.is_some_and(|l| steps[i].0 >= *l) {
+                break;
+            }
+            if steps[i].1 < p {
+                i += 1;
+                continue;
+            }
+            let s = steps[i].0.clone().max(not_before.clone());
+            let mut end = &s + len;
+            if let Some(l) = limit.filter(|l| clip && end > **l) {
+                end = l.clone();
+            }
+            let mut j = i + 1;
+            let mut ok = true;
+            while j < n && steps[j].0 < end {
+                if steps[j].1 < p {
+                    ok = false;
+                    break;
+                }
+                j += 1;
+            }
+            if ok {
+                return s;
+            }
+            i = j + 1;
+        }
+        if let Some(l) = limit {
+            return l.clone();
+        }
+        steps[n - 1].0.clone().max(not_before.clone())
+    }
+
+    /// `steps` with equal neighbours merged: the step function itself.
+    fn function(steps: Vec<(Time, i64)>) -> Vec<(Time, i64)> {
+        let mut out: Vec<(Time, i64)> = Vec::new();
+        for (t, v) in steps {
+            if out.last().is_none_or(|l| l.1 != v) {
+                out.push((t, v));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn blocked_profile_answers_as_the_plain_scan() {
+        use rand::{RngExt, SeedableRng};
+        for seed in 0..40u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let nodes = rng.random_range(1..40u32);
+            let busy: Vec<Busy> = (0..rng.random_range(0..300))
+                .map(|_| {
+                    let from = rng.random_range(0..2000i64);
+                    Busy {
+                        from: Time::new(from, rng.random_range(1..4)).unwrap(),
+                        to: i(from + rng.random_range(1..300)),
+                        count: rng.random_range(0..3),
+                    }
+                })
+                .collect();
+            let mut pr = Profile::new(&i(0), nodes, &busy);
+            let mut reserved: Vec<(Time, Time, u32)> = Vec::new();
+            for step in 0..400 {
+                let ctx = format!("seed {seed}, step {step}");
+                let p = rng.random_range(1..=nodes);
+                let len = Time::new(rng.random_range(1..400), rng.random_range(1..3)).unwrap();
+                let nb = i(rng.random_range(0..2500));
+                let limit = rng.random_bool(0.5).then(|| i(rng.random_range(0..3000)));
+                let steps = pr.steps();
+                let want = reference_earliest(&steps, p, &len, &nb, limit.as_ref(), false);
+                let got = pr.earliest_before(p, &len, &nb, limit.as_ref());
+                assert_eq!(got, want, "{ctx}");
+                if let Some(l) = &limit {
+                    let clipped = reference_earliest(&steps, p, &len, &nb, Some(l), true);
+                    assert_eq!(pr.can_start_before(p, &len, &nb, l), clipped < *l, "{ctx}");
+                }
+                let first = steps
+                    .iter()
+                    .position(|(_, v)| *v >= i64::from(p))
+                    .map(|k| steps[k].0.clone().max(steps[0].0.clone()));
+                assert_eq!(
+                    pr.rises(&steps[0].0).first_at_least(p).cloned(),
+                    first,
+                    "{ctx}"
+                );
+                if rng.random_bool(0.3) && !reserved.is_empty() {
+                    let k = rng.random_range(0..reserved.len());
+                    let (s, l, q) = reserved.swap_remove(k);
+                    pr.unreserve(&s, &l, q);
+                } else if want >= i(0) && p <= nodes {
+                    pr.reserve(&want, &len, p);
+                    reserved.push((want, len, p));
+                }
+                assert_eq!(pr.min_free(), steps_min(&pr.steps()), "{ctx}");
+            }
+            // Forgetting the past keeps the function from that instant on.
+            let cut = i(rng.random_range(0..3000));
+            let tail = |st: Vec<(Time, i64)>| -> Vec<(Time, i64)> {
+                let k = st.partition_point(|(t, _)| *t <= cut).saturating_sub(1);
+                let mut v = function(st[k..].to_vec());
+                v[0].0 = v[0].0.clone().max(cut.clone());
+                v
+            };
+            let before = tail(pr.steps());
+            pr.forget_before(&cut);
+            assert_eq!(tail(pr.steps()), before, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn minus_lists_the_differences() {
+        let a = Profile::new(
+            &i(0),
+            4,
+            &[Busy {
+                from: i(0),
+                to: i(5),
+                count: 1,
+            }],
+        );
+        let b = Profile::new(
+            &i(0),
+            4,
+            &[
+                Busy {
+                    from: i(0),
+                    to: i(3),
+                    count: 1,
+                },
+                Busy {
+                    from: i(2),
+                    to: i(8),
+                    count: 2,
+                },
+            ],
+        );
+        // a: 3 on [0,5), 4 after; b: 3 on [0,2), 1 on [2,3), 2 on [3,8), 4 after.
+        assert_eq!(
+            a.minus(&b, &i(1)),
+            vec![
+                (i(2), Some(i(3)), 2),
+                (i(3), Some(i(5)), 1),
+                (i(5), Some(i(8)), 2)
+            ]
+        );
+        assert_eq!(a.minus(&a, &i(0)), vec![]);
+        let mut c = b.clone();
+        for (x, y, d) in a.minus(&b, &i(0)) {
+            c.shift(&x, &y.unwrap(), d);
+        }
+        assert_eq!(function(c.steps()), function(a.steps()));
+    }
+
+    fn steps_min(st: &[(Time, i64)]) -> i64 {
+        st.iter().map(|s| s.1).min().unwrap()
     }
 }

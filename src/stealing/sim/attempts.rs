@@ -119,6 +119,8 @@ impl Sim<'_> {
             None => {
                 self.finish(&r);
                 self.free.insert_set(&r.nodes);
+                // The plan kept its walltime reservation: give back what was not used.
+                self.freed.push((r.planned_end.clone(), r.nodes.len()));
                 self.compress = true;
             }
             Some(stop) if stop.resume => {

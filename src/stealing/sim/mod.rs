@@ -15,7 +15,9 @@
 //!    decreasing priority"); **compressed** after a completion (each queued job, in order,
 //!    removed and re-placed at its earliest slot, so no job is ever delayed — the conservative
 //!    backfilling rule of Section 4.1 and of Batsched's `conservative_bf`); otherwise new jobs
-//!    are only **inserted** at their earliest slot without moving anyone;
+//!    are **inserted** at their earliest slot, in the same pass (which moves a job only when a
+//!    previous pass left it room to start earlier). The plan is kept between events and the
+//!    work is skipped where it cannot change a start (see [`planning`]);
 //! 6. queued jobs whose planned start is `t` start, in queue order, each on the lowest free ids.
 //!
 //! # Priorities (Section 7.2.1)
@@ -66,6 +68,7 @@ use super::failures::FailureSource;
 use super::limits::{self, Budget};
 use super::model::{Resilience, Variant, Workload};
 use super::nodes::{NodeBitset, NodeSet};
+use super::plan::Profile;
 use super::readings::Readings;
 use crate::error::{Error, Result};
 use crate::time::Time;
@@ -168,6 +171,18 @@ struct Sim<'a> {
     full: bool,
     /// A compression is due at the end of this instant.
     compress: bool,
+    /// The plan (free nodes from the last planning instant on, with every queued job's
+    /// reservation), kept between events; see [`planning`].
+    plan: Profile,
+    /// What occupies nodes besides the queue (the base of `plan`), kept as `plan` is.
+    base_plan: Profile,
+    /// No queued job of `plan` can start earlier (see `Sim::replan_pass`).
+    settled: bool,
+    /// `plan` is what a full recomputation on `base_plan` gives (see `Sim::replan_full`).
+    greedy: bool,
+    /// Walltime ends and node counts of the attempts completed at this instant, whose unused
+    /// reservation the next compression gives back.
+    freed: Vec<(Time, u32)>,
     budget: Budget,
 }
 
@@ -275,6 +290,11 @@ impl<'a> Sim<'a> {
             stats: Stats::default(),
             full: false,
             compress: false,
+            plan: Profile::new(&Time::zero(), nodes, &[]),
+            base_plan: Profile::new(&Time::zero(), nodes, &[]),
+            settled: true,
+            greedy: true,
+            freed: Vec::new(),
             budget,
         }
     }
@@ -461,10 +481,10 @@ impl<'a> Sim<'a> {
     /// Step 5 of the module doc: full recomputation, compression or insertion.
     fn update_plan(&mut self, new_jobs: bool) {
         if self.full {
-            self.replan(false);
+            self.replan_full();
             self.stats.replans += 1;
         } else if self.compress || new_jobs {
-            self.replan(true);
+            self.replan_pass();
         }
     }
 

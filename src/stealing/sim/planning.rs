@@ -4,7 +4,7 @@
 //! jobs whose planned start has come. The profile itself is [`crate::stealing::plan`].
 use super::{Queued, Sim};
 use crate::error::Result;
-use crate::stealing::plan::{Busy, Profile};
+use crate::stealing::plan::{Busy, Profile, Rises};
 use crate::stealing::readings::NodeReturns;
 use crate::time::Time;
 
@@ -105,37 +105,130 @@ impl Sim<'_> {
         &q.recovery + &(&self.jobs[q.job].wall_len - &q.pos)
     }
 
-    /// Section 4.1: full recomputation (`compress == false`) or conservative compression.
-    pub(super) fn replan(&mut self, compress: bool) {
-        let mut busy = self.base_busy(None);
-        if compress {
-            for q in &self.queue {
-                if let Some(s) = &q.planned {
-                    busy.push(Busy {
-                        from: s.clone(),
-                        to: s + &self.reserve_len(q),
-                        count: self.jobs[q.job].nodes,
-                    });
-                }
-            }
+    /// Section 4.1, full recomputation: the plan is rebuilt from what occupies nodes now and
+    /// every queued job placed at its earliest slot, in priority order. Afterwards no queued
+    /// job can start earlier (each was placed at its earliest slot given the jobs before it,
+    /// and the jobs after it only took nodes): the plan is *settled*, and it is *greedy* (what
+    /// a recomputation on the same occupations gives), until a completion gives nodes back.
+    pub(super) fn replan_full(&mut self) {
+        let base = Profile::new(&self.now, self.n, &self.base_busy(None));
+        if self.greedy && self.keeps_greedy_plan(&base) {
+            self.base_plan = base;
+            self.freed.clear();
+            // Only new jobs (at the end of the queue) have no slot yet.
+            self.replan_pass();
+            return;
         }
-        let mut prof = Profile::new(&self.now, self.n, &busy);
+        let mut prof = base.clone();
         for k in 0..self.queue.len() {
             let len = self.reserve_len(&self.queue[k]);
             let p = self.jobs[self.queue[k].job].nodes;
-            let mut limit = None;
-            if compress {
-                if let Some(s) = self.queue[k].planned.clone() {
-                    prof.unreserve(&s, &len, p);
-                    limit = Some(s);
-                }
-            }
-            // A compressed job never moves later: its own slot is still free (see
-            // `Profile::earliest_before`).
-            let s = prof.earliest_before(p, &len, &self.now, limit.as_ref());
+            let s = prof.earliest(p, &len, &self.now);
             prof.reserve(&s, &len, p);
             self.queue[k].planned = Some(s);
         }
+        self.plan = prof;
+        self.base_plan = base;
+        self.freed.clear();
+        self.settled = true;
+        self.greedy = true;
+    }
+
+    /// Whether the kept greedy plan is what the recomputation on `base` gives, and if so
+    /// brings it onto `base`. True when the queue only gained new jobs (prio 1, at its end)
+    /// and `base` only *takes* nodes from the kept one (a node gone down, a job restarted
+    /// on a free node) without making any kept reservation over-subscribed: then each job's
+    /// slot is still free given the jobs before it, and no earlier slot became free (the
+    /// recomputation is the greedy placement in priority order; induction on the queue). A
+    /// node coming back changes nothing from now on, so the common failure-and-return pair
+    /// costs no recomputation of thousands of queued jobs.
+    fn keeps_greedy_plan(&mut self, base: &Profile) -> bool {
+        if self.queue.iter().any(|q| q.planned.is_none() && q.prio > 1) {
+            return false;
+        }
+        self.base_plan.forget_before(&self.now);
+        let diff = base.minus(&self.base_plan, &self.now);
+        if diff.iter().any(|(_, to, d)| *d > 0 || to.is_none()) {
+            return false;
+        }
+        self.plan.forget_before(&self.now);
+        let mut trial = self.plan.clone();
+        for (from, to, d) in &diff {
+            if let Some(to) = to {
+                trial.shift(from, to, *d);
+            }
+        }
+        if trial.min_free() < 0 {
+            return false;
+        }
+        self.plan = trial;
+        true
+    }
+
+    /// Section 4.1, conservative compression after completions, and insertion of new jobs:
+    /// each queued job, in priority order, removed and put back at its earliest slot no later
+    /// than its current start (so no job is ever delayed), new jobs at their earliest slot.
+    ///
+    /// The plan is kept from the previous event (only completions changed what occupies nodes
+    /// since: their unused walltime is given back here), and the pass does the work only where
+    /// its result can differ from "stay":
+    /// - on a settled plan with nothing given back, no queued job can move (nodes were only
+    ///   taken since it was placed), so only the new jobs are placed;
+    /// - else a job moves only if `p` nodes are free somewhere before its start ([`Rises`],
+    ///   recomputed after each move, which is the only thing that frees nodes during the pass)
+    ///   and stay free until its start or for its length ([`Profile::can_start_before`]); the
+    ///   others are left as they are without the remove-and-replace.
+    ///
+    /// The plan is settled afterwards iff nobody moved. Each case gives the very start the full
+    /// pass gives (`tests/stealing_pins.rs` pins whole runs).
+    pub(super) fn replan_pass(&mut self) {
+        let mut prof = std::mem::replace(&mut self.plan, Profile::new(&self.now, 0, &[]));
+        prof.forget_before(&self.now);
+        self.base_plan.forget_before(&self.now);
+        for (end, p) in self.freed.drain(..) {
+            if end > self.now {
+                prof.release(&self.now, &end, p);
+                self.base_plan.release(&self.now, &end, p);
+                self.settled = false;
+                self.greedy = false;
+            }
+        }
+        let settled = self.settled;
+        let mut moved = false;
+        let mut rises: Option<Rises> = None;
+        for k in 0..self.queue.len() {
+            let p = self.jobs[self.queue[k].job].nodes;
+            let Some(start) = self.queue[k].planned.clone() else {
+                let len = self.reserve_len(&self.queue[k]);
+                let s = prof.earliest(p, &len, &self.now);
+                prof.reserve(&s, &len, p);
+                self.queue[k].planned = Some(s);
+                continue;
+            };
+            if settled {
+                continue;
+            }
+            let r = rises.get_or_insert_with(|| prof.rises(&self.now));
+            if r.first_at_least(p).is_none_or(|t| *t >= start) {
+                continue;
+            }
+            let len = self.reserve_len(&self.queue[k]);
+            if !prof.can_start_before(p, &len, &self.now, &start) {
+                continue;
+            }
+            prof.unreserve(&start, &len, p);
+            // A compressed job never moves later: its own slot is still free (see
+            // `Profile::earliest_before`).
+            let s = prof.earliest_before(p, &len, &self.now, Some(&start));
+            prof.reserve(&s, &len, p);
+            if s != start {
+                moved = true;
+                rises = None;
+                self.queue[k].planned = Some(s);
+            }
+        }
+        self.plan = prof;
+        self.settled = !moved;
     }
 
     /// Step 6 of the event loop: queued jobs planned to start now start, in queue order, on
@@ -153,6 +246,9 @@ impl Sim<'_> {
                         self.free.count()
                     ))
                 })?;
+                // Its reservation becomes an occupation of the base (the plan is unchanged).
+                let len = self.reserve_len(&q);
+                self.base_plan.reserve(&self.now, &len, p);
                 self.start_attempt(q.job, nodes, q.cause, q.recovery, q.pos);
             } else {
                 k += 1;
