@@ -35,7 +35,7 @@ pub fn figures(
     workloads: &[(String, Workload)],
     grid: &Grid,
     results: &[StealCell],
-    seed: u64,
+    seeds: &str,
 ) -> Vec<(String, Figure)> {
     let mut out = Vec::new();
     for r in NodeReturns::ALL {
@@ -44,7 +44,7 @@ pub fn figures(
             .flat_map(|(tn, _)| sweep_panels(tn, r, grid, results))
             .collect();
         let title = format!(
-            "steal-sweep: SFSJ / Baseline against the MTBF (cf. Figures 9–11), node returns {r} by the plan, seed {seed}"
+            "steal-sweep: SFSJ / Baseline against the MTBF (cf. Figures 9–11), node returns {r} by the plan, {seeds}"
         );
         out.push((format!("figure9-{r}"), Figure::grid(title, 3, panels)));
     }
