@@ -53,6 +53,15 @@
 //! The exact decision (rules 1–5 without 6, below) is kept for the bound above and its
 //! property test, and is what rule 6 reduces to wherever no exact tie arises.
 //!
+//! The start. Their X_max = max(max_j g·t_j(1), Σ_j g·t_j(1)/P) is achievable whenever
+//! ε₁ > factor − 1 = 1/10: when the area term decides, every job on one processor scores
+//! factor·X/Z = factor·g/ε₁ units against the K = X/Z + g = g/ε₁ + g units there are. At
+//! ε₁ ≤ 1/10 it can fail (moldable-table1 with `--eps 1/10` meets it); their code then stores
+//! b = −1 and bisects over negative X, which is undefined, so resched grows the start by
+//! (1 + ε₁) — the score in units falls by that factor while K stays — until D(X) answers
+//! (at most [`START_STEPS`] growths, each counted as a decision). At their ε₁ = 0.3 the start
+//! never grows and the differential test is unaffected.
+//!
 //! Chain DP (rule 1, per job): V₀[k] = least area among the counts with t(p) ≤ k·Z (the job's
 //! Pareto frontier; infinite when none), V_j[k] = min_{1≤l<k} V_{j−1}[l] + V₀[k−l], the first l
 //! reaching the minimum (their strict `<`), the allocation of attempt j being the count of
@@ -198,11 +207,23 @@ impl PublishedAllotment {
         }
         let mut xmax = start(inst, jobs, g)?;
         let mut decisions = 1;
-        let (b, mut alloc) = self.decide(inst, jobs, g, &xmax)?.ok_or_else(|| {
-            Error::Limit(format!(
-                "MT-ALLOTMENT (published): the start X = {xmax} is not achievable"
-            ))
-        })?;
+        // Their start X_max is always achievable when ε₁ > (factor − 1) = 1/10 (module doc,
+        // "The start"); below, it can fail and their code goes on with b = −1 (undefined), so
+        // the start grows by (1 + ε₁) until D(X) answers.
+        let grow = &Time::one() + &self.params.eps1;
+        let (b, mut alloc) = loop {
+            if let Some(found) = self.decide(inst, jobs, g, &xmax)? {
+                break found;
+            }
+            if decisions > START_STEPS {
+                return Err(Error::Limit(format!(
+                    "MT-ALLOTMENT (published): no achievable start X after {START_STEPS} \
+                     growths (last X = {xmax})"
+                )));
+            }
+            decisions += 1;
+            xmax = &xmax * &grow;
+        };
         xmax = to_f32(&b)?;
         let mut xmin = Time::zero();
         let stop = &Time::one() + &self.params.eps2;
@@ -353,6 +374,9 @@ impl PublishedAllotment {
 /// with p_j > 1, or a moldable one whose allowed counts start above 1) takes its fewest
 /// processors p₀ instead: g·t_j(p₀) in the max and its area g·p₀·t_j(p₀) in the sum, which
 /// are their terms exactly when p₀ = 1 and keep X_max an allocation every job admits.
+/// Largest number of (1 + ε₁) growths of an unachievable start X (module doc, "The start").
+pub(crate) const START_STEPS: u32 = 64;
+
 fn start(inst: &Instance, jobs: &[usize], g: u32) -> Result<Time> {
     let mut tl = Time::zero();
     let mut sum = Time::zero();
@@ -429,6 +453,38 @@ mod tests {
         assert_eq!(f.to_f64(), f64::from(0.1f32));
         assert_ne!(f, x);
         assert_eq!(to_f32(&Time::from_int(3)).unwrap(), Time::from_int(3));
+    }
+
+    /// The start at ε₁ = 1/10 (module doc, "The start"): P = 2, two jobs of t(1) = 10 that
+    /// cannot speed up, g = 1. X_max = 10, Z = 1, K = 11 units; both jobs on one processor
+    /// score 1.1·10/(1·2) each, 11 in all, never below k ≤ 11: D(10) fails (their code would
+    /// go on from b = −1). Grown once to X = 11 (Z = 11/10): the score is 10 < k = 11, so the
+    /// search runs, in the exact and in the doubles' decision alike.
+    #[test]
+    fn an_unachievable_start_grows_by_one_plus_eps1() {
+        let inst = Instance::from_json_str(
+            r#"{"processors": 2, "jobs": [
+                {"speedup": {"model": "roofline", "w": 10, "pbar": 1}},
+                {"speedup": {"model": "roofline", "w": 10, "pbar": 1}}]}"#,
+            "t",
+        )
+        .unwrap();
+        for float_decisions in [false, true] {
+            let mut pa = PublishedAllotment::new(Published {
+                eps1: Time::new(1, 10).unwrap(),
+                eps2: Time::new(1, 100).unwrap(),
+                area_factor: Time::new(11, 10).unwrap(),
+                first_count_only: true,
+                float_decisions,
+            });
+            assert!(pa
+                .decide(&inst, &[0, 1], 1, &Time::from_int(10))
+                .unwrap()
+                .is_none());
+            let a = pa.allot(&inst, &[0, 1], 1).unwrap();
+            assert_eq!(a.alloc, vec![vec![1], vec![1]], "float {float_decisions}");
+            assert!(a.decisions >= 2, "float {float_decisions}: the start grew");
+        }
     }
 
     /// A 2-job batch worked by hand. P = 4; job A: t = 8/p (area 8 everywhere: only p = 4 is

@@ -196,11 +196,22 @@ pub fn allot(counts: &[&TheirCounts], g: u32, procs: u32, fp: FloatParams) -> Re
     xmax2 /= pf;
     let mut xmax = xmax1.max(xmax2);
     let mut decisions = 1;
-    let (b, mut alloc) = decide(counts, g, pf, xmax, fp)?.ok_or_else(|| {
-        Error::Limit(format!(
-            "MT-ALLOTMENT (published, doubles): the start X = {xmax} is not achievable"
-        ))
-    })?;
+    // As the exact reading (`mt_published`, "The start"): below ε₁ = 1/10 their start can be
+    // unachievable (their code then bisects from b = −1); it grows by (1 + ε₁) until D answers.
+    let (b, mut alloc) = loop {
+        if let Some(found) = decide(counts, g, pf, xmax, fp)? {
+            break found;
+        }
+        if decisions > super::mt_published::START_STEPS {
+            return Err(Error::Limit(format!(
+                "MT-ALLOTMENT (published, doubles): no achievable start X after {} growths \
+                 (last X = {xmax})",
+                super::mt_published::START_STEPS
+            )));
+        }
+        decisions += 1;
+        xmax *= 1.0 + fp.eps1;
+    };
     xmax = as_float(b)?;
     let mut xmin = 0f64;
     while xmin == 0.0 || xmax / xmin > 1.0 + fp.eps2 {
