@@ -62,6 +62,17 @@ pub struct Decomposition {
 }
 
 impl Decomposition {
+    /// The names of every category but useful work, in display order: what a Figure 3 panel
+    /// draws.
+    pub fn overhead_names() -> Vec<&'static str> {
+        Decomposition::default()
+            .parts()
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| *n != "useful")
+            .collect()
+    }
+
     /// The categories in display order, with names.
     pub fn parts(&self) -> [(&'static str, &Time); 7] {
         [

@@ -150,12 +150,7 @@ fn utilization_ratio(base: &Metrics, others: &[&Metrics]) -> Figure {
 /// Figure 3: the platform time other than useful work, in percent, per variant.
 fn decomposition(all: &[Metrics]) -> Figure {
     // The same order as the bar values below: Decomposition::parts without "useful".
-    let parts: Vec<&str> = Decomposition::default()
-        .parts()
-        .iter()
-        .map(|(n, _)| *n)
-        .filter(|n| *n != "useful")
-        .collect();
+    let parts = Decomposition::overhead_names();
     Figure::single(Chart::Bar(BarChart {
         title: "Platform time other than useful work (cf. Figure 3)".into(),
         y_label: "% of platform time".into(),

@@ -155,13 +155,7 @@ fn padded(series: &[BarSeries]) -> Option<(f64, f64)> {
 /// Figure 6 for one trace: one bar panel per flow statistic, the size classes as groups, one
 /// series per reading.
 fn class_panels_of(tn: &str, cs: &[&StealCell]) -> Vec<Chart> {
-    let mut classes: Vec<u32> = cs
-        .iter()
-        .flat_map(|c| c.results.iter())
-        .flat_map(|r| r.classes.iter().map(|(k, _)| *k))
-        .collect();
-    classes.sort_unstable();
-    classes.dedup();
+    let classes = super::tables::size_classes(cs);
     CLASS_STATS
         .iter()
         .map(|(name, stat)| {
@@ -191,12 +185,7 @@ fn class_panels_of(tn: &str, cs: &[&StealCell]) -> Vec<Chart> {
 /// Figure 3 for one trace: every part but useful work, in percent of platform time, for
 /// Baseline and SFSJ under both readings, and the paper's idle time of March 2018.
 fn decomposition_panel(tn: &str, cs: &[&StealCell]) -> Chart {
-    let parts: Vec<&str> = Decomposition::default()
-        .parts()
-        .iter()
-        .map(|(n, _)| *n)
-        .filter(|n| *n != "useful")
-        .collect();
+    let parts = Decomposition::overhead_names();
     let mut series = Vec::new();
     for r in NodeReturns::ALL {
         for v in [Variant::Baseline, Variant::SFSJ] {

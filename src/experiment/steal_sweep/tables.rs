@@ -255,10 +255,8 @@ fn record(s: &mut Summary, tn: &str, r: NodeReturns, m: u64, d: u64, stat: &str,
     );
 }
 
-/// Figure 6 (flow ratios per size class) and Figure 3 (decomposition) at the focus point.
-fn focus_tables(tn: &str, grid: &Grid, results: &[StealCell], s: &mut Summary) {
-    let (m, d) = focus(grid);
-    let cs = at(results, tn, m, d);
+/// The size classes (nodes) any run of `cs` recorded, ascending.
+pub(super) fn size_classes(cs: &[&StealCell]) -> Vec<u32> {
     let mut classes: Vec<u32> = cs
         .iter()
         .flat_map(|c| c.results.iter())
@@ -266,6 +264,14 @@ fn focus_tables(tn: &str, grid: &Grid, results: &[StealCell], s: &mut Summary) {
         .collect();
     classes.sort_unstable();
     classes.dedup();
+    classes
+}
+
+/// Figure 6 (flow ratios per size class) and Figure 3 (decomposition) at the focus point.
+fn focus_tables(tn: &str, grid: &Grid, results: &[StealCell], s: &mut Summary) {
+    let (m, d) = focus(grid);
+    let cs = at(results, tn, m, d);
+    let classes = size_classes(&cs);
     let mut header = vec!["nodes".to_string(), "jobs".to_string()];
     for r in NodeReturns::ALL {
         for (name, _) in CLASS_STATS {
