@@ -66,13 +66,13 @@ fn toy_example_end_to_end() {
     );
     let text = std::fs::read_to_string(&csv).unwrap();
     for line in [
-        "Baseline,all,max_flow,25.000000,25",
-        "Baseline,all,mean_flow,11.200000,56/5",
-        "Baseline,all,weighted_mean_flow,17.066667,256/15",
-        "H111,all,max_flow,21.000000,21",
-        "H111,all,mean_flow,12.200000,61/5",
-        "H111,all,weighted_mean_flow,14.733333,221/15",
-        "H111,stats,node_stealing,1.000000,1",
+        "Baseline,all,max_flow,25.000000,25,complete",
+        "Baseline,all,mean_flow,11.200000,56/5,complete",
+        "Baseline,all,weighted_mean_flow,17.066667,256/15,complete",
+        "H111,all,max_flow,21.000000,21,complete",
+        "H111,all,mean_flow,12.200000,61/5,complete",
+        "H111,all,weighted_mean_flow,14.733333,221/15,complete",
+        "H111,stats,node_stealing,1.000000,1,complete",
     ] {
         assert!(
             text.lines().any(|l| l == line),
@@ -80,10 +80,10 @@ fn toy_example_end_to_end() {
         );
     }
     for f in [
-        "flow_ratios.svg",
-        "flow_ratios.png",
-        "decomposition.svg",
-        "utilization_ratio.png",
+        "flow_ratios-foreseen.svg",
+        "flow_ratios-foreseen.png",
+        "decomposition-foreseen.svg",
+        "utilization_ratio-foreseen.png",
     ] {
         assert!(
             plots
@@ -98,12 +98,15 @@ fn toy_example_end_to_end() {
     // Every SVG parses, names every variant it compares and shows no NaN.
     for (f, wants) in [
         (
-            "flow_ratios.svg",
+            "flow_ratios-foreseen.svg",
             &["H111", "Maximum flow", "Mean flow", "all jobs"][..],
         ),
-        ("utilization_ratio.svg", &["H111", "useful utilization"][..]),
         (
-            "decomposition.svg",
+            "utilization_ratio-foreseen.svg",
+            &["H111", "useful utilization"][..],
+        ),
+        (
+            "decomposition-foreseen.svg",
             &["Baseline", "H111", "stealing", "idle"][..],
         ),
     ] {

@@ -245,19 +245,19 @@ fn toy_example_rows() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "variant,job,name,class,nodes,node_ids,release,first_start,start,end,flow,flow_decimal,work,restarts,failed,stolen,in_flows"
+        "variant,job,name,class,nodes,node_ids,release,first_start,start,end,flow,flow_decimal,work,restarts,failed,stolen,in_flows,status"
     );
     // Table 1: SFSJ gives J2 (stolen at 1, restarted at 6 on P3) flow 11, J3 flow 11.
     assert!(
-        lines.contains(&"H111,1,2,0,1,2,0,0,6,11,11,11.000000,5,1,0,1,1"),
+        lines.contains(&"H111,1,2,0,1,2,0,0,6,11,11,11.000000,5,1,0,1,1,complete"),
         "{text}"
     );
     assert!(
-        lines.contains(&"H111,2,3,2,6,1 3-7,0,0,1,11,11,11.000000,10,1,1,0,1"),
+        lines.contains(&"H111,2,3,2,6,1 3-7,0,0,1,11,11,11.000000,10,1,1,0,1,complete"),
         "{text}"
     );
     assert!(
-        lines.contains(&"Baseline,2,3,2,6,1 3-7,0,0,5,15,15,15.000000,10,1,1,0,1"),
+        lines.contains(&"Baseline,2,3,2,6,1 3-7,0,0,5,15,15,15.000000,10,1,1,0,1,complete"),
         "{text}"
     );
 }

@@ -1,6 +1,7 @@
 //! The command-line interface: one file per subcommand, all returning [`crate::Result`].
 //!
-//! Exit codes: 0 success, 1 a check that failed (an infeasible schedule), 2 bad input or usage.
+//! Exit codes: 0 success, 1 a check that failed (an infeasible schedule), 2 bad input or usage,
+//! 3 stopped early by a signal or a time limit, with partial results written (`steal`).
 use clap::{Parser, Subcommand};
 
 pub mod algorithms;
@@ -59,6 +60,9 @@ pub enum Exit {
     Ok,
     /// The command ran but what it checked does not hold (exit code 1).
     CheckFailed,
+    /// Stopped before its end (a signal, a time limit); what it wrote is marked partial
+    /// (exit code 3).
+    Stopped,
 }
 
 /// Parses the arguments, runs the command, prints errors; returns the process exit code.
@@ -87,6 +91,7 @@ pub fn main() -> i32 {
     match result {
         Ok(Exit::Ok) => 0,
         Ok(Exit::CheckFailed) => 1,
+        Ok(Exit::Stopped) => 3,
         Err(e) => {
             eprintln!("error: {e}");
             2

@@ -16,21 +16,24 @@ use crate::stealing::measure::Measure;
 use crate::stealing::metrics::{compute, Metrics, Pruning};
 use crate::stealing::synthetic::{paper_resilience, Synthetic};
 use crate::stealing::{
-    simulate_read_reporting, trace, Budget, FailureSource, NodeReturns, Readings, Resilience, Run,
-    Variant, Workload,
+    simulate_read_reporting, trace, Budget, Ending, FailureSource, NodeReturns, Readings,
+    Resilience, Run, Variant, Workload,
 };
 use crate::time::Time;
 use std::io::IsTerminal;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub mod jobs_csv;
 pub mod outputs;
 pub mod parse;
 pub mod plots;
 pub mod report;
+pub mod stop;
 
 use jobs_csv::JobsCsv;
+use stop::{Stop, Stopped};
 
 pub use parse::{parse_duration, parse_variants};
 pub use plots::plots;
@@ -114,6 +117,12 @@ pub struct Args {
     /// needs more stops with an error (default: 100 per job + 100,000).
     #[arg(long)]
     pub max_events: Option<u64>,
+    /// Stop after this much wall-clock time (`90`, `10min`, `2h`), checked every 1024 events,
+    /// and write what was measured so far, marked PARTIAL (as on SIGINT / SIGTERM; a second
+    /// Ctrl-C ends at once). The run stopped covers its completed jobs only; variants not yet
+    /// started are not run. Exit status 3 (unless a checker refused a run: 1).
+    #[arg(long)]
+    pub max_wall: Option<String>,
 }
 
 /// The option values, parsed and range-checked before any file is read.
@@ -128,6 +137,7 @@ struct Options {
     downtime: Option<Time>,
     checkpoint: Option<Time>,
     recovery: Option<Time>,
+    max_wall: Option<Duration>,
 }
 
 /// Parses every option value and checks it against [`crate::stealing::limits`].
@@ -179,12 +189,48 @@ fn options(a: &Args) -> Result<Options> {
         downtime: duration(&a.downtime, "--downtime")?,
         checkpoint: duration(&a.checkpoint, "--checkpoint")?,
         recovery: duration(&a.recovery, "--recovery")?,
+        max_wall: a
+            .max_wall
+            .as_deref()
+            .map(stop::parse_max_wall)
+            .transpose()?,
     })
+}
+
+/// Everything a variant's simulation needs, fixed before the first one.
+struct Setup<'a> {
+    a: &'a Args,
+    opts: &'a Options,
+    w: &'a Workload,
+    res: &'a Resilience,
+    mtbf: &'a Time,
+    failure_list: Option<&'a FailureSource>,
+    pruning: &'a Pruning,
+    budget: Budget,
+}
+
+/// What the variants gave: their metrics (complete or partial), the partial ones, the ones a
+/// stop left unrun, and whether a checker refused a run.
+#[derive(Default)]
+struct Results {
+    all: Vec<Metrics>,
+    stopped: Vec<Stopped>,
+    not_run: Vec<Variant>,
+    failed_check: bool,
+}
+
+impl Results {
+    /// A variant was stopped, or not run because of a stop.
+    fn is_partial(&self) -> bool {
+        !self.stopped.is_empty() || !self.not_run.is_empty()
+    }
 }
 
 /// Runs the command.
 pub fn run(a: Args) -> Result<Exit> {
     let opts = options(&a)?;
+    // Before anything long: a Ctrl-C while the trace is read stops before the first variant.
+    let stop = Stop::new(opts.max_wall)?;
     check_outputs(&a)?;
     let (w, note, synthetic) = load_workload(&a)?;
     let (res, mtbf) = resilience(&opts, &w, synthetic)?;
@@ -197,47 +243,157 @@ pub fn run(a: Args) -> Result<Exit> {
     println!("{}", measure_line(&opts, &pruning));
     println!("node returns: {} by the plan", opts.readings.returns);
     print_platform(&a, &w, &res, &mtbf);
-    let budget = Budget::with_events(w.jobs.len(), a.max_events);
+    let setup = Setup {
+        a: &a,
+        opts: &opts,
+        w: &w,
+        res: &res,
+        mtbf: &mtbf,
+        failure_list: failure_list.as_ref(),
+        pruning: &pruning,
+        budget: Budget::with_events(w.jobs.len(), a.max_events),
+    };
     let mut per_job = a.jobs_csv.as_deref().map(JobsCsv::new).transpose()?;
-    let mut all: Vec<Metrics> = Vec::new();
-    let mut failed_check = false;
-    for v in &opts.variants {
-        let failures = match &failure_list {
-            Some(f) => f.clone(),
-            None => FailureSource::poisson(a.seed, &mtbf, w.nodes)?,
-        };
-        let t0 = Instant::now();
-        let show = !a.quiet && std::io::stderr().is_terminal();
-        let mut progress = |done: usize, total: usize| {
-            if show {
-                eprint!("\r{v}: {done}/{total} jobs completed");
-            }
-        };
-        let run =
-            simulate_read_reporting(&w, &res, failures, *v, opts.readings, budget, &mut progress)?;
-        if show {
-            eprint!("\r\x1b[K");
+    let mut out = Results::default();
+    for (i, v) in opts.variants.iter().enumerate() {
+        // The first variant always starts: its first progress report, after
+        // PROGRESS_EVERY events, is where any stop is seen (`--max-wall 0` is reproducible).
+        if i > 0 && stop.requested().is_some() {
+            out.not_run.push(*v);
+            continue;
         }
-        eprintln!(
-            "{v}: simulated in {:.2} s ({} events)",
-            t0.elapsed().as_secs_f64(),
-            run.stats.events
-        );
-        let m = compute(&run, &pruning);
-        failed_check |= !a.no_check && !checked(&w, &res, &run, &m);
-        if let (Some(t), Some(p)) = (per_job.as_mut(), a.jobs_csv.as_deref()) {
-            t.add(&run, &pruning, p)?;
-        }
-        all.push(m);
+        run_variant(&setup, *v, &stop, per_job.as_mut(), &mut out)?;
     }
-    print!("{}", table(&all));
-    print!("{}", class_table(&all));
-    write_outputs(&a, &all, per_job)?;
-    Ok(if failed_check {
+    print!("{}", table(&out.all, &out.stopped));
+    for s in &out.stopped {
+        println!("{}", s.note());
+    }
+    if !out.not_run.is_empty() {
+        let names: Vec<String> = out.not_run.iter().map(Variant::to_string).collect();
+        println!(
+            "NOT RUN (stopped before they started): {}",
+            names.join(", ")
+        );
+    }
+    print!("{}", class_table(&out.all, &out.stopped));
+    write_outputs(&a, opts.readings, &out, per_job)?;
+    Ok(if out.failed_check {
         Exit::CheckFailed
+    } else if out.is_partial() {
+        Exit::Stopped
     } else {
         Exit::Ok
     })
+}
+
+/// Simulates variant `v` (stopping when `stop` asks), measures it, checks it and adds its jobs
+/// to `per_job`.
+fn run_variant(
+    s: &Setup,
+    v: Variant,
+    stop: &Stop,
+    per_job: Option<&mut JobsCsv>,
+    out: &mut Results,
+) -> Result<()> {
+    let (a, w) = (s.a, s.w);
+    let failures = match s.failure_list {
+        Some(f) => f.clone(),
+        None => FailureSource::poisson(a.seed, s.mtbf, w.nodes)?,
+    };
+    let t0 = Instant::now();
+    let show = !a.quiet && std::io::stderr().is_terminal();
+    let mut why = None;
+    let mut progress = |done: usize, total: usize| {
+        if show {
+            eprint!("\r{v}: {done}/{total} jobs completed");
+        }
+        why = stop.requested();
+        if why.is_some() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let (r, budget) = (s.opts.readings, s.budget);
+    let ending = simulate_read_reporting(w, s.res, failures, v, r, budget, &mut progress)?;
+    if show {
+        eprint!("\r\x1b[K");
+    }
+    let (run, stopped) = match &ending {
+        Ending::Complete(run) => (run, None),
+        Ending::Stopped(p) => {
+            let window = partial_window(s.pruning, w, &p.reached);
+            let why = why.ok_or_else(|| internal_stop(v))?;
+            (&p.run, Some(Stopped::new(p, why, window)))
+        }
+    };
+    // A partial run is measured on its window, with the flow pruning of the whole run.
+    let pruning = match &stopped {
+        Some(st) => Pruning {
+            window: Some(st.window.clone()),
+            ..s.pruning.clone()
+        },
+        None => s.pruning.clone(),
+    };
+    let m = compute(run, &pruning);
+    eprintln!(
+        "{v}: {} in {:.2} s ({} events)",
+        if stopped.is_some() {
+            "stopped"
+        } else {
+            "simulated"
+        },
+        t0.elapsed().as_secs_f64(),
+        run.stats.events
+    );
+    if !a.no_check {
+        out.failed_check |= !match &ending {
+            // A partial run is checked against the workload of its completed jobs.
+            Ending::Stopped(p) => checked(&p.workload(w), s.res, run, &m),
+            Ending::Complete(_) => checked(w, s.res, run, &m),
+        };
+    }
+    if let (Some(t), Some(path)) = (per_job, a.jobs_csv.as_deref()) {
+        match &ending {
+            Ending::Stopped(p) => t.add_partial(p, s.pruning, path)?,
+            Ending::Complete(_) => t.add(run, s.pruning, path)?,
+        }
+    }
+    out.all.push(m);
+    out.stopped.extend(stopped);
+    Ok(())
+}
+
+/// A stopped run whose callback recorded no reason: the simulation stops only when asked.
+fn internal_stop(v: Variant) -> Error {
+    Error::Scheduler {
+        algo: v.to_string(),
+        time: "-".into(),
+        msg: "the simulation stopped without a stop request".into(),
+    }
+}
+
+/// The window of a partial run's utilization and decomposition: the measurement window (by
+/// default from the first submission) cut at the instant reached; empty when that window starts
+/// after it.
+fn partial_window(p: &Pruning, w: &Workload, reached: &Time) -> (Time, Time) {
+    let (a, b) = match &p.window {
+        Some(win) => win.clone(),
+        None => (first_submission(w), reached.clone()),
+    };
+    let b = b.min(reached.clone());
+    (a.min(b.clone()), b)
+}
+
+/// The first submission of `w` (the workload is never empty: its reader refuses that).
+fn first_submission(w: &Workload) -> Time {
+    w.jobs
+        .iter()
+        .map(|j| &j.release)
+        .min()
+        .cloned()
+        // default: a workload with no job starts at 0
+        .unwrap_or_default()
 }
 
 /// `--measure` on this workload, with `--window` (shifted to the first submission) and
@@ -249,14 +405,7 @@ fn pruning(o: &Options, w: &Workload, source: &str) -> Result<Pruning> {
         p.drop_last_pct = pct;
     }
     if let Some((x, y)) = &o.window {
-        let first = w
-            .jobs
-            .iter()
-            .map(|j| &j.release)
-            .min()
-            .cloned()
-            // default: a workload with no job starts at 0
-            .unwrap_or_default();
+        let first = first_submission(w);
         p.window = Some((&first + x, &first + y));
     }
     Ok(p)
@@ -396,18 +545,24 @@ fn checked(w: &Workload, res: &Resilience, run: &Run, m: &Metrics) -> bool {
 }
 
 /// `--csv`, `--jobs-csv` and `--plots`.
-fn write_outputs(a: &Args, all: &[Metrics], per_job: Option<JobsCsv>) -> Result<()> {
+fn write_outputs(
+    a: &Args,
+    readings: Readings,
+    out: &Results,
+    per_job: Option<JobsCsv>,
+) -> Result<()> {
+    let partial = if out.is_partial() { " (PARTIAL)" } else { "" };
     if let Some(p) = &a.csv {
-        write_atomic(p, csv(all)?.as_bytes())?;
-        println!("csv: {}", p.display());
+        write_atomic(p, csv(&out.all, &out.stopped)?.as_bytes())?;
+        println!("csv{partial}: {}", p.display());
     }
     if let (Some(t), Some(p)) = (per_job, &a.jobs_csv) {
         write_atomic(p, &t.into_bytes(p)?)?;
-        println!("jobs csv: {}", p.display());
+        println!("jobs csv{partial}: {}", p.display());
     }
     if let Some(dir) = &a.plots {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        for f in plots(all, dir)? {
+        for f in plots(&out.all, &out.stopped, out.is_partial(), readings, dir)? {
             println!("plot: {}", f.display());
         }
     }

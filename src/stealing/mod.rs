@@ -43,5 +43,6 @@ pub use metrics::{Metrics, Pruning};
 pub use model::{BatchJob, Criterion, Resilience, Timing, Variant, Victim, Workload};
 pub use readings::{NodeReturns, Readings};
 pub use sim::{
-    simulate, simulate_read, simulate_read_reporting, simulate_reporting, simulate_within, Run,
+    simulate, simulate_read, simulate_read_reporting, simulate_reporting, simulate_within, Ending,
+    Partial, Run,
 };

@@ -15,14 +15,18 @@
 //!   Σ nodes·work / (N · (last end − first submission));
 //! - `restarts` (attempts − 1), of which `failed` (cut by a failure) and `stolen` (interrupted
 //!   because its nodes were stolen); the rest are cancelled proactive checkpoints (7.2.3);
-//! - `in_flows`: 1 if the job counts in the flow statistics (`--prune-jobs`), else 0.
+//! - `in_flows`: 1 if the job counts in the flow statistics (`--prune-jobs`), else 0;
+//! - `status`: `complete`, or `partial` when the variant's run was stopped before its end
+//!   (`--max-wall`, a signal): its rows are then the jobs completed by the instant reached,
+//!   with their `job` index in the whole workload and the same times as in the whole run; the
+//!   flow pruning applies to the completed jobs.
 use crate::error::{Error, Result};
 use crate::stealing::metrics::{size_class, Pruning};
 use crate::stealing::nodes::NodeSet;
-use crate::stealing::sim::{AttemptRecord, Outcome, Run};
+use crate::stealing::sim::{AttemptRecord, Outcome, Partial, Run};
 use std::path::Path;
 
-const HEADER: [&str; 17] = [
+const HEADER: [&str; 18] = [
     "variant",
     "job",
     "name",
@@ -40,6 +44,7 @@ const HEADER: [&str; 17] = [
     "failed",
     "stolen",
     "in_flows",
+    "status",
 ];
 
 /// The rows of every variant, in memory until the end of the command.
@@ -77,6 +82,27 @@ impl JobsCsv {
 
     /// Adds the jobs of `run`, with the flow statistics' pruning.
     pub fn add(&mut self, run: &Run, pruning: &Pruning, path: &Path) -> Result<()> {
+        self.add_rows(run, pruning, path, None)
+    }
+
+    /// Adds the completed jobs of a stopped run, numbered as in the whole workload.
+    pub fn add_partial(&mut self, p: &Partial, pruning: &Pruning, path: &Path) -> Result<()> {
+        self.add_rows(&p.run, pruning, path, Some(&p.completed))
+    }
+
+    /// The rows of `run`; `index[j]` is the workload index of its job j when it is partial.
+    fn add_rows(
+        &mut self,
+        run: &Run,
+        pruning: &Pruning,
+        path: &Path,
+        index: Option<&[usize]>,
+    ) -> Result<()> {
+        let status = if index.is_some() {
+            "partial"
+        } else {
+            "complete"
+        };
         let mut by_job: Vec<Vec<&AttemptRecord>> = vec![Vec::new(); run.jobs.len()];
         for a in &run.attempts {
             if let Some(list) = by_job.get_mut(a.job) {
@@ -100,9 +126,18 @@ impl JobsCsv {
             };
             let flow = end - &info.release;
             let count = |f: fn(&Outcome) -> bool| list.iter().filter(|a| f(&a.outcome)).count();
+            // default: a whole run numbers its jobs as the workload does
+            let workload_index = index.map_or(Some(j), |ix| ix.get(j).copied());
+            let Some(workload_index) = workload_index else {
+                return Err(Error::Scheduler {
+                    algo: variant,
+                    time: run.end.to_string(),
+                    msg: format!("job {} of the partial run has no workload index", info.name),
+                });
+            };
             let row = [
                 variant.clone(),
-                j.to_string(),
+                workload_index.to_string(),
                 info.name.clone(),
                 size_class(info.nodes).to_string(),
                 info.nodes.to_string(),
@@ -118,6 +153,7 @@ impl JobsCsv {
                 count(|o| matches!(o, Outcome::Failed { .. })).to_string(),
                 count(|o| matches!(o, Outcome::Stolen { .. })).to_string(),
                 u8::from(kept.contains(&j)).to_string(),
+                status.to_string(),
             ];
             self.w.write_record(&row).map_err(|e| csv_error(path, e))?;
         }

@@ -3,10 +3,17 @@
 //! Baseline (Figure 9, one MTBF) and the decomposition of platform time (Figure 3). SVG and PNG
 //! each. Changes against Baseline are drawn in percent from 0 so that the few-percent
 //! differences the paper discusses are visible.
-use super::report::{baseline_and_others, class_of, ratio};
+//!
+//! The reading of node returns (`--returns`) is in every title and file name
+//! (`flow_ratios-foreseen.png`, …), so that runs of both readings can share a directory. A
+//! variant stopped before its end is drawn only in the decomposition, labelled PARTIAL, and
+//! the files of such a run end in `-partial`; the ratio figures compare whole runs only.
+use super::report::{baseline_and_others, class_of, is_partial, ratio, whole};
+use super::stop::Stopped;
 use crate::error::Result;
 use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure};
 use crate::stealing::metrics::{Decomposition, FlowStats, Metrics};
+use crate::stealing::Readings;
 use crate::time::Time;
 use std::path::{Path, PathBuf};
 
@@ -16,24 +23,45 @@ fn bar(r: Option<f64>) -> f64 {
     r.unwrap_or(f64::NAN)
 }
 
-/// Writes every figure into `dir` (which exists); returns the files written.
-pub fn plots(all: &[Metrics], dir: &Path) -> Result<Vec<PathBuf>> {
+/// Writes every figure into `dir` (which exists); returns the files written. `partial`: the
+/// run was stopped (some variant partial or not run).
+pub fn plots(
+    all: &[Metrics],
+    stopped: &[Stopped],
+    partial: bool,
+    readings: Readings,
+    dir: &Path,
+) -> Result<Vec<PathBuf>> {
+    let reading = format!("node returns {}", readings.returns);
+    let suffix = if partial { "-partial" } else { "" };
+    let file = |name: &str| dir.join(format!("{name}-{}{suffix}", readings.returns));
     let mut files = Vec::new();
-    if let Some((base, others)) = baseline_and_others(all) {
-        files.extend(plot::write_both(
-            &flow_ratios(base, &others),
-            &dir.join("flow_ratios"),
-        )?);
-        files.extend(plot::write_both(
-            &utilization_ratio(base, &others),
-            &dir.join("utilization_ratio"),
-        )?);
+    let whole = whole(all, stopped);
+    if let Some((base, others)) = baseline_and_others(&whole) {
+        let mut fig = flow_ratios(base, &others);
+        fig.title = format!("{}; {reading}", fig.title);
+        files.extend(plot::write_both(&fig, &file("flow_ratios"))?);
+        let mut fig = utilization_ratio(base, &others);
+        name_reading(&mut fig, &reading);
+        files.extend(plot::write_both(&fig, &file("utilization_ratio"))?);
     }
-    files.extend(plot::write_both(
-        &decomposition(all),
-        &dir.join("decomposition"),
-    )?);
+    let mut fig = decomposition(all, stopped);
+    if stopped.is_empty() {
+        name_reading(&mut fig, &reading);
+    } else {
+        name_reading(&mut fig, &format!("{reading}; PARTIAL run(s)"));
+    }
+    files.extend(plot::write_both(&fig, &file("decomposition"))?);
     Ok(files)
+}
+
+/// Adds the reading to the title of a one-chart figure.
+fn name_reading(fig: &mut Figure, reading: &str) {
+    for c in &mut fig.panels {
+        if let Chart::Bar(b) = c {
+            b.title = format!("{}; {reading}", b.title);
+        }
+    }
 }
 
 /// How to read one flow statistic off a class's [`FlowStats`].
@@ -147,8 +175,9 @@ fn utilization_ratio(base: &Metrics, others: &[&Metrics]) -> Figure {
     }))
 }
 
-/// Figure 3: the platform time other than useful work, in percent, per variant.
-fn decomposition(all: &[Metrics]) -> Figure {
+/// Figure 3: the platform time other than useful work, in percent, per variant (a stopped
+/// variant labelled PARTIAL: its own window, its completed jobs).
+fn decomposition(all: &[Metrics], stopped: &[Stopped]) -> Figure {
     // The same order as the bar values below: Decomposition::parts without "useful".
     let parts = Decomposition::overhead_names();
     Figure::single(Chart::Bar(BarChart {
@@ -160,7 +189,11 @@ fn decomposition(all: &[Metrics]) -> Figure {
             .map(|m| {
                 let d = &m.decomposition;
                 BarSeries {
-                    label: m.variant.to_string(),
+                    label: if is_partial(m.variant, stopped) {
+                        format!("{} (PARTIAL)", m.variant)
+                    } else {
+                        m.variant.to_string()
+                    },
                     values: d
                         .parts()
                         .iter()

@@ -2,6 +2,11 @@
 //! the flows (max, mean, size-weighted mean), the useful utilization and the decomposition of
 //! platform time (Figure 3), the failure counters (Table 9); per size class [2^k, 2^(k+1)), the
 //! flow ratios of every variant to Baseline (Figures 6, 7, 13).
+//!
+//! A variant stopped before its end ([`Stopped`]) is marked everywhere: `*` and a footnote in
+//! the table, `status` = `partial` and its `run` rows in the CSV; the class table compares only
+//! whole runs (a partial run's flows cover other jobs than Baseline's whole run).
+use super::stop::Stopped;
 use crate::error::{Error, Result};
 use crate::stealing::metrics::{FlowStats, Metrics};
 use crate::stealing::Variant;
@@ -46,8 +51,13 @@ pub(super) fn class_label(k: u32) -> String {
     format!("[2^{k},2^{})", k + 1)
 }
 
-/// The metrics table: one row per variant.
-pub fn table(all: &[Metrics]) -> String {
+/// Whether `v` is one of the stopped variants.
+pub(super) fn is_partial(v: Variant, stopped: &[Stopped]) -> bool {
+    stopped.iter().any(|s| s.variant == v)
+}
+
+/// The metrics table: one row per variant; a stopped variant is marked `*` (PARTIAL).
+pub fn table(all: &[Metrics], stopped: &[Stopped]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -65,7 +75,11 @@ pub fn table(all: &[Metrics]) -> String {
         let _ = writeln!(
             s,
             "{:<9} {:>6} {:>9} {:>9} {:>9} {:>7} | {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} | {:>5} {:>5} {:>5} {:>5}",
-            m.variant.to_string(),
+            if is_partial(m.variant, stopped) {
+                format!("{}*", m.variant)
+            } else {
+                m.variant.to_string()
+            },
             m.all.jobs,
             hours(&m.all.max),
             hours(&m.all.mean),
@@ -82,6 +96,12 @@ pub fn table(all: &[Metrics]) -> String {
             m.stats.on_jobs,
             m.stats.free_node_used,
             m.stats.steals
+        );
+    }
+    if !stopped.is_empty() {
+        let _ = writeln!(
+            s,
+            "* PARTIAL: stopped before its end; the completed jobs only, up to the instant reached (below)"
         );
     }
     s
@@ -146,10 +166,23 @@ fn class_rows(base: &Metrics, others: &[&Metrics]) -> Vec<Row> {
     rows
 }
 
-/// Per size class: max and mean flow of each variant over Baseline's (Figures 6, 7, 13).
-pub fn class_table(all: &[Metrics]) -> String {
+/// The whole runs of `all` (the stopped variants left out).
+pub(super) fn whole(all: &[Metrics], stopped: &[Stopped]) -> Vec<Metrics> {
+    all.iter()
+        .filter(|m| !is_partial(m.variant, stopped))
+        .cloned()
+        .collect()
+}
+
+/// Per size class: max and mean flow of each variant over Baseline's (Figures 6, 7, 13), whole
+/// runs only.
+pub fn class_table(all: &[Metrics], stopped: &[Stopped]) -> String {
     let mut s = String::new();
-    let Some((base, others)) = baseline_and_others(all) else {
+    let whole = whole(all, stopped);
+    let Some((base, others)) = baseline_and_others(&whole) else {
+        if !stopped.is_empty() && all.len() > 1 {
+            s.push_str("\nno flow ratios against Baseline: they compare whole runs only\n");
+        }
         return s;
     };
     let _ = write!(
@@ -172,15 +205,23 @@ pub fn class_table(all: &[Metrics]) -> String {
     s
 }
 
-/// Long-format CSV: `variant,scope,metric,value,exact` (value in seconds / node-seconds).
-/// Fields are escaped by the csv crate: a size class scope such as `[2^0,2^1)` is quoted.
-pub fn csv(all: &[Metrics]) -> Result<String> {
+/// Long-format CSV: `variant,scope,metric,value,exact,status` (value in seconds /
+/// node-seconds; status `complete` or `partial`, and a partial variant has rows of scope `run`:
+/// the instant reached and its job counts). Fields are escaped by the csv crate: a size class
+/// scope such as `[2^0,2^1)` is quoted.
+pub fn csv(all: &[Metrics], stopped: &[Stopped]) -> Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let err = |e: csv::Error| Error::Limit(format!("metrics CSV: {e}"));
-    w.write_record(["variant", "scope", "metric", "value", "exact"])
+    w.write_record(["variant", "scope", "metric", "value", "exact", "status"])
         .map_err(err)?;
     for m in all {
         let v = m.variant.to_string();
+        let stop = stopped.iter().find(|s| s.variant == m.variant);
+        let status = if stop.is_some() {
+            "partial"
+        } else {
+            "complete"
+        };
         let mut row = |scope: &str, metric: &str, t: &Time| {
             w.write_record([
                 v.as_str(),
@@ -188,9 +229,13 @@ pub fn csv(all: &[Metrics]) -> Result<String> {
                 metric,
                 &t.to_decimal_string(6),
                 &t.to_string(),
+                status,
             ])
             .map_err(err)
         };
+        for (name, t) in stop.map(Stopped::csv_rows).into_iter().flatten() {
+            row("run", name, &t)?;
+        }
         for (scope, f) in std::iter::once(("all".to_string(), &m.all))
             .chain(m.classes.iter().map(|(k, c)| (class_label(*k), c)))
         {
@@ -241,15 +286,15 @@ mod tests {
             Variant::SFSJ,
         )
         .unwrap();
-        let text = csv(&[compute(&run, &Pruning::default())]).unwrap();
+        let text = csv(&[compute(&run, &Pruning::default())], &[]).unwrap();
         assert!(
             text.lines()
-                .any(|l| l == "H111,\"[2^2,2^3)\",max_flow,21.000000,21"),
+                .any(|l| l == "H111,\"[2^2,2^3)\",max_flow,21.000000,21,complete"),
             "{text}"
         );
         let mut r = ::csv::Reader::from_reader(text.as_bytes());
         for rec in r.records() {
-            assert_eq!(rec.unwrap().len(), 5);
+            assert_eq!(rec.unwrap().len(), 6);
         }
     }
 }

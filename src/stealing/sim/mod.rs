@@ -63,6 +63,7 @@
 //! - [`algorithm1`]: Algorithm 1 (free node, victim choice, timing, criterion);
 //! - [`k3`]: criterion K3's two estimated scenarios;
 //! - [`planning`]: the conservative-backfilling plan of the queue (Section 4.1).
+//! - [`partial`]: what a run stopped by its progress callback leaves (the completed jobs).
 use super::checkpoint::StopPlan;
 use super::failures::FailureSource;
 use super::limits::{self, Budget};
@@ -73,13 +74,17 @@ use super::readings::Readings;
 use crate::error::{Error, Result};
 use crate::time::Time;
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 
 mod algorithm1;
 mod attempts;
 mod failure;
 mod k3;
+mod partial;
 mod planning;
 pub mod record;
+
+pub use partial::{Ending, Partial};
 
 pub use record::{
     job_infos, AttemptRecord, Cause, Effect, FailureRecord, HoldRecord, JobInfo, Outcome, Run,
@@ -206,19 +211,24 @@ pub fn simulate_within(
     variant: Variant,
     budget: Budget,
 ) -> Result<Run> {
-    simulate_reporting(w, res, failures, variant, budget, &mut |_, _| {})
+    simulate_reporting(w, res, failures, variant, budget, &mut |_, _| {
+        ControlFlow::Continue(())
+    })
+    .and_then(Ending::complete)
 }
 
 /// As [`simulate_within`], calling `progress(completed jobs, jobs)` every
-/// [`PROGRESS_EVERY`] events (for a progress line on long traces).
+/// [`PROGRESS_EVERY`] events (for a progress line on long traces). When it returns
+/// `ControlFlow::Break`, the run stops there and ends with what the jobs completed so far did
+/// ([`Ending::Stopped`], a [`Partial`]): how `resched steal` stops on a signal or `--max-wall`.
 pub fn simulate_reporting(
     w: &Workload,
     res: &Resilience,
     failures: FailureSource,
     variant: Variant,
     budget: Budget,
-    progress: &mut dyn FnMut(usize, usize),
-) -> Result<Run> {
+    progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+) -> Result<Ending> {
     let r = Readings::default();
     simulate_read_reporting(w, res, failures, variant, r, budget, progress)
 }
@@ -233,7 +243,9 @@ pub fn simulate_read(
     readings: Readings,
 ) -> Result<Run> {
     let budget = Budget::for_jobs(w.jobs.len());
-    simulate_read_reporting(w, res, failures, variant, readings, budget, &mut |_, _| {})
+    let mut go_on = |_, _| ControlFlow::Continue(());
+    simulate_read_reporting(w, res, failures, variant, readings, budget, &mut go_on)
+        .and_then(Ending::complete)
 }
 
 /// As [`simulate_reporting`], under the given readings ([`Readings`]).
@@ -244,16 +256,18 @@ pub fn simulate_read_reporting(
     variant: Variant,
     readings: Readings,
     budget: Budget,
-    progress: &mut dyn FnMut(usize, usize),
-) -> Result<Run> {
+    progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+) -> Result<Ending> {
     res.validate()?;
     w.check("workload")?;
     let jobs = job_infos(w, res);
     let mut sim = Sim::new(w.nodes, &jobs, res, failures, variant, budget);
     sim.readings = readings;
-    sim.run(progress)?;
+    if sim.run(progress)?.is_break() {
+        return Ok(Ending::Stopped(sim.into_partial()?));
+    }
     let records = sim.into_run()?;
-    Ok(Run { jobs, ..records })
+    Ok(Ending::Complete(Run { jobs, ..records }))
 }
 
 impl<'a> Sim<'a> {
@@ -334,11 +348,19 @@ impl<'a> Sim<'a> {
         }
     }
 
-    /// The event loop of the module doc, until every job has completed.
-    fn run(&mut self, progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
+    /// The event loop of the module doc, until every job has completed or `progress` breaks
+    /// (checked every [`PROGRESS_EVERY`] events, never before the first event: a stop at once
+    /// still covers the first [`PROGRESS_EVERY`] events, which makes it reproducible).
+    fn run(
+        &mut self,
+        progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+    ) -> Result<ControlFlow<()>> {
         while self.done < self.jobs.len() {
-            if self.stats.events % PROGRESS_EVERY == 0 {
-                progress(self.done, self.jobs.len());
+            if self.stats.events > 0
+                && self.stats.events % PROGRESS_EVERY == 0
+                && progress(self.done, self.jobs.len()).is_break()
+            {
+                return Ok(ControlFlow::Break(()));
             }
             self.check_budget()?;
             let t = self.next_event().ok_or_else(|| {
@@ -363,7 +385,7 @@ impl<'a> Sim<'a> {
             self.update_plan(new_jobs);
             self.start_due()?;
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     }
 
     /// Failures faster than jobs can progress would loop forever (a job on many nodes without
