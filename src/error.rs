@@ -137,24 +137,45 @@ impl FieldError {
     }
 }
 
-/// Reads a whole file, transparently gunzipping names ending in `.gz`.
+/// Reads a whole file, transparently gunzipping names ending in `.gz`. Text that is not UTF-8
+/// is refused naming its line and column, and a gzip stream that breaks off (a truncated
+/// download) naming the line it reached, so that a user knows where the file is damaged.
 pub fn read_text(path: &Path) -> Result<String> {
     use std::io::Read;
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let mut bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     if path.extension().is_some_and(|e| e == "gz") {
-        let mut s = String::new();
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .read_to_string(&mut s)
-            .map_err(|e| Error::io(path, e))?;
-        Ok(s)
-    } else {
-        String::from_utf8(bytes).map_err(|e| {
-            Error::io(
-                path,
-                std::io::Error::new(std::io::ErrorKind::InvalidData, e),
-            )
-        })
+        let mut out = Vec::new();
+        if let Err(e) = flate2::read::MultiGzDecoder::new(&bytes[..]).read_to_end(&mut out) {
+            if !bytes.starts_with(&[0x1f, 0x8b]) {
+                let msg = "not a gzip file (no gzip signature) although its name ends in .gz";
+                return Err(Error::io(path, std::io::Error::other(msg)));
+            }
+            if out.is_empty() {
+                let msg = format!("corrupt gzip stream: {e}");
+                return Err(Error::io(path, std::io::Error::other(msg)));
+            }
+            let line = 1 + out.iter().filter(|&&b| b == b'\n').count();
+            let msg = format!("the gzip stream breaks off here ({e}): truncated or corrupt file");
+            return Err(Error::line(&path.display().to_string(), line, msg));
+        }
+        bytes = out;
     }
+    String::from_utf8(bytes).map_err(|e| {
+        let bad = e.utf8_error().valid_up_to();
+        let before = &e.as_bytes()[..bad];
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        let column = 1 + before.iter().rev().take_while(|&&b| b != b'\n').count();
+        let byte = e.as_bytes().get(bad).map(|b| format!(" (byte 0x{b:02x})"));
+        Error::line(
+            &path.display().to_string(),
+            line,
+            // default: an input cut inside a character has no offending byte to show
+            format!(
+                "column {column}: not UTF-8 text{}",
+                byte.unwrap_or_default()
+            ),
+        )
+    })
 }
 
 /// Writes a file atomically: to a temporary sibling, then renamed, so nothing half-written is left.

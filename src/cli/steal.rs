@@ -121,7 +121,7 @@ pub struct Args {
     /// and write what was measured so far, marked PARTIAL (as on SIGINT / SIGTERM; a second
     /// Ctrl-C ends at once). The run stopped covers its completed jobs only; variants not yet
     /// started are not run. Exit status 3 (unless a checker refused a run: 1).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub max_wall: Option<String>,
 }
 

@@ -50,8 +50,8 @@ pub struct Conversion {
 
 /// Converts a parsed log (see the module doc).
 pub fn from_swf(log: &SwfLog, sizing: Sizing) -> Result<(Workload, Conversion)> {
-    let (ppn, rule) = procs_per_node(log, sizing.procs_per_node)?;
-    let n = platform(log, sizing.nodes, ppn, sizing.max_job_nodes)?;
+    // First: an empty log (or one whose every line was dropped) is that, whatever its headers
+    // say, not a missing platform size.
     if log.jobs.is_empty() {
         return Err(Error::invalid(
             &log.file,
@@ -62,6 +62,8 @@ pub fn from_swf(log: &SwfLog, sizing: Sizing) -> Result<(Workload, Conversion)> 
             ),
         ));
     }
+    let (ppn, rule) = procs_per_node(log, sizing.procs_per_node)?;
+    let n = platform(log, sizing.nodes, ppn, sizing.max_job_nodes)?;
     let mut conv = Conversion {
         procs_per_node: ppn,
         procs_per_node_rule: rule,
