@@ -41,6 +41,11 @@ pub use report::{class_table, csv, table};
 
 /// Arguments of `resched steal`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Exit status: 0 done; 1 the checker refused a run; 2 bad input or usage; 3 stopped \
+                  early (SIGINT, SIGTERM or --max-wall): what was measured so far is written, \
+                  marked PARTIAL."
+)]
 pub struct Args {
     /// `W.swf` / `W.swf.gz`, or `synthetic[:nodes=128,lambda=174,seed=S,jobs=1000]` (Table 6).
     #[arg(long)]
@@ -308,7 +313,12 @@ fn run_variant(
             eprint!("\r{v}: {done}/{total} jobs completed");
         }
         why = stop.requested();
-        if why.is_some() {
+        if let Some(w) = &why {
+            let clear = if show { "\r\x1b[K" } else { "" };
+            eprintln!(
+                "{clear}{v}: stopping on {w} with {done}/{total} jobs completed; writing the \
+                 partial results (Ctrl-C again to quit at once)"
+            );
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
