@@ -166,15 +166,10 @@ pub fn read_text(path: &Path) -> Result<String> {
         let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
         let column = 1 + before.iter().rev().take_while(|&&b| b != b'\n').count();
         let byte = e.as_bytes().get(bad).map(|b| format!(" (byte 0x{b:02x})"));
-        Error::line(
-            &path.display().to_string(),
-            line,
-            // default: an input cut inside a character has no offending byte to show
-            format!(
-                "column {column}: not UTF-8 text{}",
-                byte.unwrap_or_default()
-            ),
-        )
+        // default: an input cut inside a character has no offending byte to show
+        let byte = byte.unwrap_or_default();
+        let msg = format!("column {column}: not UTF-8 text{byte}");
+        Error::line(&path.display().to_string(), line, msg)
     })
 }
 
