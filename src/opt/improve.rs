@@ -64,7 +64,7 @@ impl Budget {
             moves: attempts.saturating_mul(400).clamp(20_000, 200_000),
             stall: 2_000,
             deadline,
-            seed: 0x5eed_0f_0b71,
+            seed: 0x5eed_0f0b,
         }
     }
 }
