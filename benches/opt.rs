@@ -163,6 +163,14 @@ fn bench(c: &mut Criterion) {
             opt::solve(&inst, &sc, &OptConfig::with_method(Method::Search)).map(|r| r.makespan)
         })
     });
+    // The moldable paper's models (issue 14 goal 3), a size every seed proves in milliseconds.
+    if let Ok((inst, sc)) = generate::paper_moldable(8, 4, 20, 0) {
+        g.bench_function("search_paper_A8_P4", |b| {
+            b.iter(|| {
+                opt::solve(&inst, &sc, &OptConfig::with_method(Method::Search)).map(|r| r.makespan)
+            })
+        });
+    }
     let (inst, sc) = generate::anchor_rigid(6, 2, 0);
     g.bench_function(format!("ilp_{}_rigid_A6_P2", opt::ilp::backend()), |b| {
         b.iter(|| opt::solve(&inst, &sc, &OptConfig::with_method(Method::Ilp)).map(|r| r.makespan))
