@@ -42,7 +42,7 @@ fn table() {
         .first()
         .copied()
         .unwrap_or(1);
-    // Per-instance lines (best, bound, root bound, greedy, nodes, time) before each row.
+    // Per-instance lines (best, bound, root bound, greedy, start = the improved incumbent, nodes, time) before each row.
     let verbose = std::env::var("RESCHED_OPT_VERBOSE").is_ok();
     let a_default: Vec<String> = (4..=30).step_by(2).map(|a: u64| a.to_string()).collect();
     let sizes = env_list("RESCHED_OPT_A", &a_default.join(","));
@@ -92,11 +92,12 @@ fn table() {
                         let el = start.elapsed().as_secs_f64();
                         if verbose {
                             println!(
-                                "  P={p} A={a} seed={seed}: best {} bound {} root {} greedy {} optimal {} nodes {} {el:.3} s",
+                                "  P={p} A={a} seed={seed}: best {} bound {} root {} greedy {} start {} optimal {} nodes {} {el:.3} s",
                                 r.makespan,
                                 r.lower_bound(),
                                 r.stats.root_lower_bound,
                                 r.stats.greedy,
+                                r.stats.incumbent,
                                 r.is_optimal(),
                                 r.stats.search_nodes
                             );
@@ -162,6 +163,14 @@ fn bench(c: &mut Criterion) {
             opt::solve(&inst, &sc, &OptConfig::with_method(Method::Search)).map(|r| r.makespan)
         })
     });
+    // The moldable paper's models (issue 14 goal 3), a size every seed proves in milliseconds.
+    if let Ok((inst, sc)) = generate::paper_moldable(8, 4, 20, 0) {
+        g.bench_function("search_paper_A8_P4", |b| {
+            b.iter(|| {
+                opt::solve(&inst, &sc, &OptConfig::with_method(Method::Search)).map(|r| r.makespan)
+            })
+        });
+    }
     let (inst, sc) = generate::anchor_rigid(6, 2, 0);
     g.bench_function(format!("ilp_{}_rigid_A6_P2", opt::ilp::backend()), |b| {
         b.iter(|| opt::solve(&inst, &sc, &OptConfig::with_method(Method::Ilp)).map(|r| r.makespan))

@@ -104,6 +104,7 @@ pub fn run(a: Args) -> Result<Exit> {
             "threads": a.threads,
             "l_f": l_f,
             "greedy": r.stats.greedy,
+            "incumbent": r.stats.incumbent,
             "scale": r.stats.scale,
             "attempts": r.stats.attempts,
             "search_nodes": r.stats.search_nodes,
@@ -145,12 +146,13 @@ pub fn run(a: Args) -> Result<Exit> {
         println!("L(f) = {l} ({})", l.to_decimal_string(6));
     }
     println!(
-        "method {} (ILP backend {}), {} thread(s), {} attempts, greedy {} , root bound {}, {} search nodes, {:.3} s",
+        "method {} (ILP backend {}), {} thread(s), {} attempts, greedy {}, improved start {}, root bound {}, {} search nodes, {:.3} s",
         a.method,
         opt::ilp::backend(),
         a.threads,
         r.stats.attempts,
         r.stats.greedy,
+        r.stats.incumbent,
         r.stats.root_lower_bound,
         r.stats.search_nodes,
         r.stats.elapsed.as_secs_f64()

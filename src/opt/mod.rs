@@ -12,7 +12,8 @@
 //!   HiGHS with the `highs` cargo feature), whose answer is never trusted alone: its schedule is
 //!   rebuilt in exact time and checked, and its objective certified.
 //!
-//! Both start from the same incumbent — the greedy list schedule ([`greedy`]), or a packing
+//! Both start from the same incumbent — the greedy list schedule ([`greedy`]) improved by a
+//! seeded local search over attempt lists and allotments ([`improve`]), or a packing
 //! that meets the root lower bound when [`packing`] finds one — so a time limit
 //! always returns a feasible schedule with a proven lower bound. Every schedule returned passes
 //! [`crate::check::check`] (it is checked here before it is returned).
@@ -20,6 +21,7 @@ pub mod bounds;
 pub mod generate;
 pub mod greedy;
 pub mod ilp;
+pub mod improve;
 pub mod packing;
 pub mod problem;
 pub mod search;
@@ -128,6 +130,9 @@ pub struct OptStats {
     pub attempts: u64,
     /// The greedy incumbent's makespan.
     pub greedy: Time,
+    /// The makespan of the incumbent the exact methods start from: the greedy one improved by
+    /// [`improve`] (and replaced by a packing when [`packing`] meets the root bound).
+    pub incumbent: Time,
     /// True when the packing heuristic ([`packing`]) met the root lower bound (the incumbent is
     /// then optimal before any search).
     pub packed: bool,
@@ -229,26 +234,20 @@ fn checked(
 pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResult> {
     let started = Instant::now();
     let prob = problem::build(inst, sc)?;
-    let mut greedy = greedy::best(&prob);
+    let greedy_list = greedy::best(&prob);
     let energies = bounds::energies(&prob);
     let root_lb = bounds::root(&prob, &energies);
     let hulls = bounds::hulls(&prob, &energies);
-    let root_lb = bounds::deadline_root(&prob, &energies, &hulls, root_lb, greedy.makespan);
+    let root_lb = bounds::deadline_root(&prob, &energies, &hulls, root_lb, greedy_list.makespan);
     let mut stats = OptStats {
         scale: prob.scale,
         attempts: prob.total_attempts(),
-        greedy: prob.to_time(greedy.makespan),
+        greedy: prob.to_time(greedy_list.makespan),
         root_lower_bound: prob.to_time(root_lb),
         ..OptStats::default()
     };
-    if greedy.makespan > root_lb {
-        if let Some(p) = packing::pack_to(&prob, root_lb, packing::DEFAULT_NODES) {
-            if p.makespan < greedy.makespan {
-                stats.packed = p.makespan <= root_lb;
-                greedy = p;
-            }
-        }
-    }
+    let greedy = incumbent(&prob, greedy_list, root_lb, cfg, &mut stats);
+    stats.incumbent = prob.to_time(greedy.makespan);
 
     let run_search = |stats: &mut OptStats| -> Result<(Schedule, Time, bool, i64)> {
         let limits = search::Limits {
@@ -371,6 +370,37 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
     let mut result = result;
     result.stats.elapsed = started.elapsed();
     Ok(result)
+}
+
+/// The incumbent both methods start from (see the module documentation): a packing that meets
+/// the root bound when [`packing`] finds one, else the greedy schedule improved by [`improve`]
+/// (its fixed move budget, and at most a fifth of the time limit, so that the exact methods keep
+/// most of it). Never worse than `greedy`.
+fn incumbent(
+    prob: &problem::IntProblem,
+    greedy: greedy::IntSchedule,
+    root_lb: i64,
+    cfg: &OptConfig,
+    stats: &mut OptStats,
+) -> greedy::IntSchedule {
+    if greedy.makespan <= root_lb {
+        return greedy;
+    }
+    let packed = packing::pack_to(prob, root_lb, packing::DEFAULT_NODES);
+    if let Some(p) = packed.as_ref().filter(|p| p.makespan <= root_lb) {
+        stats.packed = true;
+        return p.clone();
+    }
+    let budget = improve::Budget::for_attempts(
+        prob.total_attempts(),
+        Some(Instant::now() + cfg.time_limit / 5),
+    );
+    let improved = improve::improve(prob, &greedy, root_lb, &budget);
+    // A packing that misses the bound may still beat the local search.
+    match packed {
+        Some(p) if p.makespan < improved.makespan => p,
+        _ => improved,
+    }
 }
 
 /// `makespan / opt` exactly (for ratio reports); `None` when `opt` is zero.

@@ -67,10 +67,19 @@
 //! shared incumbent), and U only decreases, so a node cut at some instant would also be cut
 //! with the final U: each thread's completed tree still proves "no schedule below the final
 //! U" (the memo stores U − t at the end of a subtree, as above). The first thread to complete
-//! its tree (or to meet the root bound) proves the optimum and stops the others. The proven
-//! optimal makespan is unique, so it does not depend on timing; *which* optimal schedule is
-//! returned, the node counts, and — when a limit stops every thread — the best makespan found,
-//! may vary from run to run.
+//! its tree (or to meet the root bound) proves the optimum and stops the others.
+//!
+//! Thread 0 runs the destructive tests (as the single-thread main search), the others the plain
+//! search below U; they share, besides the incumbent, a *proven lower bound* (an atomic maximum).
+//! Thread 0 publishes each bound its exhausted tests prove and adopts the shared incumbent
+//! before deciding what a test proved (`Search::sync` argues why a test stays sound while
+//! another thread lowers U: its cuts used min(T + 1, U) ≥ min(T + 1, U_end)). Every thread stops
+//! as soon as the shared incumbent meets the shared bound: the incumbent is then optimal. So the
+//! bound side climbs from below while the other orders improve the incumbent from above, and a
+//! stopped portfolio reports the raised bound (the maximum of the proven ones), not the root's.
+//! The proven optimal makespan is unique, so it does not depend on timing; *which* optimal
+//! schedule is returned, the node counts, and — when a limit stops every thread — the best
+//! makespan and bound found, may vary from run to run.
 use super::bounds::{self, ceil_div, Energy};
 use super::greedy::{IntAttempt, IntSchedule};
 use super::problem::IntProblem;
@@ -105,6 +114,8 @@ struct Shared {
     best: Mutex<IntSchedule>,
     /// Set when one thread has proven its incumbent optimal.
     proven: AtomicBool,
+    /// The best lower bound proven by any thread (the destructive thread raises it).
+    lower: AtomicI64,
 }
 
 /// Most jobs the search handles (it keeps per-job sets in 64-bit masks); larger instances are
@@ -272,6 +283,7 @@ pub fn solve_parallel(
         makespan: AtomicI64::new(start.makespan),
         best: Mutex::new(start.clone()),
         proven: AtomicBool::new(false),
+        lower: AtomicI64::new(0),
     };
     let outs: Vec<Outcome> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
@@ -279,7 +291,14 @@ pub fn solve_parallel(
                 let (start, limits, shared) = (start.clone(), limits.clone(), &shared);
                 scope.spawn(move || {
                     let mut s = Search::new(prob, start, limits, Order::of_thread(i), Some(shared));
-                    s.run();
+                    if i == 0 {
+                        s.run_destructive();
+                        if !s.stopped {
+                            shared.proven.store(true, Ordering::SeqCst);
+                        }
+                    } else {
+                        s.run();
+                    }
                     s.outcome()
                 })
             })
@@ -294,14 +313,17 @@ pub fn solve_parallel(
         Err(poisoned) => poisoned.into_inner().clone(),
     };
     let optimal = outs.iter().any(|o| o.optimal);
-    // default: no thread answered (each panicked): 0 is a true, if useless, bound and `optimal` is false
-    let root_lb = outs.iter().map(|o| o.lower_bound).min().unwrap_or(0);
+    // Every thread's bound and the shared one are proven, so their maximum is too.
+    let lb = outs
+        .iter()
+        .map(|o| o.lower_bound)
+        .fold(shared.lower.load(Ordering::SeqCst), i64::max);
     Outcome {
         optimal,
         lower_bound: if optimal {
             best.makespan
         } else {
-            root_lb.min(best.makespan)
+            lb.min(best.makespan)
         },
         nodes: outs.iter().map(|o| o.nodes).sum(),
         memo_hits: outs.iter().map(|o| o.memo_hits).sum(),
@@ -383,6 +405,7 @@ impl<'a> Search<'a> {
     /// over large ones (fine-grained rational times), so a large gap costs O(log) tests. When
     /// a limit stops it, the raised LB is reported (a tighter gap than the root bound's).
     fn run_destructive(&mut self) {
+        self.sync();
         while !self.stopped && !self.done && self.best.makespan > self.root_lb {
             let target = self.root_lb + (self.best.makespan - 1 - self.root_lb) / 4;
             self.cap_ub = target + 1;
@@ -391,13 +414,38 @@ impl<'a> Search<'a> {
             if self.stopped || self.done {
                 break;
             }
+            // A portfolio thread may have found a schedule ≤ target meanwhile: adopt it first.
+            self.sync();
             if self.best.makespan <= target {
                 // Exhausted below the schedule it found: that schedule is optimal.
                 self.root_lb = self.best.makespan;
             } else {
                 self.root_lb = target + 1;
             }
+            self.sync();
         }
+    }
+
+    /// In a portfolio ([`solve_parallel`]): adopts the shared incumbent when it is better and
+    /// publishes the own proven bound (the shared bound is the maximum of the threads').
+    ///
+    /// Why a test stays sound with a shared incumbent: every cut of the test compared a node
+    /// bound with min(T + 1, U) for the U of that moment, and U only decreases, so an exhausted
+    /// test proves "no schedule below min(T + 1, U_end)". After adopting U_end, the caller's two
+    /// cases are exactly these: U_end ≤ T (then U_end is optimal) or the bound T + 1.
+    fn sync(&mut self) {
+        let Some(sh) = self.shared else { return };
+        if sh.makespan.load(Ordering::SeqCst) < self.best.makespan {
+            let b = match sh.best.lock() {
+                Ok(b) => b.clone(),
+                Err(poisoned) => poisoned.into_inner().clone(),
+            };
+            if b.makespan < self.best.makespan {
+                self.best = b;
+            }
+        }
+        let lb = self.root_lb.min(self.best.makespan);
+        self.root_lb = self.root_lb.max(sh.lower.fetch_max(lb, Ordering::SeqCst));
     }
 
     fn outcome(self) -> Outcome {
@@ -438,12 +486,14 @@ impl Search<'_> {
         if node_cap || clock {
             self.stopped = true;
         }
-        // Another portfolio thread proved the optimum: stop without claiming anything here
-        // (`done`, not `stopped`: the portfolio is optimal).
+        // Another portfolio thread proved the optimum, or the shared incumbent meets the bound
+        // a thread proved: stop without claiming anything here (`done`, not `stopped`: the
+        // portfolio is optimal; [`solve_parallel`] returns the shared incumbent).
         if self.nodes % 64 == 0
-            && self
-                .shared
-                .is_some_and(|sh| sh.proven.load(Ordering::Relaxed))
+            && self.shared.is_some_and(|sh| {
+                sh.proven.load(Ordering::Relaxed)
+                    || sh.makespan.load(Ordering::SeqCst) <= sh.lower.load(Ordering::SeqCst)
+            })
         {
             self.done = true;
         }
