@@ -14,6 +14,8 @@
 //!   smallest area. So P·(T − t) ≥ that total.
 //! - **Clique** ([`clique`]): jobs whose widths sum above P are pairwise exclusive; their
 //!   remaining times add up.
+//! - **Lanes** ([`super::lanes`]): jobs of which at most two run side by side fill two lanes
+//!   with whole attempts; the makespan is at least the best two-machine split of their times.
 //! - **DFF energy**: a dual feasible function F maps processor counts so that any set of
 //!   attempts that fit together (Σ p ≤ P) has Σ F(p) ≤ F(P). Integrating over time, the
 //!   transformed areas also fit below F(P)·(T − t). We use the Fekete–Schepers family
@@ -106,10 +108,16 @@ pub fn clique(width: &[i64], left: &[i64], procs: i64) -> i64 {
     best
 }
 
-/// The root bound: the chain bound, the clique bound and every energy bound with nothing
-/// started.
+/// The root bound: the chain bound, the clique bound, the lane bound and every energy bound
+/// with nothing started.
 pub fn root(prob: &IntProblem, energies: &[Energy]) -> i64 {
     let mut lb = 0;
+    let end = vec![0i64; prob.jobs.len()];
+    let rem: Vec<u32> = prob.jobs.iter().map(|j| j.attempts).collect();
+    let dur: Vec<i64> = prob.jobs.iter().map(|j| j.min_dur).collect();
+    for set in super::lanes::lane_sets(prob) {
+        lb = lb.max(super::lanes::lane_bound(&set, &end, &rem, &dur, 0));
+    }
     for j in &prob.jobs {
         lb = lb.max(i64::from(j.attempts) * j.min_dur);
     }

@@ -20,6 +20,7 @@ pub mod bounds;
 pub mod generate;
 pub mod greedy;
 pub mod ilp;
+pub mod lanes;
 pub mod packing;
 pub mod problem;
 pub mod search;
