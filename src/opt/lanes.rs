@@ -93,34 +93,75 @@ pub fn lane_sets(prob: &IntProblem) -> Vec<LaneSet> {
     out
 }
 
-/// The lane bound of one set at instant `t` (see the module documentation), from the node's
-/// per-job state: `end[j]` the end of job j's running attempt (≤ t when idle), `rem[j]` its
-/// attempts not yet started, `min_dur[j]` its shortest attempt.
-pub fn lane_bound(set: &LaneSet, end: &[i64], rem: &[u32], min_dur: &[i64], t: i64) -> i64 {
-    let mut e = 0i64;
-    let mut r = [t, t];
+/// What the bound needs of a node for one set: the solo time e, the lanes' ready times, the
+/// pair members' remaining total R and their longest attempt left.
+struct Gathered {
+    e: i64,
+    r: [i64; 2],
+    total: i64,
+    dmax: i64,
+}
+
+fn gather(set: &LaneSet, end: &[i64], rem: &[u32], min_dur: &[i64], t: i64) -> Gathered {
+    let mut g = Gathered {
+        e: 0,
+        r: [t, t],
+        total: 0,
+        dmax: 0,
+    };
     let mut running = 0usize;
-    let mut total = 0i64;
     for j in 0..end.len().min(64) {
         let bit = 1u64 << j;
         let left = i64::from(rem[j]) * min_dur[j];
         if set.solo & bit != 0 {
-            e += left + (end[j] - t).max(0);
+            g.e += left + (end[j] - t).max(0);
         } else if set.pair & bit != 0 {
-            total += left;
+            g.total += left;
+            if rem[j] > 0 {
+                g.dmax = g.dmax.max(min_dur[j]);
+            }
             if end[j] > t {
                 // At most two members of a lane set run at once (feasibility); were there a
                 // third, keeping the later end would still under-count, never over-count.
                 if running < 2 {
-                    r[running] = end[j];
+                    g.r[running] = end[j];
                     running += 1;
                 } else {
-                    r[1] = r[1].max(end[j]);
+                    g.r[1] = g.r[1].max(end[j]);
                 }
             }
         }
     }
-    e + partition(set.pair, rem, min_dur, r, total)
+    g
+}
+
+/// The lane bound of one set at instant `t` (see the module documentation), from the node's
+/// per-job state: `end[j]` the end of job j's running attempt (≤ t when idle), `rem[j]` its
+/// attempts not yet started, `min_dur[j]` its shortest attempt.
+pub fn lane_bound(set: &LaneSet, end: &[i64], rem: &[u32], min_dur: &[i64], t: i64) -> i64 {
+    let g = gather(set, end, rem, min_dur, t);
+    g.e + partition(set.pair, rem, min_dur, g.r, g.total)
+}
+
+/// True when [`lane_bound`] ≥ `ub`, skipping the subset sums when it cannot be: putting each
+/// attempt on the lane that is free first (list scheduling) ends by max(hi, (lo + hi + R +
+/// d_max)/2) — the last attempt placed starts by the average (lo + hi + R − d)/2 — and the
+/// best split is no later.
+pub fn lane_cuts(
+    set: &LaneSet,
+    end: &[i64],
+    rem: &[u32],
+    min_dur: &[i64],
+    t: i64,
+    ub: i64,
+) -> bool {
+    let g = gather(set, end, rem, min_dur, t);
+    let (lo, hi) = (g.r[0].min(g.r[1]), g.r[0].max(g.r[1]));
+    let list = hi.max((lo + hi + g.total + g.dmax) / 2);
+    if g.e + list < ub {
+        return false;
+    }
+    g.e + partition(set.pair, rem, min_dur, g.r, g.total) >= ub
 }
 
 /// min over splits of the remaining attempts of `pair` of max(r₀ + part₀, r₁ + part₁).
@@ -282,6 +323,17 @@ mod tests {
                 brute(&items, r),
                 "case {case} (seed 11): {items:?} from {r:?}"
             );
+            // The list-scheduling shortcut of `lane_cuts` never skips a cut.
+            let set = LaneSet { solo: 0, pair: all };
+            let end = vec![0i64; n];
+            let b = lane_bound(&set, &end, &rem, &dur, 0);
+            for ub in b - 3..=b + 3 {
+                assert_eq!(
+                    lane_cuts(&set, &end, &rem, &dur, 0, ub),
+                    b >= ub,
+                    "case {case}"
+                );
+            }
         }
     }
 

@@ -543,7 +543,7 @@ impl Search<'_> {
     fn lane_cut(&self) -> bool {
         let ub = self.ub();
         self.lanes.iter().any(|set| {
-            super::lanes::lane_bound(set, &self.end, &self.rem, &self.min_dur, self.t) >= ub
+            super::lanes::lane_cuts(set, &self.end, &self.rem, &self.min_dur, self.t, ub)
         })
     }
 
