@@ -229,8 +229,15 @@ fn wide_jobs_lane_bound_matches_brute_force() {
         assert_eq!(s.status, Status::Optimal, "{}", ctx());
         let b = brute_force(&inst, &sc);
         assert_eq!(s.makespan, b, "search vs brute force; {}", ctx());
-        assert!(s.stats.root_lower_bound <= b, "root bound above OPT; {}", ctx());
+        assert!(
+            s.stats.root_lower_bound <= b,
+            "root bound above OPT; {}",
+            ctx()
+        );
     }
     // The family exercises the bound: most instances have a lane set.
-    assert!(with_lanes >= 60, "only {with_lanes} of 120 instances have a lane set");
+    assert!(
+        with_lanes >= 60,
+        "only {with_lanes} of 120 instances have a lane set"
+    );
 }
