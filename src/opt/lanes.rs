@@ -28,13 +28,15 @@
 //! sum to 54 = 2·27, but no subset sums to 26, 27 or 28: T ≥ 29 from them alone).
 //!
 //! # Which sets
-//! A set is maximal when it holds every job that keeps the property, and a larger set never
-//! lowers the bound's partition term, so we take, for each pair m₁ ≤ m₂ of jobs (by smallest
-//! width, ties by index) as the two narrowest members, S = {m₁, m₂} ∪ {j above m₂ :
-//! w_{m₁} + w_{m₂} + w_j > P}. Any three members then sum above P: a triple's widest member
-//! j is above m₂ (or is m₂ with m₁ beside it), and its two others weigh at least w_{m₁} +
-//! w_{m₂}, so the triple weighs at least w_{m₁} + w_{m₂} + w_j > P. Sets with fewer than two non-solo members are the clique bound's business
-//! and are skipped. Duplicates are dropped.
+//! Any set with the property gives a valid bound; which sets are tried is a choice of strength
+//! and cost. We take the maximal ones: for each pair m₁ ≤ m₂ of jobs (by smallest width, ties
+//! by index) as the two narrowest members,
+//! S = {m₁, m₂} ∪ {j above m₂ : w_{m₁} + w_{m₂} + w_j > P}. Any three members then sum above P: a triple's widest member j is above m₂ (or is m₂
+//! with m₁ beside it), and its two others weigh at least w_{m₁} + w_{m₂}, so the triple weighs
+//! at least w_{m₁} + w_{m₂} + w_j > P. Sets with fewer than two non-solo members are the clique
+//! bound's business and are skipped; duplicates are dropped. Widths are each job's smallest
+//! option and durations its shortest, so moldable jobs are covered too (a wider or longer
+//! option only strengthens both premises).
 //!
 //! # Cost
 //! The partition term is a bitset of reachable sums over the remaining durations; a set whose
