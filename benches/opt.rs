@@ -11,9 +11,14 @@
 //!   (search|ilp, default search), `RESCHED_OPT_LIMIT` (seconds, default 10),
 //!   `RESCHED_OPT_SEEDS` (default 5), `RESCHED_OPT_VERBOSE` (set: one line per instance),
 //!   `RESCHED_OPT_DUMP` (a directory: each instance and scenario written there as JSON, for
-//!   `resched opt`).
+//!   `resched opt`), `RESCHED_OPT_ILP_CHECK` (seconds: every seed the search does not prove is
+//!   handed to the ILP with the search's best schedule as horizon and warm start, so the ILP
+//!   answers "is there a schedule below it?" — with `--features highs`, the way BENCHMARKS.md's
+//!   "Which side is wrong" table was made).
 use criterion::{criterion_group, Criterion};
-use resched::opt::{self, generate, Method, OptConfig};
+use resched::model::{Instance, Scenario};
+use resched::opt::greedy::{IntAttempt, IntSchedule};
+use resched::opt::{self, generate, Method, OptConfig, OptResult};
 use std::time::{Duration, Instant};
 
 fn env_list(name: &str, default: &str) -> Vec<u64> {
@@ -22,6 +27,53 @@ fn env_list(name: &str, default: &str) -> Vec<u64> {
         .split(',')
         .filter_map(|s| s.trim().parse().ok())
         .collect()
+}
+
+/// Hands an unproven search result to the ILP: horizon and warm start = the search's best
+/// schedule, lower bound = the search's proven bound, `secs` of wall clock. Prints one line:
+/// the ILP's proven optimum, or that it stopped too.
+fn ilp_check(inst: &Instance, sc: &Scenario, r: &OptResult, secs: u64) -> String {
+    let prob = match opt::problem::build(inst, sc) {
+        Ok(p) => p,
+        Err(e) => return format!("ILP: {e}"),
+    };
+    let scaled = |t: &resched::Time| prob.ceil_scaled(t);
+    let mut attempts = Vec::new();
+    for a in &r.schedule.attempts {
+        let (Some(start), Some(dur)) = (scaled(&a.start), scaled(&a.duration)) else {
+            return "ILP: a time does not scale".into();
+        };
+        attempts.push(IntAttempt {
+            job: a.job,
+            attempt: a.attempt,
+            procs: a.procs,
+            start,
+            dur,
+        });
+    }
+    let (Some(makespan), Some(lb)) = (scaled(&r.makespan), scaled(r.lower_bound())) else {
+        return "ILP: a time does not scale".into();
+    };
+    let inc = IntSchedule { attempts, makespan };
+    let cfg = OptConfig {
+        time_limit: Duration::from_secs(secs),
+        ..OptConfig::with_method(Method::Ilp)
+    };
+    let start = Instant::now();
+    match opt::ilp::solve(inst, sc, &prob, &inc, lb, &cfg) {
+        Ok(o) if o.optimal => format!(
+            "ILP ({}): OPT = {} proven in {:.1} s",
+            opt::ilp::backend(),
+            o.makespan,
+            start.elapsed().as_secs_f64()
+        ),
+        Ok(o) => format!(
+            "ILP ({}): not proven in {secs} s (best {})",
+            opt::ilp::backend(),
+            o.makespan
+        ),
+        Err(e) => format!("ILP: {e}"),
+    }
 }
 
 fn table() {
@@ -44,6 +96,7 @@ fn table() {
         .unwrap_or(1);
     // Per-instance lines (best, bound, root bound, greedy, start = the improved incumbent, nodes, time) before each row.
     let verbose = std::env::var("RESCHED_OPT_VERBOSE").is_ok();
+    let ilp_secs = env_list("RESCHED_OPT_ILP_CHECK", "").first().copied();
     let a_default: Vec<String> = (4..=30).step_by(2).map(|a: u64| a.to_string()).collect();
     let sizes = env_list("RESCHED_OPT_A", &a_default.join(","));
     println!(
@@ -100,6 +153,14 @@ fn table() {
                                 r.stats.incumbent,
                                 r.is_optimal(),
                                 r.stats.search_nodes
+                            );
+                        }
+                        if let (Some(secs), false) = (ilp_secs, r.is_optimal()) {
+                            println!(
+                                "  P={p} A={a} seed={seed}: best {} bound {}: {}",
+                                r.makespan,
+                                r.lower_bound(),
+                                ilp_check(&inst, &sc, &r, secs)
                             );
                         }
                         if r.is_optimal() {

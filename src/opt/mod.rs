@@ -22,6 +22,7 @@ pub mod generate;
 pub mod greedy;
 pub mod ilp;
 pub mod improve;
+pub mod lanes;
 pub mod packing;
 pub mod problem;
 pub mod search;

@@ -32,7 +32,8 @@
 //!    idle job is equivalent to it. (The swap only touches attempts that start after the
 //!    instant the two jobs became equivalent, so it never changes the part already built.)
 //! 3. **Bounds** ([`super::bounds`]): the node's lower bound (running ends, chains, the clique
-//!    bound of pairwise-exclusive jobs, and the
+//!    bound of pairwise-exclusive jobs, the lane bound of jobs of which at most two run
+//!    together ([`super::lanes`]: whole attempts split over two lanes), and the
 //!    energetic tail bound with the identity and the DFF transforms — for every instant τ ≥ t,
 //!    the work that must still run after τ fits below capacity·(T − τ) — rounded up to
 //!    integers) is compared with the incumbent; a node whose bound
@@ -178,6 +179,9 @@ struct Search<'a> {
     energies: Vec<Energy>,
     /// Per energy, per job: the deadline-area hulls (rule 3).
     hulls: Vec<Vec<bounds::AreaHull>>,
+    /// The lane sets of wide jobs ([`super::lanes`], rule 3) and each job's shortest attempt.
+    lanes: Vec<super::lanes::LaneSet>,
+    min_dur: Vec<i64>,
     /// True when some job has more than one option (the deadline areas only add to rigid jobs what the
     /// energy bound already counts).
     moldable: bool,
@@ -354,6 +358,8 @@ impl<'a> Search<'a> {
             energies,
             hulls,
             moldable: prob.jobs.iter().any(|j| j.options.len() > 1),
+            lanes: super::lanes::lane_sets(prob),
+            min_dur: prob.jobs.iter().map(|j| j.min_dur).collect(),
             t: 0,
             min_id: 0,
             wmask: 0,
@@ -582,6 +588,15 @@ impl Search<'_> {
         false
     }
 
+    /// Rule 3, the lane bound of wide jobs ([`super::lanes`]): true when some lane set's
+    /// remaining attempts cannot be split over its two lanes below the upper bound.
+    fn lane_cut(&self) -> bool {
+        let ub = self.ub();
+        self.lanes.iter().any(|set| {
+            super::lanes::lane_cuts(set, &self.end, &self.rem, &self.min_dur, self.t, ub)
+        })
+    }
+
     #[allow(clippy::needless_range_loop)] // j indexes several parallel per-job arrays
     fn lower_bound(&self) -> i64 {
         let t = self.t;
@@ -744,7 +759,10 @@ impl Search<'_> {
             self.record_leaf();
             return;
         }
-        if self.lower_bound() >= self.ub() || (self.moldable && self.deadline_cut()) {
+        if self.lower_bound() >= self.ub()
+            || self.lane_cut()
+            || (self.moldable && self.deadline_cut())
+        {
             return;
         }
         let mut key: Option<Box<[u64]>> = None;

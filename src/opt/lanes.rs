@@ -1,0 +1,357 @@
+//! The *lane* bound of wide jobs, at the root and at every node of the exact search
+//! ([`super::search`], rule 3): a non-preemptive, integral refinement of the DFF energy bound
+//! F_1 of [`super::bounds`] for the jobs of which at most two run side by side.
+//!
+//! # The argument
+//! Let S be a set of jobs such that any three of them have smallest widths summing above P:
+//! at no instant do three attempts of S run together. The attempts of S, as time intervals,
+//! form an interval graph whose cliques have at most two members; interval graphs are perfect,
+//! so they can be coloured with two colours — two *lanes*, each a sequence of disjoint
+//! intervals. Split S into the *solo* jobs Z (each exclusive with every other member: its width
+//! plus the smallest other width of S exceeds P, so nothing else of S runs beside it) and the
+//! rest Q. While a solo attempt runs, neither lane holds anything else. So from the node's
+//! instant t to the makespan T,
+//!
+//!   T − t ≥ e + (r_i − t) + load_i   for both lanes i,
+//!
+//! where e is the solo jobs' remaining time (running remainder plus f·d per attempt left),
+//! r_i the end of the attempt of Q running in lane i at t (t when none), and load_i the total
+//! duration of the not-yet-started attempts of Q that the colouring put in lane i. The loads
+//! are sums of a split of those attempts into two parts, each attempt lasting at least its
+//! job's shortest option, so
+//!
+//!   T ≥ e + min over subsets X of the attempts left of max(r_1 + d(X), r_2 + d(rest)),
+//!
+//! a two-machine partition, solved exactly by a subset-sum bitset. Where the energy bound F_1
+//! counts the two lanes as one fluid half-capacity, this one knows that whole attempts may not
+//! fill both lanes to the same instant (e.g. width-2 attempts of 7, 7, 7, 9, 8, 8, 8 on P = 4
+//! sum to 54 = 2·27, but no subset sums to 26, 27 or 28: T ≥ 29 from them alone).
+//!
+//! # Which sets
+//! Any set with the property gives a valid bound; which sets are tried is a choice of strength
+//! and cost. We take the maximal ones: for each pair m₁ ≤ m₂ of jobs (by smallest width, ties
+//! by index) as the two narrowest members,
+//! S = {m₁, m₂} ∪ {j above m₂ : w_{m₁} + w_{m₂} + w_j > P}. Any three members then sum above P: a triple's widest member j is above m₂ (or is m₂
+//! with m₁ beside it), and its two others weigh at least w_{m₁} + w_{m₂}, so the triple weighs
+//! at least w_{m₁} + w_{m₂} + w_j > P. Sets with fewer than two non-solo members are the clique
+//! bound's business and are skipped; duplicates are dropped. Widths are each job's smallest
+//! option and durations its shortest, so moldable jobs are covered too (a wider or longer
+//! option only strengthens both premises).
+//!
+//! # Cost
+//! The partition term is a bitset of reachable sums over the remaining durations; a set whose
+//! remaining total exceeds [`MAX_SUM`] scaled units (fine rational times) falls back to the
+//! fluid value ⌈(r_1 + r_2 + R)/2⌉, which is still a bound.
+use super::problem::IntProblem;
+
+/// Largest remaining total of a lane set for which the exact partition is computed.
+pub const MAX_SUM: i64 = 1 << 14;
+
+/// One set of jobs of which at most two attempts ever run together.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LaneSet {
+    /// Jobs exclusive with every other member (they stop both lanes while they run).
+    pub solo: u64,
+    /// The other members: their attempts share the two lanes.
+    pub pair: u64,
+}
+
+/// The maximal lane sets of `prob` (see the module documentation, "Which sets").
+pub fn lane_sets(prob: &IntProblem) -> Vec<LaneSet> {
+    let n = prob.jobs.len().min(64);
+    let cap = i64::from(prob.procs);
+    let w: Vec<i64> = prob.jobs[..n]
+        .iter()
+        .map(|j| i64::from(j.min_procs))
+        .collect();
+    let below = |a: usize, b: usize| (w[a], a) < (w[b], b);
+    let mut out: Vec<LaneSet> = Vec::new();
+    for m1 in 0..n {
+        for m2 in 0..n {
+            if m1 == m2 || !below(m1, m2) {
+                continue;
+            }
+            let mut members = vec![m1, m2];
+            members.extend((0..n).filter(|&j| below(m2, j) && w[m1] + w[m2] + w[j] > cap));
+            if members.len() < 3 {
+                continue;
+            }
+            let (mut solo, mut pair) = (0u64, 0u64);
+            for &j in &members {
+                // The narrowest other member: m₁, or m₂ for m₁ itself.
+                let other = if j == m1 { w[m2] } else { w[m1] };
+                if w[j] + other > cap {
+                    solo |= 1 << j;
+                } else {
+                    pair |= 1 << j;
+                }
+            }
+            let set = LaneSet { solo, pair };
+            if pair.count_ones() >= 2 && !out.contains(&set) {
+                out.push(set);
+            }
+        }
+    }
+    out
+}
+
+/// What the bound needs of a node for one set: the solo time e, the lanes' ready times, the
+/// pair members' remaining total R and their longest attempt left.
+struct Gathered {
+    e: i64,
+    r: [i64; 2],
+    total: i64,
+    dmax: i64,
+}
+
+fn gather(set: &LaneSet, end: &[i64], rem: &[u32], min_dur: &[i64], t: i64) -> Gathered {
+    let mut g = Gathered {
+        e: 0,
+        r: [t, t],
+        total: 0,
+        dmax: 0,
+    };
+    let mut running = 0usize;
+    for j in 0..end.len().min(64) {
+        let bit = 1u64 << j;
+        let left = i64::from(rem[j]) * min_dur[j];
+        if set.solo & bit != 0 {
+            g.e += left + (end[j] - t).max(0);
+        } else if set.pair & bit != 0 {
+            g.total += left;
+            if rem[j] > 0 {
+                g.dmax = g.dmax.max(min_dur[j]);
+            }
+            if end[j] > t {
+                // At most two members of a lane set run at once (feasibility); were there a
+                // third, keeping the later end would still under-count, never over-count.
+                if running < 2 {
+                    g.r[running] = end[j];
+                    running += 1;
+                } else {
+                    g.r[1] = g.r[1].max(end[j]);
+                }
+            }
+        }
+    }
+    g
+}
+
+/// The lane bound of one set at instant `t` (see the module documentation), from the node's
+/// per-job state: `end[j]` the end of job j's running attempt (≤ t when idle), `rem[j]` its
+/// attempts not yet started, `min_dur[j]` its shortest attempt.
+pub fn lane_bound(set: &LaneSet, end: &[i64], rem: &[u32], min_dur: &[i64], t: i64) -> i64 {
+    let g = gather(set, end, rem, min_dur, t);
+    g.e + partition(set.pair, rem, min_dur, g.r, g.total)
+}
+
+/// True when [`lane_bound`] ≥ `ub`, skipping the subset sums when it cannot be: putting each
+/// attempt on the lane that is free first (list scheduling) ends by max(hi, (lo + hi + R +
+/// d_max)/2) — the last attempt placed starts by the average (lo + hi + R − d)/2 — and the
+/// best split is no later.
+pub fn lane_cuts(
+    set: &LaneSet,
+    end: &[i64],
+    rem: &[u32],
+    min_dur: &[i64],
+    t: i64,
+    ub: i64,
+) -> bool {
+    let g = gather(set, end, rem, min_dur, t);
+    let (lo, hi) = (g.r[0].min(g.r[1]), g.r[0].max(g.r[1]));
+    let list = hi.max((lo + hi + g.total + g.dmax) / 2);
+    if g.e + list < ub {
+        return false;
+    }
+    g.e + partition(set.pair, rem, min_dur, g.r, g.total) >= ub
+}
+
+/// min over splits of the remaining attempts of `pair` of max(r₀ + part₀, r₁ + part₁).
+fn partition(pair: u64, rem: &[u32], min_dur: &[i64], r: [i64; 2], total: i64) -> i64 {
+    let (lo, hi) = if r[0] <= r[1] {
+        (r[0], r[1])
+    } else {
+        (r[1], r[0])
+    };
+    // The fluid value: the two lanes level out at (lo + hi + R)/2, but never below hi.
+    let fluid = hi.max((lo + hi + total + 1) / 2);
+    if total > MAX_SUM || total == 0 {
+        return if total == 0 { hi } else { fluid };
+    }
+    // Put a subset of sum s on the lane free at lo: max(lo + s, hi + R − s), minimised over
+    // every reachable sum s.
+    let mut buf = [0u64; MAX_SUM as usize / 64 + 1];
+    let reach = &mut buf[..total as usize / 64 + 1];
+    reach[0] = 1;
+    for j in 0..rem.len().min(64) {
+        if pair >> j & 1 == 0 || min_dur[j] <= 0 {
+            continue;
+        }
+        for _ in 0..rem[j] {
+            shift_or(reach, min_dur[j] as usize);
+        }
+    }
+    let mut best = i64::MAX;
+    for (wi, &word) in reach.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let b = bits.trailing_zeros() as i64;
+            bits &= bits - 1;
+            let s = wi as i64 * 64 + b;
+            best = best.min((lo + s).max(hi + total - s));
+        }
+    }
+    best.max(fluid)
+}
+
+/// reach |= reach << k (bit i set: a subset sums to i), within the vector's length.
+fn shift_or(reach: &mut [u64], k: usize) {
+    let (ws, bs) = (k / 64, k % 64);
+    for i in (0..reach.len()).rev() {
+        if i < ws {
+            break;
+        }
+        let mut v = reach[i - ws] << bs;
+        if bs > 0 && i > ws {
+            v |= reach[i - ws - 1] >> (64 - bs);
+        }
+        reach[i] |= v;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Instance, Scenario};
+    use crate::Time;
+
+    fn prob(procs: u32, jobs: &[(u32, i64)], failures: Vec<u32>) -> IntProblem {
+        let jobs: Vec<(u32, Time)> = jobs.iter().map(|&(p, t)| (p, Time::from_int(t))).collect();
+        let inst = Instance::rigid(procs, &jobs).unwrap();
+        super::super::problem::build(&inst, &Scenario::new(failures)).unwrap()
+    }
+
+    /// The root state: (end, rem, min_dur) per job.
+    fn root(p: &IntProblem) -> (Vec<i64>, Vec<u32>, Vec<i64>) {
+        let rem = p.jobs.iter().map(|j| j.attempts).collect();
+        let dur = p.jobs.iter().map(|j| j.min_dur).collect();
+        (vec![0; p.jobs.len()], rem, dur)
+    }
+
+    #[test]
+    fn the_example_of_the_doc_needs_29() {
+        // Width-2 attempts 7, 7, 7, 9, 8, 8, 8 on P = 4 (jobs of 7 and 8 failing twice): sum
+        // 54, but no subset sums to 26, 27 or 28 (7a + 8b + 9c): the best split is 29 / 25.
+        let p = prob(4, &[(2, 7), (2, 9), (2, 8)], vec![2, 0, 2]);
+        let sets = lane_sets(&p);
+        assert_eq!(
+            sets,
+            vec![LaneSet {
+                solo: 0,
+                pair: 0b111
+            }]
+        );
+        let (end, rem, dur) = root(&p);
+        assert_eq!(lane_bound(&sets[0], &end, &rem, &dur, 0), 29);
+    }
+
+    #[test]
+    fn solo_jobs_stop_both_lanes() {
+        // P = 8: widths 3, 3, 3 pair up; width 6 is exclusive with all (6 + 3 > 8) and runs alone.
+        // Lanes: 5 + 5 | 5 → 10; plus 4 of the solo job: 14.
+        let p = prob(8, &[(3, 5), (3, 5), (3, 5), (6, 4)], vec![0, 0, 0, 0]);
+        let sets = lane_sets(&p);
+        assert!(sets.contains(&LaneSet {
+            solo: 0b1000,
+            pair: 0b0111
+        }));
+        let (end, rem, dur) = root(&p);
+        let best = sets
+            .iter()
+            .map(|s| lane_bound(s, &end, &rem, &dur, 0))
+            .max()
+            .unwrap();
+        assert_eq!(best, 14);
+    }
+
+    #[test]
+    fn running_attempts_hold_their_lanes() {
+        // Two width-2 jobs running until 10 and 3 at t = 2 on P = 4, a third with 2 attempts
+        // of 4 left: both go to the lane free at 3 (3 + 8 = 11 > 10) or one each (10 + 4 = 14):
+        // the bound is 11.
+        let p = prob(4, &[(2, 8), (2, 1), (2, 4)], vec![0, 0, 1]);
+        let (mut end, mut rem, dur) = root(&p);
+        (end[0], rem[0], end[1], rem[1]) = (10, 0, 3, 0);
+        let sets = lane_sets(&p);
+        assert_eq!(lane_bound(&sets[0], &end, &rem, &dur, 2), 11);
+    }
+
+    /// Brute force: the least makespan of the items on two machines from ready times r.
+    fn brute(items: &[i64], r: [i64; 2]) -> i64 {
+        (0..1u32 << items.len())
+            .map(|m| {
+                let a: i64 = (0..items.len())
+                    .filter(|&i| m >> i & 1 == 1)
+                    .map(|i| items[i])
+                    .sum();
+                let b: i64 = items.iter().sum::<i64>() - a;
+                (r[0] + a).max(r[1] + b)
+            })
+            .min()
+            .unwrap()
+    }
+
+    #[test]
+    fn partition_matches_brute_force() {
+        let mut seed = 11u64;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for case in 0..500 {
+            let n = 1 + next(5) as usize;
+            let dur: Vec<i64> = (0..n).map(|_| 1 + next(40) as i64).collect();
+            let rem: Vec<u32> = (0..n).map(|_| next(3) as u32).collect();
+            let r = [next(30) as i64, next(30) as i64];
+            let items: Vec<i64> = (0..n)
+                .flat_map(|j| std::iter::repeat_n(dur[j], rem[j] as usize))
+                .collect();
+            let total = items.iter().sum();
+            let all = (1u64 << n) - 1;
+            assert_eq!(
+                partition(all, &rem, &dur, r, total),
+                brute(&items, r),
+                "case {case} (seed 11): {items:?} from {r:?}"
+            );
+            // The list-scheduling shortcut of `lane_cuts` never skips a cut.
+            let set = LaneSet { solo: 0, pair: all };
+            let end = vec![0i64; n];
+            let b = lane_bound(&set, &end, &rem, &dur, 0);
+            for ub in b - 3..=b + 3 {
+                assert_eq!(
+                    lane_cuts(&set, &end, &rem, &dur, 0, ub),
+                    b >= ub,
+                    "case {case}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn narrow_jobs_make_no_set() {
+        // Widths 1 on P = 3: three run together, so no lane set.
+        let p = prob(3, &[(1, 2), (1, 3), (1, 4)], vec![0, 0, 0]);
+        assert!(lane_sets(&p).is_empty());
+    }
+
+    #[test]
+    fn shift_or_across_words() {
+        let mut r = vec![0u64; 3];
+        r[0] = 1 | 1 << 63;
+        shift_or(&mut r, 70);
+        // Bit 0 moves to 70 (word 1, bit 6), bit 63 to 133 (word 2, bit 5).
+        assert_eq!(r, vec![1 | 1 << 63, 1 << 6, 1 << 5]);
+    }
+}
