@@ -225,7 +225,7 @@ impl Profile {
         not_before: &Time,
         limit: Option<&Time>,
     ) -> Time {
-        self.search(p, len, not_before, limit, false)
+        self.search(p, len, not_before, limit, None)
     }
 
     /// Whether some `s` in `[not_before, start)` has `p` nodes free on `[s, min(s + len,
@@ -233,17 +233,32 @@ impl Profile {
     /// back, to start earlier (a necessary condition, so compression can leave the job alone
     /// without the give-back and re-reservation when it fails).
     pub fn can_start_before(&self, p: u32, len: &Time, not_before: &Time, start: &Time) -> bool {
-        self.search(p, len, not_before, Some(start), true) < *start
+        self.can_start_within(p, len, not_before, start, start)
     }
 
-    /// [`Profile::earliest_before`]; with `clip`, windows are only checked up to `limit`.
+    /// As [`Profile::can_start_before`], with the candidate starts further limited to before
+    /// `below` (≤ `start`); windows are still checked up to `start`. Compression uses it when
+    /// every earlier start must begin before `below` (see `Sim::replan_pass`).
+    pub fn can_start_within(
+        &self,
+        p: u32,
+        len: &Time,
+        not_before: &Time,
+        below: &Time,
+        start: &Time,
+    ) -> bool {
+        debug_assert!(below <= start);
+        self.search(p, len, not_before, Some(below), Some(start)) < *below
+    }
+
+    /// [`Profile::earliest_before`]; with `clip`, windows are only checked up to `clip`.
     fn search(
         &self,
         p: u32,
         len: &Time,
         not_before: &Time,
         limit: Option<&Time>,
-        clip: bool,
+        clip: Option<&Time>,
     ) -> Time {
         if let Some(l) = limit {
             if l <= not_before {
@@ -262,8 +277,8 @@ impl Profile {
             }
             let s = if ti < not_before { not_before } else { ti };
             let mut end = s + len;
-            if let Some(l) = limit.filter(|l| clip && end > **l) {
-                end = l.clone();
+            if let Some(c) = clip.filter(|c| end > **c) {
+                end = c.clone();
             }
             let Some(j) = self.next(i).and_then(|n| self.find(n, p, false)) else {
                 return s.clone();
@@ -515,7 +530,7 @@ mod tests {
         len: &Time,
         not_before: &Time,
         limit: Option<&Time>,
-        clip: bool,
+        clip: Option<&Time>,
     ) -> Time {
         if let Some(l) = limit {
             if l <= not_before {
@@ -537,8 +552,8 @@ mod tests {
             }
             let s = steps[i].0.clone().max(not_before.clone());
             let mut end = &s + len;
-            if let Some(l) = limit.filter(|l| clip && end > **l) {
-                end = l.clone();
+            if let Some(c) = clip.filter(|c| end > **c) {
+                end = c.clone();
             }
             let mut j = i + 1;
             let mut ok = true;
@@ -596,12 +611,20 @@ mod tests {
                 let nb = i(rng.random_range(0..2500));
                 let limit = rng.random_bool(0.5).then(|| i(rng.random_range(0..3000)));
                 let steps = pr.steps();
-                let want = reference_earliest(&steps, p, &len, &nb, limit.as_ref(), false);
+                let want = reference_earliest(&steps, p, &len, &nb, limit.as_ref(), None);
                 let got = pr.earliest_before(p, &len, &nb, limit.as_ref());
                 assert_eq!(got, want, "{ctx}");
                 if let Some(l) = &limit {
-                    let clipped = reference_earliest(&steps, p, &len, &nb, Some(l), true);
+                    let clipped = reference_earliest(&steps, p, &len, &nb, Some(l), Some(l));
                     assert_eq!(pr.can_start_before(p, &len, &nb, l), clipped < *l, "{ctx}");
+                    // Starts limited to before `below`, windows still checked up to `l`.
+                    let below = i(rng.random_range(0..3000)).min(l.clone());
+                    let within = reference_earliest(&steps, p, &len, &nb, Some(&below), Some(l));
+                    assert_eq!(
+                        pr.can_start_within(p, &len, &nb, &below, l),
+                        within < below,
+                        "{ctx}"
+                    );
                 }
                 let first = steps
                     .iter()
