@@ -99,6 +99,26 @@ impl Rises {
     }
 }
 
+/// The runs of a profile with at least `p` free that begin in `[from, below)` (a run beginning
+/// before `from` counted from `from`), summarised for [`Profile::can_start_within`] with those
+/// `p`, `from` and `below`: see [`Profile::runs_before`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Runs {
+    /// The longest run (zero when there is none).
+    longest: Time,
+    /// The latest end of a run; `None` when a run never ends (or there is none: `any`).
+    last_end: Option<Time>,
+    any: bool,
+}
+
+impl Runs {
+    /// [`Profile::can_start_within`]`(p, len, from, below, start)` for the `p`, `from` and
+    /// `below` these runs were taken with, and any `start ≥ below`.
+    pub fn fit(&self, len: &Time, start: &Time) -> bool {
+        self.any && (self.last_end.as_ref().is_none_or(|e| e >= start) || self.longest >= *len)
+    }
+}
+
 impl Profile {
     /// The profile of `nodes` nodes from `now`, minus the given occupations (clipped to `now`).
     pub fn new(now: &Time, nodes: u32, busy: &[Busy]) -> Profile {
@@ -249,6 +269,47 @@ impl Profile {
     ) -> bool {
         debug_assert!(below <= start);
         self.search(p, len, not_before, Some(below), Some(start)) < *below
+    }
+
+    /// The runs of at least `p` free nodes beginning in `[from, below)` ([`Runs`]): a job of
+    /// `p` nodes can start in `[from, below)` with `p` free up to `min(s + len, start)` iff one
+    /// run is at least `len` long or ends at or after `start` (the window of
+    /// [`Profile::can_start_within`] fits in a run iff it fits from the run's beginning). One
+    /// scan answers every queued job of `p` nodes whose start is at least `below`, until the
+    /// profile changes.
+    pub fn runs_before(&self, p: u32, from: &Time, below: &Time) -> Runs {
+        let p = i64::from(p);
+        let mut out = Runs {
+            longest: Time::zero(),
+            last_end: None,
+            any: false,
+        };
+        if below <= from {
+            return out;
+        }
+        let mut at = Some(self.locate(from));
+        while let Some(i) = at.and_then(|f| self.find(f, p, true)) {
+            let ti = self.time(i);
+            if ti >= below {
+                break;
+            }
+            let s = if ti < from { from } else { ti };
+            out.any = true;
+            let Some(j) = self.next(i).and_then(|n| self.find(n, p, false)) else {
+                out.last_end = None;
+                return out;
+            };
+            let tj = self.time(j);
+            let l = tj - s;
+            if l > out.longest {
+                out.longest = l;
+            }
+            if out.last_end.as_ref().is_none_or(|e| tj > e) {
+                out.last_end = Some(tj.clone());
+            }
+            at = self.next(j);
+        }
+        out
     }
 
     /// [`Profile::earliest_before`]; with `clip`, windows are only checked up to `clip`.
@@ -625,6 +686,12 @@ mod tests {
                         within < below,
                         "{ctx}"
                     );
+                    // The run summary answers the same for every start at or after `below`.
+                    let runs = pr.runs_before(p, &nb, &below);
+                    assert_eq!(runs.fit(&len, l), within < below, "{ctx}");
+                    let later = l + &i(rng.random_range(0..200));
+                    let far = reference_earliest(&steps, p, &len, &nb, Some(&below), Some(&later));
+                    assert_eq!(runs.fit(&len, &later), far < below, "{ctx}");
                 }
                 let first = steps
                     .iter()

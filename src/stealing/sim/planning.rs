@@ -4,7 +4,8 @@
 //! jobs whose planned start has come. The profile itself is [`crate::stealing::plan`].
 use super::{Queued, Sim};
 use crate::error::Result;
-use crate::stealing::plan::{Busy, Profile, Rises};
+use crate::stealing::plan::{Busy, Profile, Rises, Runs};
+use std::collections::HashMap;
 use crate::stealing::readings::NodeReturns;
 use crate::time::Time;
 
@@ -206,6 +207,9 @@ impl Sim<'_> {
         // alone is what the next pass inherits.
         let mut moved: Option<(Time, Time)> = None;
         let mut rises: Option<Rises> = None;
+        // Per node count, the runs where jobs of that size could start before the end of
+        // `raised` ([`Profile::runs_before`]), valid until a move changes the profile.
+        let mut runs: HashMap<u32, Runs> = HashMap::new();
         for k in 0..self.queue.len() {
             let p = self.jobs[self.queue[k].job].nodes;
             let Some(start) = self.queue[k].planned.clone() else {
@@ -228,7 +232,14 @@ impl Sim<'_> {
             // The first start whose window can meet [a, b) (`now` when a − ℓ is before it).
             let from = a - &len;
             let from = if from > self.now { from } else { self.now.clone() };
-            if !prof.can_start_within(p, &len, &from, &below, &start) {
+            let can = if from == self.now && *b <= start {
+                runs.entry(p)
+                    .or_insert_with(|| prof.runs_before(p, &self.now, b))
+                    .fit(&len, &start)
+            } else {
+                prof.can_start_within(p, &len, &from, &below, &start)
+            };
+            if !can {
                 continue;
             }
             prof.unreserve(&start, &len, p);
@@ -242,6 +253,7 @@ impl Sim<'_> {
                 widen(&mut moved, &start, &end);
                 widen(&mut raised, &start, &end);
                 rises = None;
+                runs.clear();
                 self.queue[k].planned = Some(s);
             }
         }
