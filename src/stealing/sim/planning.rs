@@ -5,9 +5,9 @@
 use super::{Queued, Sim};
 use crate::error::Result;
 use crate::stealing::plan::{Busy, Profile, Rises, Runs};
-use std::collections::HashMap;
 use crate::stealing::readings::NodeReturns;
 use crate::time::Time;
+use std::collections::HashMap;
 
 impl Sim<'_> {
     /// Occupations known now: down nodes, running attempts (to their walltime or stopping
@@ -121,11 +121,19 @@ impl Sim<'_> {
             return;
         }
         let mut prof = base.clone();
+        // The start given to the last job of each size and length: during this placement the
+        // profile only loses nodes, so the set of feasible starts of a (p, ℓ) job only shrinks
+        // and its earliest start only grows; the search of the next such job begins there
+        // (from a later `not_before` the earliest feasible start is the same one).
+        let mut last: HashMap<(u32, Time), Time> = HashMap::new();
         for k in 0..self.queue.len() {
             let len = self.reserve_len(&self.queue[k]);
             let p = self.jobs[self.queue[k].job].nodes;
-            let s = prof.earliest(p, &len, &self.now);
-            prof.reserve(&s, &len, p);
+            let key = (p, len);
+            let from = last.get(&key).unwrap_or(&self.now); // default: no such job placed yet
+            let s = prof.earliest(p, &key.1, from);
+            prof.reserve(&s, &key.1, p);
+            last.insert(key, s.clone());
             self.queue[k].planned = Some(s);
         }
         self.plan = prof;
@@ -231,7 +239,11 @@ impl Sim<'_> {
             let len = self.reserve_len(&self.queue[k]);
             // The first start whose window can meet [a, b) (`now` when a − ℓ is before it).
             let from = a - &len;
-            let from = if from > self.now { from } else { self.now.clone() };
+            let from = if from > self.now {
+                from
+            } else {
+                self.now.clone()
+            };
             let can = if from == self.now && *b <= start {
                 runs.entry(p)
                     .or_insert_with(|| prof.runs_before(p, &self.now, b))
@@ -302,4 +314,3 @@ fn widen(h: &mut Option<(Time, Time)>, from: &Time, to: &Time) {
         }
     }
 }
-
