@@ -99,6 +99,26 @@ impl Rises {
     }
 }
 
+/// The runs of a profile with at least `p` free that begin in `[from, below)` (a run beginning
+/// before `from` counted from `from`), summarised for [`Profile::can_start_within`] with those
+/// `p`, `from` and `below`: see [`Profile::runs_before`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Runs {
+    /// The longest run (zero when there is none).
+    longest: Time,
+    /// The latest end of a run; `None` when a run never ends (or there is none: `any`).
+    last_end: Option<Time>,
+    any: bool,
+}
+
+impl Runs {
+    /// [`Profile::can_start_within`]`(p, len, from, below, start)` for the `p`, `from` and
+    /// `below` these runs were taken with, and any `start ≥ below`.
+    pub fn fit(&self, len: &Time, start: &Time) -> bool {
+        self.any && (self.last_end.as_ref().is_none_or(|e| e >= start) || self.longest >= *len)
+    }
+}
+
 impl Profile {
     /// The profile of `nodes` nodes from `now`, minus the given occupations (clipped to `now`).
     pub fn new(now: &Time, nodes: u32, busy: &[Busy]) -> Profile {
@@ -225,7 +245,7 @@ impl Profile {
         not_before: &Time,
         limit: Option<&Time>,
     ) -> Time {
-        self.search(p, len, not_before, limit, false)
+        self.search(p, len, not_before, limit, None)
     }
 
     /// Whether some `s` in `[not_before, start)` has `p` nodes free on `[s, min(s + len,
@@ -233,17 +253,73 @@ impl Profile {
     /// back, to start earlier (a necessary condition, so compression can leave the job alone
     /// without the give-back and re-reservation when it fails).
     pub fn can_start_before(&self, p: u32, len: &Time, not_before: &Time, start: &Time) -> bool {
-        self.search(p, len, not_before, Some(start), true) < *start
+        self.can_start_within(p, len, not_before, start, start)
     }
 
-    /// [`Profile::earliest_before`]; with `clip`, windows are only checked up to `limit`.
+    /// As [`Profile::can_start_before`], with the candidate starts further limited to before
+    /// `below` (≤ `start`); windows are still checked up to `start`. Compression uses it when
+    /// every earlier start must begin before `below` (see `Sim::replan_pass`).
+    pub fn can_start_within(
+        &self,
+        p: u32,
+        len: &Time,
+        not_before: &Time,
+        below: &Time,
+        start: &Time,
+    ) -> bool {
+        debug_assert!(below <= start);
+        self.search(p, len, not_before, Some(below), Some(start)) < *below
+    }
+
+    /// The runs of at least `p` free nodes beginning in `[from, below)` ([`Runs`]): a job of
+    /// `p` nodes can start in `[from, below)` with `p` free up to `min(s + len, start)` iff one
+    /// run is at least `len` long or ends at or after `start` (the window of
+    /// [`Profile::can_start_within`] fits in a run iff it fits from the run's beginning). One
+    /// scan answers every queued job of `p` nodes whose start is at least `below`, until the
+    /// profile changes.
+    pub fn runs_before(&self, p: u32, from: &Time, below: &Time) -> Runs {
+        let p = i64::from(p);
+        let mut out = Runs {
+            longest: Time::zero(),
+            last_end: None,
+            any: false,
+        };
+        if below <= from {
+            return out;
+        }
+        let mut at = Some(self.locate(from));
+        while let Some(i) = at.and_then(|f| self.find(f, p, true)) {
+            let ti = self.time(i);
+            if ti >= below {
+                break;
+            }
+            let s = if ti < from { from } else { ti };
+            out.any = true;
+            let Some(j) = self.next(i).and_then(|n| self.find(n, p, false)) else {
+                out.last_end = None;
+                return out;
+            };
+            let tj = self.time(j);
+            let l = tj - s;
+            if l > out.longest {
+                out.longest = l;
+            }
+            if out.last_end.as_ref().is_none_or(|e| tj > e) {
+                out.last_end = Some(tj.clone());
+            }
+            at = self.next(j);
+        }
+        out
+    }
+
+    /// [`Profile::earliest_before`]; with `clip`, windows are only checked up to `clip`.
     fn search(
         &self,
         p: u32,
         len: &Time,
         not_before: &Time,
         limit: Option<&Time>,
-        clip: bool,
+        clip: Option<&Time>,
     ) -> Time {
         if let Some(l) = limit {
             if l <= not_before {
@@ -262,8 +338,8 @@ impl Profile {
             }
             let s = if ti < not_before { not_before } else { ti };
             let mut end = s + len;
-            if let Some(l) = limit.filter(|l| clip && end > **l) {
-                end = l.clone();
+            if let Some(c) = clip.filter(|c| end > **c) {
+                end = c.clone();
             }
             let Some(j) = self.next(i).and_then(|n| self.find(n, p, false)) else {
                 return s.clone();
@@ -515,7 +591,7 @@ mod tests {
         len: &Time,
         not_before: &Time,
         limit: Option<&Time>,
-        clip: bool,
+        clip: Option<&Time>,
     ) -> Time {
         if let Some(l) = limit {
             if l <= not_before {
@@ -537,8 +613,8 @@ mod tests {
             }
             let s = steps[i].0.clone().max(not_before.clone());
             let mut end = &s + len;
-            if let Some(l) = limit.filter(|l| clip && end > **l) {
-                end = l.clone();
+            if let Some(c) = clip.filter(|c| end > **c) {
+                end = c.clone();
             }
             let mut j = i + 1;
             let mut ok = true;
@@ -596,12 +672,26 @@ mod tests {
                 let nb = i(rng.random_range(0..2500));
                 let limit = rng.random_bool(0.5).then(|| i(rng.random_range(0..3000)));
                 let steps = pr.steps();
-                let want = reference_earliest(&steps, p, &len, &nb, limit.as_ref(), false);
+                let want = reference_earliest(&steps, p, &len, &nb, limit.as_ref(), None);
                 let got = pr.earliest_before(p, &len, &nb, limit.as_ref());
                 assert_eq!(got, want, "{ctx}");
                 if let Some(l) = &limit {
-                    let clipped = reference_earliest(&steps, p, &len, &nb, Some(l), true);
+                    let clipped = reference_earliest(&steps, p, &len, &nb, Some(l), Some(l));
                     assert_eq!(pr.can_start_before(p, &len, &nb, l), clipped < *l, "{ctx}");
+                    // Starts limited to before `below`, windows still checked up to `l`.
+                    let below = i(rng.random_range(0..3000)).min(l.clone());
+                    let within = reference_earliest(&steps, p, &len, &nb, Some(&below), Some(l));
+                    assert_eq!(
+                        pr.can_start_within(p, &len, &nb, &below, l),
+                        within < below,
+                        "{ctx}"
+                    );
+                    // The run summary answers the same for every start at or after `below`.
+                    let runs = pr.runs_before(p, &nb, &below);
+                    assert_eq!(runs.fit(&len, l), within < below, "{ctx}");
+                    let later = l + &i(rng.random_range(0..200));
+                    let far = reference_earliest(&steps, p, &len, &nb, Some(&below), Some(&later));
+                    assert_eq!(runs.fit(&len, &later), far < below, "{ctx}");
                 }
                 let first = steps
                     .iter()

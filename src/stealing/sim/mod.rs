@@ -181,8 +181,10 @@ struct Sim<'a> {
     plan: Profile,
     /// What occupies nodes besides the queue (the base of `plan`), kept as `plan` is.
     base_plan: Profile,
-    /// No queued job of `plan` can start earlier (see `Sim::replan_pass`).
-    settled: bool,
+    /// Where the free counts of `plan` rose since it was last *settled* (no queued job could
+    /// start earlier), as the hull `[from, to)` of those intervals; `None`: settled. A queued
+    /// job can only move into a window that meets it (see `Sim::replan_pass`).
+    raised: Option<(Time, Time)>,
     /// `plan` is what a full recomputation on `base_plan` gives (see `Sim::replan_full`).
     greedy: bool,
     /// Walltime ends and node counts of the attempts completed at this instant, whose unused
@@ -306,7 +308,7 @@ impl<'a> Sim<'a> {
             compress: false,
             plan: Profile::new(&Time::zero(), nodes, &[]),
             base_plan: Profile::new(&Time::zero(), nodes, &[]),
-            settled: true,
+            raised: None,
             greedy: true,
             freed: Vec::new(),
             budget,

@@ -4,9 +4,10 @@
 //! jobs whose planned start has come. The profile itself is [`crate::stealing::plan`].
 use super::{Queued, Sim};
 use crate::error::Result;
-use crate::stealing::plan::{Busy, Profile, Rises};
+use crate::stealing::plan::{Busy, Profile, Rises, Runs};
 use crate::stealing::readings::NodeReturns;
 use crate::time::Time;
+use std::collections::HashMap;
 
 impl Sim<'_> {
     /// Occupations known now: down nodes, running attempts (to their walltime or stopping
@@ -120,17 +121,25 @@ impl Sim<'_> {
             return;
         }
         let mut prof = base.clone();
+        // The start given to the last job of each size and length: during this placement the
+        // profile only loses nodes, so the set of feasible starts of a (p, ℓ) job only shrinks
+        // and its earliest start only grows; the search of the next such job begins there
+        // (from a later `not_before` the earliest feasible start is the same one).
+        let mut last: HashMap<(u32, Time), Time> = HashMap::new();
         for k in 0..self.queue.len() {
             let len = self.reserve_len(&self.queue[k]);
             let p = self.jobs[self.queue[k].job].nodes;
-            let s = prof.earliest(p, &len, &self.now);
-            prof.reserve(&s, &len, p);
+            let key = (p, len);
+            let from = last.get(&key).unwrap_or(&self.now); // default: no such job placed yet
+            let s = prof.earliest(p, &key.1, from);
+            prof.reserve(&s, &key.1, p);
+            last.insert(key, s.clone());
             self.queue[k].planned = Some(s);
         }
         self.plan = prof;
         self.base_plan = base;
         self.freed.clear();
-        self.settled = true;
+        self.raised = None;
         self.greedy = true;
     }
 
@@ -171,31 +180,44 @@ impl Sim<'_> {
     ///
     /// The plan is kept from the previous event (only completions changed what occupies nodes
     /// since: their unused walltime is given back here), and the pass does the work only where
-    /// its result can differ from "stay":
-    /// - on a settled plan with nothing given back, no queued job can move (nodes were only
-    ///   taken since it was placed), so only the new jobs are placed;
-    /// - else a job moves only if `p` nodes are free somewhere before its start ([`Rises`],
+    /// its result can differ from "stay". A plan is *settled* when no queued job can start
+    /// earlier; `raised` is the hull `[a, b)` of where the free counts rose since it last was.
+    /// A job `k` (p nodes, length ℓ, start s_k) can then only move to a start `s < s_k` whose
+    /// window `[s, s + ℓ)` meets `[a, b)`: every other window was infeasible when the plan was
+    /// settled, and the profile of the others only lost nodes outside `[a, b)` since (new
+    /// reservations), so `s ∈ [a − ℓ, min(s_k, b))`. Hence:
+    /// - on a settled plan with nothing given back, no queued job can move, so only the new
+    ///   jobs are placed;
+    /// - else a job moves only if `p` nodes are free somewhere before `min(s_k, b)` ([`Rises`],
     ///   recomputed after each move, which is the only thing that frees nodes during the pass)
-    ///   and stay free until its start or for its length ([`Profile::can_start_before`]); the
-    ///   others are left as they are without the remove-and-replace.
+    ///   and stay free until its start or for its length from such an instant
+    ///   ([`Profile::can_start_within`]); the others are left as they are without the
+    ///   remove-and-replace, and the search of a job that moves stops at `min(s_k, b)`.
     ///
-    /// The plan is settled afterwards iff nobody moved. Each case gives the very start the full
-    /// pass gives (`tests/stealing_pins.rs` pins whole runs).
+    /// A job that moves frees its old slot `[s_k, s_k + ℓ)`, which joins `raised` (the jobs
+    /// before it were checked without it). The plan is settled afterwards iff nobody moved.
+    /// Each case gives the very start the full pass gives (`tests/stealing_pins.rs` pins whole
+    /// runs).
     pub(super) fn replan_pass(&mut self) {
         let mut prof = std::mem::replace(&mut self.plan, Profile::new(&self.now, 0, &[]));
         prof.forget_before(&self.now);
         self.base_plan.forget_before(&self.now);
+        let mut raised = self.raised.take();
         for (end, p) in self.freed.drain(..) {
             if end > self.now {
                 prof.release(&self.now, &end, p);
                 self.base_plan.release(&self.now, &end, p);
-                self.settled = false;
+                widen(&mut raised, &self.now, &end);
                 self.greedy = false;
             }
         }
-        let settled = self.settled;
-        let mut moved = false;
+        // `raised` from here on also covers the slots the moves of this pass free; `moved`
+        // alone is what the next pass inherits.
+        let mut moved: Option<(Time, Time)> = None;
         let mut rises: Option<Rises> = None;
+        // Per node count, the runs where jobs of that size could start before the end of
+        // `raised` ([`Profile::runs_before`]), valid until a move changes the profile.
+        let mut runs: HashMap<u32, Runs> = HashMap::new();
         for k in 0..self.queue.len() {
             let p = self.jobs[self.queue[k].job].nodes;
             let Some(start) = self.queue[k].planned.clone() else {
@@ -205,30 +227,50 @@ impl Sim<'_> {
                 self.queue[k].planned = Some(s);
                 continue;
             };
-            if settled {
+            // The hull of every rise so far: before this pass, given back, and moves in it.
+            let Some((a, b)) = &raised else {
                 continue;
-            }
+            };
+            let below = if b < &start { b.clone() } else { start.clone() };
             let r = rises.get_or_insert_with(|| prof.rises(&self.now));
-            if r.first_at_least(p).is_none_or(|t| *t >= start) {
+            if r.first_at_least(p).is_none_or(|t| *t >= below) {
                 continue;
             }
             let len = self.reserve_len(&self.queue[k]);
-            if !prof.can_start_before(p, &len, &self.now, &start) {
+            // The first start whose window can meet [a, b) (`now` when a − ℓ is before it).
+            let from = a - &len;
+            let from = if from > self.now {
+                from
+            } else {
+                self.now.clone()
+            };
+            let can = if from == self.now && *b <= start {
+                runs.entry(p)
+                    .or_insert_with(|| prof.runs_before(p, &self.now, b))
+                    .fit(&len, &start)
+            } else {
+                prof.can_start_within(p, &len, &from, &below, &start)
+            };
+            if !can {
                 continue;
             }
             prof.unreserve(&start, &len, p);
-            // A compressed job never moves later: its own slot is still free (see
-            // `Profile::earliest_before`).
-            let s = prof.earliest_before(p, &len, &self.now, Some(&start));
+            let s = prof.earliest_before(p, &len, &from, Some(&below));
+            // Nothing before `below`: the job keeps its slot, still free (every other
+            // reservation was placed with it present), so it never moves later.
+            let s = if s == below { start.clone() } else { s };
             prof.reserve(&s, &len, p);
             if s != start {
-                moved = true;
+                let end = &start + &len;
+                widen(&mut moved, &start, &end);
+                widen(&mut raised, &start, &end);
                 rises = None;
+                runs.clear();
                 self.queue[k].planned = Some(s);
             }
         }
         self.plan = prof;
-        self.settled = !moved;
+        self.raised = moved;
     }
 
     /// Step 6 of the event loop: queued jobs planned to start now start, in queue order, on
@@ -255,5 +297,20 @@ impl Sim<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Widens the hull `h` to cover `[from, to)`.
+fn widen(h: &mut Option<(Time, Time)>, from: &Time, to: &Time) {
+    match h {
+        None => *h = Some((from.clone(), to.clone())),
+        Some((a, b)) => {
+            if from < a {
+                *a = from.clone();
+            }
+            if to > b {
+                *b = to.clone();
+            }
+        }
     }
 }
