@@ -221,15 +221,8 @@ fn shift_or(reach: &mut [u64], k: usize) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::problem::rigid_for_tests as prob;
     use super::*;
-    use crate::model::{Instance, Scenario};
-    use crate::Time;
-
-    fn prob(procs: u32, jobs: &[(u32, i64)], failures: Vec<u32>) -> IntProblem {
-        let jobs: Vec<(u32, Time)> = jobs.iter().map(|&(p, t)| (p, Time::from_int(t))).collect();
-        let inst = Instance::rigid(procs, &jobs).unwrap();
-        super::super::problem::build(&inst, &Scenario::new(failures)).unwrap()
-    }
 
     /// The root state: (end, rem, min_dur) per job.
     fn root(p: &IntProblem) -> (Vec<i64>, Vec<u32>, Vec<i64>) {

@@ -190,15 +190,10 @@ impl Dfs<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::problem::rigid_for_tests as prob;
     use super::*;
     use crate::model::{Instance, Scenario};
     use crate::Time;
-
-    fn prob(procs: u32, jobs: &[(u32, i64)], failures: Vec<u32>) -> IntProblem {
-        let jobs: Vec<(u32, Time)> = jobs.iter().map(|&(p, t)| (p, Time::from_int(t))).collect();
-        let inst = Instance::rigid(procs, &jobs).unwrap();
-        super::super::problem::build(&inst, &Scenario::new(failures)).unwrap()
-    }
 
     #[test]
     fn packs_chains_exactly_to_the_bound() {

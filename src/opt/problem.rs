@@ -202,6 +202,15 @@ pub fn build(inst: &Instance, sc: &Scenario) -> Result<IntProblem> {
     })
 }
 
+/// The scaled problem of a rigid instance given as (procs, integer time) pairs, for the unit
+/// tests of the modules that read an [`IntProblem`] (lanes, packing).
+#[cfg(test)]
+pub(crate) fn rigid_for_tests(procs: u32, jobs: &[(u32, i64)], failures: Vec<u32>) -> IntProblem {
+    let jobs: Vec<(u32, Time)> = jobs.iter().map(|&(p, t)| (p, Time::from_int(t))).collect();
+    let inst = Instance::rigid(procs, &jobs).unwrap();
+    build(&inst, &Scenario::new(failures)).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
