@@ -38,6 +38,9 @@ pub struct Conversion {
     /// Processors per node used, and where that number came from.
     pub procs_per_node: u32,
     pub procs_per_node_rule: &'static str,
+    /// Where the platform size came from: `--nodes`, the log's header, or its largest job (a
+    /// log without a header, whose real machine the reader cannot know).
+    pub platform_rule: &'static str,
     /// Lines dropped by the SWF reader's cleaning rule.
     pub dropped: usize,
     /// Jobs whose run time was cut to the walltime.
@@ -64,9 +67,15 @@ pub fn from_swf(log: &SwfLog, sizing: Sizing) -> Result<(Workload, Conversion)> 
     }
     let (ppn, rule) = procs_per_node(log, sizing.procs_per_node)?;
     let n = platform(log, sizing.nodes, ppn, sizing.max_job_nodes)?;
+    let platform_rule = match (sizing.nodes, log.header_procs()) {
+        (Some(_), _) => "--nodes",
+        (None, Some(_)) => "MaxProcs / MaxNodes header",
+        (None, None) => "the largest job: the log has no MaxProcs / MaxNodes header, give --nodes",
+    };
     let mut conv = Conversion {
         procs_per_node: ppn,
         procs_per_node_rule: rule,
+        platform_rule,
         dropped: log.dropped.total(),
         ..Conversion::default()
     };
@@ -85,8 +94,8 @@ fn procs_per_node(log: &SwfLog, given: Option<u32>) -> Result<(u32, &'static str
         Some(c) => Ok((c, "--procs-per-node")),
         None => Ok(match (log.max_procs, log.max_nodes) {
             (Some(p), Some(n)) if n > 0 && p % n == 0 => (p / n, "MaxProcs / MaxNodes"),
-            (Some(_), Some(_)) => (1, "1 (MaxProcs is not a multiple of MaxNodes)"),
-            _ => (1, "1 (no MaxProcs and MaxNodes headers)"),
+            (Some(_), Some(_)) => (1, "MaxProcs is not a multiple of MaxNodes, so 1"),
+            _ => (1, "no MaxProcs and MaxNodes headers, so 1"),
         }),
     }
 }
@@ -228,16 +237,20 @@ mod tests {
         let (w, c) = from_swf(&log, Sizing::default()).unwrap();
         assert_eq!((w.nodes, w.jobs[0].nodes, w.jobs[1].nodes), (1002, 256, 1));
         assert_eq!(
-            (c.procs_per_node, c.procs_per_node_rule),
-            (4, "MaxProcs / MaxNodes")
+            (c.procs_per_node, c.procs_per_node_rule, c.platform_rule),
+            (4, "MaxProcs / MaxNodes", "MaxProcs / MaxNodes header")
         );
         let one = Sizing {
             procs_per_node: Some(1),
             nodes: Some(4008),
             ..Sizing::default()
         };
-        let (w, _) = from_swf(&log, one).unwrap();
+        let (w, c) = from_swf(&log, one).unwrap();
         assert_eq!((w.nodes, w.jobs[0].nodes), (4008, 1024));
+        assert_eq!(
+            (c.procs_per_node_rule, c.platform_rule),
+            ("--procs-per-node", "--nodes")
+        );
         let zero = Sizing {
             procs_per_node: Some(0),
             ..Sizing::default()
@@ -255,6 +268,11 @@ mod tests {
         let (w, c) = from_swf(&log, Sizing::default()).unwrap();
         assert_eq!(Some(w.nodes), log.platform_procs());
         assert_eq!((w.nodes, c.procs_per_node), (576, 1));
+        assert!(
+            c.platform_rule.starts_with("the largest job"),
+            "{}",
+            c.platform_rule
+        );
         let c16 = Sizing {
             procs_per_node: Some(16),
             ..Sizing::default()
