@@ -358,15 +358,22 @@ impl Profile {
         lb.t[lb.t.len() - 1].clone().max(not_before.clone())
     }
 
-    /// The first instants at which each count is reached from `from` on (see [`Rises`]); valid
-    /// as a bound "p nodes are not free before …" until a count of the profile *rises*
-    /// (a reservation only lowers counts, so it only makes the bound conservative).
-    pub fn rises(&self, from: &Time) -> Rises {
+    /// The first instants at which each count is reached from `from` on, before `until` (see
+    /// [`Rises`]; `None`: to the end); valid as a bound "p nodes are not free before …" until a
+    /// count of the profile *rises* (a reservation only lowers counts, so it only makes the
+    /// bound conservative). Compression asks only whether `p` are free before the end of the
+    /// raised hull, so it stops there instead of running over the whole backlog's
+    /// reservations (counts reached only at or after `until` are simply absent).
+    pub fn rises(&self, from: &Time, until: Option<&Time>) -> Rises {
         let mut highs: Vec<(i64, Time)> = Vec::new();
         let (b0, i0) = self.locate(from);
         let mut best = i64::MIN;
+        let before = |t: &Time| until.is_none_or(|u| t < u);
         for b in b0..self.blocks.len() {
             let blk = &self.blocks[b];
+            if b > b0 && !before(&blk.t[0]) {
+                break;
+            }
             if blk.max + blk.add <= best {
                 continue;
             }
@@ -374,8 +381,11 @@ impl Profile {
             for i in start..blk.v.len() {
                 let x = blk.value(i);
                 if x > best {
-                    best = x;
                     let t = if b == b0 && i == i0 { from } else { &blk.t[i] };
+                    if !before(t) {
+                        break;
+                    }
+                    best = x;
                     highs.push((x, t.clone()));
                 }
             }
@@ -698,8 +708,14 @@ mod tests {
                     .position(|(_, v)| *v >= i64::from(p))
                     .map(|k| steps[k].0.clone().max(steps[0].0.clone()));
                 assert_eq!(
-                    pr.rises(&steps[0].0).first_at_least(p).cloned(),
+                    pr.rises(&steps[0].0, None).first_at_least(p).cloned(),
                     first,
+                    "{ctx}"
+                );
+                // Cut at `nb`: the same answer when it comes before `nb`, none otherwise.
+                assert_eq!(
+                    pr.rises(&steps[0].0, Some(&nb)).first_at_least(p).cloned(),
+                    first.clone().filter(|t| *t < nb),
                     "{ctx}"
                 );
                 if rng.random_bool(0.3) && !reserved.is_empty() {

@@ -232,7 +232,9 @@ impl Sim<'_> {
                 continue;
             };
             let below = if b < &start { b.clone() } else { start.clone() };
-            let r = rises.get_or_insert_with(|| prof.rises(&self.now));
+            // Only counts reached before `b` matter (`below ≤ b`); `b` grows only at a move,
+            // which recomputes the rises anyway.
+            let r = rises.get_or_insert_with(|| prof.rises(&self.now, Some(b)));
             if r.first_at_least(p).is_none_or(|t| *t >= below) {
                 continue;
             }
