@@ -78,6 +78,25 @@ pub struct IlpOutcome {
     pub constraints: usize,
 }
 
+/// The binary variables of the model with horizon `h` (scaled units): one per (attempt,
+/// option, start slot) of the windows described in the module documentation.
+pub fn var_count(prob: &IntProblem, h: i64) -> u64 {
+    let mut count: u64 = 0;
+    for job in &prob.jobs {
+        let k = i64::from(job.attempts);
+        for i in 0..k {
+            for o in &job.options {
+                let lo = i * job.min_dur;
+                let hi = h - o.dur - (k - 1 - i) * job.min_dur;
+                if hi >= lo {
+                    count += (hi - lo + 1) as u64;
+                }
+            }
+        }
+    }
+    count
+}
+
 struct Slot {
     job: usize,
     attempt: usize,
@@ -110,19 +129,7 @@ pub fn solve(
         })
     };
     // Count the variables before building anything.
-    let mut count: u64 = 0;
-    for job in &prob.jobs {
-        let k = i64::from(job.attempts);
-        for i in 0..k {
-            for o in &job.options {
-                let lo = i * job.min_dur;
-                let hi = h - o.dur - (k - 1 - i) * job.min_dur;
-                if hi >= lo {
-                    count += (hi - lo + 1) as u64;
-                }
-            }
-        }
-    }
+    let count = var_count(prob, h);
     if count > cfg.ilp_max_vars as u64 {
         return Err(Error::Limit(format!(
             "opt --method ilp: the time-indexed model needs {count} binary variables (horizon {h} units after scaling \
