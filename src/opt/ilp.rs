@@ -30,7 +30,13 @@
 //! gap tolerance is set below 1/2 unit — HiGHS: absolute gap 0.5, relative gap 0; microlp:
 //! gap 0). If M meets the exact root lower bound, the certificate is exact
 //! ([`super::Certificate::LowerBound`]). Anything else is reported as feasible with the exact
-//! root lower bound.
+//! lower bound the caller passed (the root bound; with [`super::Method::Both`], the search's
+//! proven bound when it is higher).
+//!
+//! HiGHS's own best (dual) bound of a stopped solve is *not* used: `good_lp` 1.15's
+//! `HighsSolution` keeps only the column values (`highs::Solution`) and drops the solved model
+//! whose info holds `mip_dual_bound` (its `Solution` trait has no bound either). Reading it
+//! would mean re-implementing `good_lp`'s HiGHS `solve` on `HighsProblem::try_into_inner()`.
 //!
 //! # Limits
 //! The model has one binary per (attempt, option, start slot); beyond
