@@ -166,15 +166,15 @@ mod tests {
 
     #[test]
     fn raises_the_root_bound() {
-        // Three width-1 jobs of 3 on P = 2: the energy bound is ⌈9/2⌉ = 5, but every makespan
-        // is a sum of 3s, so OPT ≥ 6 (= OPT: two jobs side by side, then the third).
+        // Four width-1 jobs of 3 on P = 3: the energy bound is ⌈12/3⌉ = 4, but every makespan
+        // is a sum of 3s, so OPT ≥ 6 (= OPT: three jobs side by side, then the fourth).
         let t = Time::from_int;
-        let inst = Instance::rigid(2, &[(1, t(3)), (1, t(3)), (1, t(3))]).unwrap();
-        let sc = Scenario::none(3);
+        let inst = Instance::rigid(3, &[(1, t(3)), (1, t(3)), (1, t(3)), (1, t(3))]).unwrap();
+        let sc = Scenario::none(4);
         let prob = super::super::problem::build(&inst, &sc).unwrap();
         let e = super::super::bounds::energies(&prob);
-        assert_eq!(super::super::bounds::root(&prob, &e), 5);
-        assert_eq!(Lattice::new(&prob, 9).unwrap().round_up(5), 6);
+        assert_eq!(super::super::bounds::root(&prob, &e), 4);
+        assert_eq!(Lattice::new(&prob, 9).unwrap().round_up(4), 6);
         let r = super::super::solve(&inst, &sc, &super::super::OptConfig::default()).unwrap();
         assert_eq!(r.stats.root_lower_bound, t(6));
         assert_eq!(r.makespan, t(6));
