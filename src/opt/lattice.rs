@@ -144,6 +144,8 @@ mod tests {
     use super::*;
     use crate::model::{Instance, Scenario};
     use crate::Time;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     #[test]
     fn golden_rigid_sums() {
@@ -185,13 +187,8 @@ mod tests {
     fn matches_enumeration_across_word_boundaries() {
         // Random duration sets, horizons across several 64-bit words: the bit set equals the
         // set of sums enumerated directly, and the roundings agree with a linear scan.
-        let mut seed = 11u64;
-        let mut next = |m: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % m
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut next = |m: u64| rng.random_range(0..m);
         for case in 0..200 {
             let n = 1 + next(3) as usize;
             let jobs: Vec<(u32, Time)> = (0..n)
