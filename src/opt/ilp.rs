@@ -30,7 +30,13 @@
 //! gap tolerance is set below 1/2 unit — HiGHS: absolute gap 0.5, relative gap 0; microlp:
 //! gap 0). If M meets the exact root lower bound, the certificate is exact
 //! ([`super::Certificate::LowerBound`]). Anything else is reported as feasible with the exact
-//! root lower bound.
+//! lower bound the caller passed (the root bound; with [`super::Method::Both`], the search's
+//! proven bound when it is higher).
+//!
+//! HiGHS's own best (dual) bound of a stopped solve is *not* used: `good_lp` 1.15's
+//! `HighsSolution` keeps only the column values (`highs::Solution`) and drops the solved model
+//! whose info holds `mip_dual_bound` (its `Solution` trait has no bound either). Reading it
+//! would mean re-implementing `good_lp`'s HiGHS `solve` on `HighsProblem::try_into_inner()`.
 //!
 //! # Limits
 //! The model has one binary per (attempt, option, start slot); beyond
@@ -78,6 +84,25 @@ pub struct IlpOutcome {
     pub constraints: usize,
 }
 
+/// The binary variables of the model with horizon `h` (scaled units): one per (attempt,
+/// option, start slot) of the windows described in the module documentation.
+pub fn var_count(prob: &IntProblem, h: i64) -> u64 {
+    let mut count: u64 = 0;
+    for job in &prob.jobs {
+        let k = i64::from(job.attempts);
+        for i in 0..k {
+            for o in &job.options {
+                let lo = i * job.min_dur;
+                let hi = h - o.dur - (k - 1 - i) * job.min_dur;
+                if hi >= lo {
+                    count += (hi - lo + 1) as u64;
+                }
+            }
+        }
+    }
+    count
+}
+
 struct Slot {
     job: usize,
     attempt: usize,
@@ -110,19 +135,7 @@ pub fn solve(
         })
     };
     // Count the variables before building anything.
-    let mut count: u64 = 0;
-    for job in &prob.jobs {
-        let k = i64::from(job.attempts);
-        for i in 0..k {
-            for o in &job.options {
-                let lo = i * job.min_dur;
-                let hi = h - o.dur - (k - 1 - i) * job.min_dur;
-                if hi >= lo {
-                    count += (hi - lo + 1) as u64;
-                }
-            }
-        }
-    }
+    let count = var_count(prob, h);
     if count > cfg.ilp_max_vars as u64 {
         return Err(Error::Limit(format!(
             "opt --method ilp: the time-indexed model needs {count} binary variables (horizon {h} units after scaling \

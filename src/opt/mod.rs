@@ -23,6 +23,7 @@ pub mod greedy;
 pub mod ilp;
 pub mod improve;
 pub mod lanes;
+pub mod lattice;
 pub mod packing;
 pub mod problem;
 pub mod search;
@@ -212,6 +213,10 @@ pub(crate) fn to_schedule(
     .with_makespan()
 }
 
+/// What the search closure of [`solve`] answers: the checked schedule, its makespan, whether it
+/// is proven optimal, the scaled proven bound, and the integer schedule behind it.
+type SearchAnswer = (Schedule, Time, bool, i64, greedy::IntSchedule);
+
 /// Checks a schedule built here; a failure is a bug of this module, reported as an error.
 fn checked(
     inst: &Instance,
@@ -240,6 +245,9 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
     let root_lb = bounds::root(&prob, &energies);
     let hulls = bounds::hulls(&prob, &energies);
     let root_lb = bounds::deadline_root(&prob, &energies, &hulls, root_lb, greedy_list.makespan);
+    // default: no lattice (horizon too long for its bit set) rounds nothing
+    let root_lb =
+        lattice::Lattice::new(&prob, greedy_list.makespan).map_or(root_lb, |l| l.round_up(root_lb));
     let mut stats = OptStats {
         scale: prob.scale,
         attempts: prob.total_attempts(),
@@ -250,7 +258,7 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
     let greedy = incumbent(&prob, greedy_list, root_lb, cfg, &mut stats);
     stats.incumbent = prob.to_time(greedy.makespan);
 
-    let run_search = |stats: &mut OptStats| -> Result<(Schedule, Time, bool, i64)> {
+    let run_search = |stats: &mut OptStats| -> Result<SearchAnswer> {
         let limits = search::Limits {
             deadline: Some(Instant::now() + cfg.time_limit),
             node_limit: cfg.node_limit,
@@ -283,12 +291,12 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
                 "the exact search's makespan {m} differs from its integer model; this is a bug"
             )));
         }
-        Ok((schedule, m, out.optimal, out.lower_bound))
+        Ok((schedule, m, out.optimal, out.lower_bound, out.best))
     };
 
     let result = match cfg.method {
         Method::Search => {
-            let (schedule, makespan, optimal, lb) = run_search(&mut stats)?;
+            let (schedule, makespan, optimal, lb, _) = run_search(&mut stats)?;
             let status = if optimal {
                 Status::Optimal
             } else {
@@ -323,8 +331,13 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
             }
         }
         Method::Both => {
-            let (schedule, makespan, optimal, lb) = run_search(&mut stats)?;
-            let out = ilp::solve(inst, sc, &prob, &greedy, root_lb, cfg)?;
+            let (schedule, makespan, optimal, lb, best) = run_search(&mut stats)?;
+            // The ILP's horizon and warm start: the best schedule known (the search's), a
+            // smaller model than the incumbent's. Its bound: the root bound when the search
+            // proved OPT (so that the ILP checks the optimum independently: it must still show
+            // that nothing is below it), else the search's proven bound too.
+            let ilp_lb = if optimal { root_lb } else { root_lb.max(lb) };
+            let out = ilp::solve(inst, sc, &prob, &best, ilp_lb, cfg)?;
             stats.ilp_vars = out.vars;
             stats.ilp_constraints = out.constraints;
             if optimal && out.optimal && out.makespan != makespan {

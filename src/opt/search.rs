@@ -44,6 +44,9 @@
 //!    every job must finish its remaining chain by U − 1, which forces a least (transformed)
 //!    area on it; if the areas do not fit below capacity·(U − 1 − t), the node holds nothing
 //!    better.
+//!    **Lattice** ([`super::lattice`]): every leaf is semi-active, so its makespan is a sum of
+//!    attempt durations; a node bound is rounded up to the next such sum, and the deadline
+//!    "below U" down to the previous one.
 //! 4. **Memoisation (transposition table).** Every rule above depends only on the node's
 //!    *state*: the instant t, what `min_id`, W and F forbid at t (normalised: only jobs that fit
 //!    in the free processors matter), and per job its attempts left, the end and
@@ -183,6 +186,9 @@ struct Search<'a> {
     /// The lane sets of wide jobs ([`super::lanes`], rule 3) and each job's shortest attempt.
     lanes: Vec<super::lanes::LaneSet>,
     min_dur: Vec<i64>,
+    /// The reachable makespans up to the start's ([`super::lattice`], rule 3); `None` when the
+    /// horizon is too long for its bit set.
+    lattice: Option<super::lattice::Lattice>,
     /// True when some job has more than one option (the deadline areas only add to rigid jobs what the
     /// energy bound already counts).
     moldable: bool,
@@ -372,6 +378,8 @@ impl<'a> Search<'a> {
         let hulls = bounds::hulls(prob, &energies);
         let root_lb = bounds::root(prob, &energies);
         let root_lb = bounds::deadline_root(prob, &energies, &hulls, root_lb, start.makespan);
+        let lattice = super::lattice::Lattice::new(prob, start.makespan);
+        let root_lb = lattice.as_ref().map_or(root_lb, |l| l.round_up(root_lb));
         let horizon = start.makespan;
         let use_memo = limits.memo_limit > 0 && horizon < MEMO_MAX_HORIZON;
         Search {
@@ -383,6 +391,7 @@ impl<'a> Search<'a> {
             moldable: prob.jobs.iter().any(|j| j.options.len() > 1),
             lanes: super::lanes::lane_sets(prob),
             min_dur: prob.jobs.iter().map(|j| j.min_dur).collect(),
+            lattice,
             t: 0,
             min_id: 0,
             wmask: 0,
@@ -436,10 +445,14 @@ impl<'a> Search<'a> {
     fn run_destructive(&mut self) {
         self.sync();
         while !self.stopped && !self.done && self.best.makespan > self.root_lb {
-            let target = self.root_lb + (self.best.makespan - 1 - self.root_lb) / 4;
-            self.cap_ub = target + 1;
-            self.dfs();
-            self.cap_ub = i64::MAX;
+            // Only reachable makespans matter (rule 3's lattice): test the largest one ≤ the
+            // target; none in [LB, target] proves target + 1 without a search.
+            let target = self.down(self.root_lb + (self.best.makespan - 1 - self.root_lb) / 4);
+            if target >= self.root_lb {
+                self.cap_ub = target + 1;
+                self.dfs();
+                self.cap_ub = i64::MAX;
+            }
             if self.stopped || self.done {
                 break;
             }
@@ -449,7 +462,7 @@ impl<'a> Search<'a> {
                 // Exhausted below the schedule it found: that schedule is optimal.
                 self.root_lb = self.best.makespan;
             } else {
-                self.root_lb = target + 1;
+                self.root_lb = self.up(target + 1);
             }
             self.sync();
         }
@@ -492,6 +505,16 @@ impl<'a> Search<'a> {
             memo_hits: self.memo_hits,
             stopped: self.stopped,
         }
+    }
+
+    /// The least reachable makespan ≥ x ([`super::lattice`]; x without a lattice).
+    fn up(&self, x: i64) -> i64 {
+        self.lattice.as_ref().map_or(x, |l| l.round_up(x))
+    }
+
+    /// The greatest reachable makespan ≤ x ([`super::lattice`]; x without a lattice).
+    fn down(&self, x: i64) -> i64 {
+        self.lattice.as_ref().map_or(x, |l| l.round_down(x))
     }
 
     /// The current upper bound: the own incumbent, or the shared one if smaller.
@@ -585,7 +608,8 @@ impl Search<'_> {
     /// not fit at all): the node holds no schedule below U.
     #[allow(clippy::needless_range_loop)] // j indexes several parallel per-job arrays
     fn deadline_cut(&self) -> bool {
-        let u = self.ub() - 1;
+        // A better leaf ends at a reachable makespan below U (the lattice).
+        let u = self.down(self.ub() - 1);
         let free = self.cap - self.used;
         // default: no pending event: advance by one time unit (as in `lower_bound`)
         let t_next = self.next_event().unwrap_or(self.t + 1);
@@ -782,7 +806,7 @@ impl Search<'_> {
             self.record_leaf();
             return;
         }
-        if self.lower_bound() >= self.ub()
+        if self.up(self.lower_bound()) >= self.ub()
             || self.lane_cut()
             || (self.moldable && self.deadline_cut())
         {
