@@ -16,6 +16,11 @@ fi
 pyvenv="${CARGO_TARGET_DIR:-target}/python-venv"
 [ -x "$pyvenv/bin/pip" ] || python3 -m venv "$pyvenv"
 pip=("$pyvenv/bin/pip" --disable-pip-version-check -q)
+# maturin's PEP 517 hooks run the `maturin` executable by name, and without build isolation
+# nothing puts the venv's bin/ on PATH (seen with maturin 1.16.0 on a fresh machine:
+# "No such file or directory: 'maturin'"); activate it the way `source bin/activate` would.
+PATH="$(cd "$pyvenv/bin" && pwd):$PATH"
+export PATH
 "${pip[@]}" install 'maturin>=1.16,<2' pytest
 MATURIN_PEP517_ARGS="--profile dev" \
     "${pip[@]}" install --no-build-isolation --force-reinstall --no-deps ./python
