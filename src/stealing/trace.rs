@@ -66,12 +66,7 @@ pub fn from_swf(log: &SwfLog, sizing: Sizing) -> Result<(Workload, Conversion)> 
         ));
     }
     let (ppn, rule) = procs_per_node(log, sizing.procs_per_node)?;
-    let n = platform(log, sizing.nodes, ppn, sizing.max_job_nodes)?;
-    let platform_rule = match (sizing.nodes, log.header_procs()) {
-        (Some(_), _) => "--nodes",
-        (None, Some(_)) => "MaxProcs / MaxNodes header",
-        (None, None) => "the largest job: the log has no MaxProcs / MaxNodes header, give --nodes",
-    };
+    let (n, platform_rule) = platform(log, sizing.nodes, ppn, sizing.max_job_nodes)?;
     let mut conv = Conversion {
         procs_per_node: ppn,
         procs_per_node_rule: rule,
@@ -105,8 +100,19 @@ fn nodes_for(procs: u32, c: u32) -> u32 {
     procs.div_ceil(c.max(1))
 }
 
-/// The platform size (`--nodes`, else ⌈P / c⌉) and the `--max-job-nodes` check.
-fn platform(log: &SwfLog, nodes: Option<u32>, ppn: u32, max_job_nodes: Option<u32>) -> Result<u32> {
+/// The platform size (`--nodes`, else ⌈P / c⌉), the rule that gave it (decided here, where
+/// the size is chosen, so the report cannot disagree with it), and the `--max-job-nodes` check.
+fn platform(
+    log: &SwfLog,
+    nodes: Option<u32>,
+    ppn: u32,
+    max_job_nodes: Option<u32>,
+) -> Result<(u32, &'static str)> {
+    let rule = match (nodes, log.header_procs()) {
+        (Some(_), _) => "--nodes",
+        (None, Some(_)) => "MaxProcs / MaxNodes header",
+        (None, None) => "the largest job: the log has no MaxProcs / MaxNodes header, give --nodes",
+    };
     let from_log = log.platform_procs().map(|p| nodes_for(p, ppn));
     let n = nodes.or(from_log).ok_or_else(|| {
         Error::option(
@@ -133,7 +139,7 @@ fn platform(log: &SwfLog, nodes: Option<u32>, ppn: u32, max_job_nodes: Option<u3
             ));
         }
     }
-    Ok(n)
+    Ok((n, rule))
 }
 
 /// One SWF job as a batch job on `n` nodes; errors name its line.
