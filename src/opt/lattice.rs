@@ -64,6 +64,14 @@ impl Lattice {
         Some(l)
     }
 
+    /// A lower bound `lb` raised to the lattice of horizon `horizon` (unchanged when the
+    /// horizon is too long for the bit set): the root rounding both [`super::solve`] and the
+    /// search apply.
+    pub fn round_bound(prob: &IntProblem, horizon: i64, lb: i64) -> i64 {
+        // default: no lattice (horizon too long for its bit set) rounds nothing
+        Lattice::new(prob, horizon).map_or(lb, |l| l.round_up(lb))
+    }
+
     fn clear_above_horizon(&mut self) {
         let used = (self.horizon % 64 + 1) as u32;
         if used < 64 {

@@ -245,9 +245,7 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
     let root_lb = bounds::root(&prob, &energies);
     let hulls = bounds::hulls(&prob, &energies);
     let root_lb = bounds::deadline_root(&prob, &energies, &hulls, root_lb, greedy_list.makespan);
-    // default: no lattice (horizon too long for its bit set) rounds nothing
-    let root_lb =
-        lattice::Lattice::new(&prob, greedy_list.makespan).map_or(root_lb, |l| l.round_up(root_lb));
+    let root_lb = lattice::Lattice::round_bound(&prob, greedy_list.makespan, root_lb);
     let mut stats = OptStats {
         scale: prob.scale,
         attempts: prob.total_attempts(),
