@@ -228,6 +228,17 @@ fn swf_out_of_range_names_the_file() {
         ],
         &["late.failures:2", "10^11"],
     );
+    // A huge failure time is named in scientific notation, not as its 401 digits.
+    std::fs::write(&failures, "1e400 3\n").unwrap();
+    let args = [
+        "--workload",
+        &toy(d.path()),
+        "--failures",
+        failures.to_str().unwrap(),
+    ];
+    refused(d.path(), &args, &["late.failures:1", "1.000e400", "10^11"]);
+    let (_, _, err) = steal(d.path(), &args);
+    assert!(err.len() < 400, "{err}");
 }
 
 #[test]

@@ -113,14 +113,17 @@ impl FailureSource {
                 return Err(Error::line(
                     file,
                     i + 1,
-                    format!("negative failure time {time}"),
+                    format!("negative failure time {}", limits::show(&time)),
                 ));
             }
             if time > Time::from_int(limits::MAX_SECONDS) {
                 return Err(Error::line(
                     file,
                     i + 1,
-                    format!("failure time {time} is beyond the limit of 10^11 s (≈ 3,170 years)"),
+                    format!(
+                        "failure time {} is beyond the limit of 10^11 s (≈ 3,170 years)",
+                        limits::show(&time)
+                    ),
                 ));
             }
             let node: u32 = f[1].parse().map_err(|_| {
