@@ -67,7 +67,15 @@ fn damaged_files_are_refused_naming_file_and_line() {
         ("empty.swf", &["empty.swf", "no job to schedule"][..]),
         ("empty.swf.gz", &["empty.swf.gz", "no job to schedule"]),
         ("header.swf", &["header.swf", "no job to schedule"]),
-        ("neg.swf", &["neg.swf", "no job", "1 job lines dropped"]),
+        (
+            "neg.swf",
+            &[
+                "neg.swf",
+                "no job",
+                "1 job lines dropped",
+                "1 without processor count",
+            ],
+        ),
         ("neg.swf.gz", &["neg.swf.gz", "1 job lines dropped"]),
         (
             "bin.swf",

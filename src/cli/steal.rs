@@ -463,7 +463,7 @@ fn load_workload(a: &Args) -> Result<(Workload, String, bool)> {
         },
     )?;
     let note = format!(
-        "{}: {} jobs on {} nodes (from {}) of {} processors (from {}); {} lines dropped by the SWF cleaning rule, {} runs cut to their walltime, {} without walltime, {} reduced to --max-job-nodes",
+        "{}: {} jobs on {} nodes (from {}) of {} processors (from {}); {}, {} runs cut to their walltime, {} without walltime, {} reduced to --max-job-nodes",
         a.workload,
         w.jobs.len(),
         w.nodes,

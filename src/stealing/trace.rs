@@ -18,7 +18,7 @@
 use super::limits;
 use super::model::{BatchJob, Workload};
 use crate::error::{Error, Result};
-use crate::workload::swf::{SwfJob, SwfLog};
+use crate::workload::swf::{Dropped, SwfJob, SwfLog};
 use std::path::Path;
 
 /// How SWF processors become nodes (see the module doc); every field is optional.
@@ -41,8 +41,8 @@ pub struct Conversion {
     /// Where the platform size came from: `--nodes`, the log's header, or its largest job (a
     /// log without a header, whose real machine the reader cannot know).
     pub platform_rule: &'static str,
-    /// Lines dropped by the SWF reader's cleaning rule.
-    pub dropped: usize,
+    /// Lines dropped by the SWF reader's cleaning rule, by reason.
+    pub dropped: Dropped,
     /// Jobs whose run time was cut to the walltime.
     pub cut_to_walltime: usize,
     /// Jobs without a walltime (run time used).
@@ -59,10 +59,7 @@ pub fn from_swf(log: &SwfLog, sizing: Sizing) -> Result<(Workload, Conversion)> 
         return Err(Error::invalid(
             &log.file,
             "jobs",
-            format!(
-                "no job to schedule ({} job lines dropped by the SWF cleaning rule)",
-                log.dropped.total()
-            ),
+            format!("no job to schedule ({})", log.dropped),
         ));
     }
     let (ppn, rule) = procs_per_node(log, sizing.procs_per_node)?;
@@ -71,7 +68,7 @@ pub fn from_swf(log: &SwfLog, sizing: Sizing) -> Result<(Workload, Conversion)> 
         procs_per_node: ppn,
         procs_per_node_rule: rule,
         platform_rule,
-        dropped: log.dropped.total(),
+        dropped: log.dropped,
         ..Conversion::default()
     };
     let jobs = log

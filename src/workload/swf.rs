@@ -91,6 +91,31 @@ impl Dropped {
     }
 }
 
+/// `N job lines dropped by the SWF cleaning rule`, and the reasons that dropped any, so a user sees
+/// why (e.g. `(12 with run time ≤ 0, 3 with submit time < 0)`).
+impl std::fmt::Display for Dropped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} job lines dropped by the SWF cleaning rule",
+            self.total()
+        )?;
+        let reasons: Vec<String> = [
+            (self.run_time, "with run time ≤ 0"),
+            (self.procs, "without processor count"),
+            (self.submit, "with submit time < 0"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, why)| format!("{n} {why}"))
+        .collect();
+        if !reasons.is_empty() {
+            write!(f, " ({})", reasons.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
 /// A parsed SWF log.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SwfLog {
@@ -470,6 +495,15 @@ mod tests {
             }
         );
         assert_eq!(log.dropped.total(), 4);
+        assert_eq!(
+            log.dropped.to_string(),
+            "4 job lines dropped by the SWF cleaning rule (2 with run time ≤ 0, \
+             1 without processor count, 1 with submit time < 0)"
+        );
+        assert_eq!(
+            Dropped::default().to_string(),
+            "0 job lines dropped by the SWF cleaning rule"
+        );
         assert_eq!(log.jobs.iter().map(|j| j.id).collect::<Vec<_>>(), vec![5]);
     }
 
