@@ -282,9 +282,7 @@ pub fn solve(
     let solved = run_backend(vars, c, &order, constraints, initial, secs);
     let (status, values) = match solved {
         Ok(v) => v,
-        Err(ResolutionError::Other(msg)) if msg.contains("Time limit") => {
-            return fallback(nvars, ncons)
-        }
+        Err(e) if stopped_without_answer(&e) => return fallback(nvars, ncons),
         Err(e) => return Err(Error::Solver(format!("{} backend: {e}", backend()))),
     };
     let (objective, picks) = values;
@@ -433,4 +431,31 @@ fn extract<S: Solution>(sol: &S, order: &[Variable], c: Variable) -> (f64, Vec<f
     let objective = sol.value(c);
     let xs = order.iter().map(|&v| sol.value(v)).collect();
     (objective, xs)
+}
+
+/// Whether the backend stopped on its limit before it had a schedule of its own: microlp says
+/// "Time limit"; HiGHS (through good_lp) reports a stop without a primal solution as
+/// `NoSolutionFound`. The greedy incumbent and the root bound then stand, as for any stop — not
+/// a solver error.
+fn stopped_without_answer(e: &ResolutionError) -> bool {
+    matches!(e, ResolutionError::Other(msg) if msg.contains("Time limit") || *msg == "NoSolutionFound")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stop_without_a_schedule_is_not_a_solver_error() {
+        assert!(stopped_without_answer(&ResolutionError::Other("NoSolutionFound")));
+        assert!(stopped_without_answer(&ResolutionError::Other("Time limit reached")));
+        for e in [
+            ResolutionError::Infeasible,
+            ResolutionError::Unbounded,
+            ResolutionError::Other("SolveError"),
+            ResolutionError::Str("HiGHS error while solving model".into()),
+        ] {
+            assert!(!stopped_without_answer(&e), "{e}");
+        }
+    }
 }
