@@ -93,3 +93,32 @@ fn a_stopped_portfolio_reports_a_raised_bound_and_the_exact_gap() {
         "the shared bound rose above the root on only {raised} instances"
     );
 }
+
+/// Thread 0 of the portfolio runs the destructive tests in the single-thread main order (widest
+/// first on rigid instances, longest chain first on moldable ones); the other threads take the
+/// remaining orders, so two threads never search in the same order.
+#[test]
+fn thread_zero_follows_the_main_order() {
+    use resched::opt::search::{main_order, Order};
+    let (inst, sc) = generate::anchor_rigid(30, 4, 2);
+    let rigid = opt::problem::build(&inst, &sc).unwrap();
+    let main = main_order(&rigid);
+    assert_eq!(main, Order::Widest);
+    let orders: Vec<Order> = (0..4).map(|i| Order::of_thread(main, i)).collect();
+    assert_eq!(
+        orders,
+        [
+            Order::Widest,
+            Order::LongestChain,
+            Order::LargestArea,
+            Order::LongestChain
+        ]
+    );
+    let orders: Vec<Order> = (0..3)
+        .map(|i| Order::of_thread(Order::LongestChain, i))
+        .collect();
+    assert_eq!(
+        orders,
+        [Order::LongestChain, Order::Widest, Order::LargestArea]
+    );
+}

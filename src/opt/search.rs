@@ -73,7 +73,8 @@
 //! U" (the memo stores U − t at the end of a subtree, as above). The first thread to complete
 //! its tree (or to meet the root bound) proves the optimum and stops the others.
 //!
-//! Thread 0 runs the destructive tests (as the single-thread main search), the others the plain
+//! Thread 0 runs the destructive tests in the order of the single-thread main search
+//! ([`main_order`]: widest first on rigid instances), the others the other orders and the plain
 //! search below U; they share, besides the incumbent, a *proven lower bound* (an atomic maximum).
 //! Thread 0 publishes each bound its exhausted tests prove and adopts the shared incumbent
 //! before deciding what a test proved (`Search::sync` argues why a test stays sound while
@@ -107,9 +108,24 @@ pub enum Order {
 }
 
 impl Order {
-    /// The strategy of portfolio thread `i`.
-    pub fn of_thread(i: usize) -> Order {
-        [Order::LongestChain, Order::Widest, Order::LargestArea][i % 3]
+    /// The strategy of portfolio thread `i` when thread 0 (the destructive tests) runs `main`
+    /// ([`main_order`], as the single-thread main search): the other threads take the other
+    /// two orders in turn.
+    ///
+    /// Why thread 0 follows [`main_order`]: the destructive test at the bound is what proves a
+    /// tight packing, and widest first meets such a schedule sooner (see [`main_order`]); with
+    /// the longest chain first on thread 0, the rigid P = 16, A = 30/40 instances were proven
+    /// less often within 10 s (BENCHMARKS.md, issue 14, o14rigid3).
+    pub fn of_thread(main: Order, i: usize) -> Order {
+        if i == 0 {
+            return main;
+        }
+        let others: Vec<Order> = [Order::LongestChain, Order::Widest, Order::LargestArea]
+            .into_iter()
+            .filter(|&o| o != main)
+            .collect();
+        // Two orders are left whatever `main` is, so the index is in range.
+        others[(i - 1) % others.len()]
     }
 }
 
@@ -312,6 +328,7 @@ pub fn solve_parallel(
     if threads <= 1 {
         return solve(prob, start, limits);
     }
+    let main = main_order(prob);
     let shared = Shared {
         makespan: AtomicI64::new(start.makespan),
         best: Mutex::new(start.clone()),
@@ -323,7 +340,8 @@ pub fn solve_parallel(
             .map(|i| {
                 let (start, limits, shared) = (start.clone(), limits.clone(), &shared);
                 scope.spawn(move || {
-                    let mut s = Search::new(prob, start, limits, Order::of_thread(i), Some(shared));
+                    let mut s =
+                        Search::new(prob, start, limits, Order::of_thread(main, i), Some(shared));
                     if i == 0 {
                         s.run_destructive();
                         if !s.stopped {
