@@ -97,6 +97,8 @@ fn pareto(mut pts: Vec<(i64, i64)>) -> Vec<(i64, i64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{Instance, Job, Profile, Scenario, SpeedupModel};
+    use crate::Time;
 
     fn opts(list: &[(u32, i64)]) -> Vec<Opt> {
         list.iter()
@@ -124,6 +126,53 @@ mod tests {
         assert_eq!(c.least_area(1, 100), Some(Some(10)));
         assert_eq!(c.least_area(3, 100), None); // not built: the hull answers
         assert_eq!(c.least_area(0, 100), None);
+    }
+
+    #[test]
+    fn exact_chains_raise_the_root_bound_to_opt() {
+        // P = 4: A (two attempts) runs 10, 6 or 4 on 1, 2 or 4 processors (areas 10, 12, 16);
+        // B is rigid, 5 on one processor. Below 10, A's chain fits only as 4 + 4 (area 32),
+        // and 32 + 5 > 4·9: OPT ≥ 10 (= OPT: A on 4, then on 2 with B beside it). The hull's
+        // 2·H(9/2) = 30 fits (35 ≤ 36) and left the root at 9.
+        let t = Time::from_int;
+        let times = vec![t(10), t(6), t(6), t(4)];
+        let a = Job {
+            name: "A".into(),
+            profile: Profile::Moldable {
+                model: SpeedupModel::Arbitrary {
+                    times: times.clone(),
+                },
+                times,
+            },
+        };
+        let inst = Instance::new(4, vec![a, Job::rigid("B", 1, t(5))]).unwrap();
+        let sc = Scenario::new(vec![1, 0]);
+        let prob = super::super::problem::build(&inst, &sc).unwrap();
+        let e = super::super::bounds::energies(&prob);
+        let root = super::super::bounds::root(&prob, &e);
+        let hull_only: Vec<Vec<_>> = e
+            .iter()
+            .map(|en| {
+                prob.jobs
+                    .iter()
+                    .map(|j| super::super::bounds::AreaHull::new(&j.options, &en.weight))
+                    .collect()
+            })
+            .collect();
+        let exact = super::super::bounds::hulls(&prob, &e);
+        let ub = 12;
+        assert_eq!(
+            super::super::bounds::deadline_root(&prob, &e, &hull_only, root, ub),
+            9
+        );
+        assert_eq!(
+            super::super::bounds::deadline_root(&prob, &e, &exact, root, ub),
+            10
+        );
+        let r = super::super::solve(&inst, &sc, &super::super::OptConfig::default()).unwrap();
+        assert_eq!(r.stats.root_lower_bound, t(10));
+        assert_eq!(r.makespan, t(10));
+        assert!(r.is_optimal());
     }
 
     #[test]
