@@ -48,8 +48,9 @@ pub const MAX_BITS: i64 = 1 << 24;
 
 /// Largest horizon (scaled units) for which the area budget is applied: 2^21 costs of 8 bytes.
 pub const MAX_BUDGET_SPAN: i64 = 1 << 21;
-/// Largest work Σ_j k_j·|options_j|·H of the area budget's knapsack (a few tenths of a second).
-pub const MAX_BUDGET_WORK: i64 = 1 << 27;
+/// Largest work Σ_j k_j·|options_j|·H of the area budget's knapsack (bounded because the
+/// lattice is built once per search, i.e. up to four times per solve).
+pub const MAX_BUDGET_WORK: i64 = 1 << 26;
 
 /// The reachable makespans R' ∩ [0, H] (see the module documentation).
 #[derive(Debug, Clone)]
