@@ -99,6 +99,8 @@ mod tests {
     use super::*;
     use crate::model::{Instance, Job, Profile, Scenario, SpeedupModel};
     use crate::Time;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     fn opts(list: &[(u32, i64)]) -> Vec<Opt> {
         list.iter()
@@ -179,13 +181,8 @@ mod tests {
     fn fronts_equal_brute_force() {
         // Seeded random tables and transforms: the front's answer is the least area over every
         // multiset of k options within D, and "no fit" exactly when none exists.
-        let mut seed = 11u64;
-        let mut next = |m: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % m
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut next = |m: u64| rng.random_range(0..m);
         for case in 0..200 {
             let n = 1 + next(5) as usize;
             let table: Vec<Opt> = (0..n)
