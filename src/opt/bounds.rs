@@ -187,11 +187,15 @@ pub fn root(prob: &IntProblem, energies: &[Energy]) -> i64 {
 /// H is piecewise linear on the lower convex hull of the points (d_o, F(p_o)·d_o), cut at the
 /// point of least area (H is constant beyond it), so k·H(D/k) is exact in integers; the areas
 /// are integers, so it may be rounded up. For a rigid job (one option) it is k·F(p)·d.
+/// Built by [`AreaHull::with_chains`], it answers the short chains exactly instead, over whole
+/// options ([`super::chains`]), which is never less than the hull.
 #[derive(Debug, Clone)]
 pub struct AreaHull {
     /// Hull vertices (duration, transformed area): durations increasing, areas strictly
     /// decreasing, slopes increasing (convex); the last vertex has the least area.
     pts: Vec<(i64, i64)>,
+    /// The exact least areas of the chain lengths it covers (none from [`AreaHull::new`]).
+    exact: super::chains::ChainFronts,
 }
 
 impl AreaHull {
@@ -226,12 +230,27 @@ impl AreaHull {
             }
             hull.push(p);
         }
-        AreaHull { pts: hull }
+        AreaHull {
+            pts: hull,
+            exact: super::chains::ChainFronts::default(),
+        }
     }
 
-    /// ⌈k·H(D/k)⌉, a lower bound on the transformed area of k attempts whose durations sum to
-    /// at most `d`; `None` when they cannot fit (k·d_min > D), i.e. the deadline is infeasible.
+    /// The hull, plus the exact fronts of chains of 1..=`attempts` attempts.
+    pub fn with_chains(options: &[super::problem::Opt], weight: &[i64], attempts: u32) -> AreaHull {
+        AreaHull {
+            exact: super::chains::ChainFronts::new(options, weight, attempts),
+            ..AreaHull::new(options, weight)
+        }
+    }
+
+    /// The exact least area when the fronts cover k, else ⌈k·H(D/k)⌉: a lower bound on the
+    /// transformed area of k attempts whose durations sum to at most `d`; `None` when they
+    /// cannot fit (k·d_min > D), i.e. the deadline is infeasible.
     pub fn chain_area(&self, k: i64, d: i64) -> Option<i64> {
+        if let Some(exact) = self.exact.least_area(k, d) {
+            return exact;
+        }
         let first = *self.pts.first()?;
         if k <= 0 {
             return Some(0);
@@ -261,7 +280,7 @@ pub fn hulls(prob: &IntProblem, energies: &[Energy]) -> Vec<Vec<AreaHull>> {
         .map(|e| {
             prob.jobs
                 .iter()
-                .map(|j| AreaHull::new(&j.options, &e.weight))
+                .map(|j| AreaHull::with_chains(&j.options, &e.weight, j.attempts))
                 .collect()
         })
         .collect()

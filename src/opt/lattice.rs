@@ -23,12 +23,36 @@
 //!
 //! R is kept as a bit set over 0..=H for a horizon H (the incumbent's makespan: nothing above
 //! it matters); the dynamic program costs Σ_j k_j·|options_j| shifted ORs of H/64 words.
+//!
+//! # The area budget of a makespan (moldable jobs)
+//! A schedule of makespan T has total area at most P·T. Every attempt costs at least its job's
+//! least area a_j, and an attempt on option o costs e(o) = p_o·d_o − a_j more. The chain of the
+//! argument above ends at T and consists of distinct attempts, so
+//!
+//!   A_min + g(T) ≤ P·T,  A_min = Σ_j k_j·a_j,  g(T) = min{ Σ_{a ∈ C} e(a) : C a chain of R
+//!   whose durations sum to exactly T },
+//!
+//! and T ∉ R' = { T ∈ R : A_min + g(T) ≤ P·T } is no schedule's makespan. R' replaces R in
+//! every use above (it is a property of every semi-active schedule, leaves included). It bites
+//! when the energy bound is nearly tight: the makespans reachable on lean options are coarse,
+//! and the fine sums need a wide, costlier option on the chain (paper's models P = 4, A = 16,
+//! seed 0: energy bound 237/4, R holds 475/8, but the only chains summing to it need ≥ 1 unit of
+//! extra area when the budget is 1/2: OPT = 119/2). g is a min-cost group knapsack over the
+//! attempts (O(Σ_j k_j·|options_j|·H)), computed only within [`MAX_BUDGET_SPAN`] and
+//! [`MAX_BUDGET_WORK`] and only when some option costs extra area (a rigid instance has g = 0
+//! on R).
 use super::problem::IntProblem;
 
 /// Largest horizon (scaled units) for which the lattice is built: 2^24 bits = 2 MiB.
 pub const MAX_BITS: i64 = 1 << 24;
 
-/// The reachable makespans R ∩ [0, H] (see the module documentation).
+/// Largest horizon (scaled units) for which the area budget is applied: 2^21 costs of 8 bytes.
+pub const MAX_BUDGET_SPAN: i64 = 1 << 21;
+/// Largest work Σ_j k_j·|options_j|·H of the area budget's knapsack (bounded because the
+/// lattice is built once per search, i.e. up to four times per solve).
+pub const MAX_BUDGET_WORK: i64 = 1 << 26;
+
+/// The reachable makespans R' ∩ [0, H] (see the module documentation).
 #[derive(Debug, Clone)]
 pub struct Lattice {
     bits: Vec<u64>,
@@ -61,7 +85,61 @@ impl Lattice {
         }
         let mut l = Lattice { bits, horizon };
         l.clear_above_horizon();
+        l.clear_over_budget(prob);
         Some(l)
+    }
+
+    /// Removes from R the T with A_min + g(T) > P·T (the area budget, see the module doc).
+    fn clear_over_budget(&mut self, prob: &IntProblem) {
+        let extra = |j: &super::problem::IntJob, o: &super::problem::Opt| {
+            i64::from(o.procs).saturating_mul(o.dur) - j.min_area
+        };
+        let costly = prob
+            .jobs
+            .iter()
+            .any(|j| j.options.iter().any(|o| extra(j, o) > 0));
+        let items: i64 = prob
+            .jobs
+            .iter()
+            .map(|j| i64::from(j.attempts) * j.options.len() as i64)
+            .sum();
+        if !costly
+            || self.horizon > MAX_BUDGET_SPAN
+            || items.saturating_mul(self.horizon) > MAX_BUDGET_WORK
+        {
+            return;
+        }
+        // g[s]: the least extra area of a set of attempts with durations summing to s. Sums
+        // saturate, which can only lower a cost, i.e. keep a makespan: sound.
+        let h = self.horizon as usize;
+        let mut g = vec![i64::MAX; h + 1];
+        g[0] = 0;
+        for job in &prob.jobs {
+            for _ in 0..job.attempts {
+                // Downwards, so that g[s − d] is still the value before this attempt.
+                for s in (1..=h).rev() {
+                    for o in &job.options {
+                        let d = o.dur as usize;
+                        if d <= s && g[s - d] != i64::MAX {
+                            g[s] = g[s].min(g[s - d].saturating_add(extra(job, o)));
+                        }
+                    }
+                }
+            }
+        }
+        let a_min: i128 = prob
+            .jobs
+            .iter()
+            .map(|j| i128::from(j.attempts) * i128::from(j.min_area))
+            .sum();
+        let cap = i128::from(prob.procs);
+        // 0 stays (the empty chain; `round_down` relies on it).
+        for (s, &cost) in g.iter().enumerate().skip(1) {
+            let budget = cap * s as i128 - a_min;
+            if self.contains(s as i64) && i128::from(cost) > budget {
+                self.bits[s / 64] &= !(1u64 << (s % 64));
+            }
+        }
     }
 
     /// A lower bound `lb` raised to the lattice of horizon `horizon` (unchanged when the
@@ -188,6 +266,46 @@ mod tests {
         let r = super::super::solve(&inst, &sc, &super::super::OptConfig::default()).unwrap();
         assert_eq!(r.stats.root_lower_bound, t(6));
         assert_eq!(r.makespan, t(6));
+        assert!(r.is_optimal());
+    }
+
+    #[test]
+    fn area_budget_raises_the_root_bound_to_opt() {
+        // P = 2: A runs 2 on one processor or 3/2 on two (area 3); B and C are rigid, 3 and 2
+        // on one processor. Scaled by 2: A 4 or 3 (areas 4, 6), B 6, C 4; A_min = 14, so the
+        // energy bound is 7 (7/2), and R holds 7 = 3 + 4 — but only with A wide, 2 units of
+        // extra area where P·7 − 14 = 0 leaves none. R' starts at 8 (4 = OPT: B beside A, C).
+        let t = Time::from_int;
+        let a_times = vec![t(2), Time::new(3, 2).unwrap()];
+        let a = crate::model::Job {
+            name: "A".into(),
+            profile: crate::model::Profile::Moldable {
+                model: crate::model::SpeedupModel::Arbitrary {
+                    times: a_times.clone(),
+                },
+                times: a_times,
+            },
+        };
+        let jobs = vec![
+            a,
+            crate::model::Job::rigid("B", 1, t(3)),
+            crate::model::Job::rigid("C", 1, t(2)),
+        ];
+        let inst = Instance::new(2, jobs).unwrap();
+        let sc = Scenario::none(3);
+        let prob = super::super::problem::build(&inst, &sc).unwrap();
+        assert_eq!(prob.scale, 2);
+        let e = super::super::bounds::energies(&prob);
+        assert_eq!(super::super::bounds::root(&prob, &e), 7);
+        let l = Lattice::new(&prob, 12).unwrap();
+        // R ∩ [0, 12] = {0, 3, 4, 6, 7, 8, 9, 10}; the budget 2·s − 14 keeps 0 (by
+        // convention), 8 (A lean + C), 9 (A wide + B: extra 2 ≤ 4) and 10.
+        let members: Vec<i64> = (0..=12).filter(|&x| l.contains(x)).collect();
+        assert_eq!(members, vec![0, 8, 9, 10]);
+        assert_eq!(l.round_up(7), 8);
+        let r = super::super::solve(&inst, &sc, &super::super::OptConfig::default()).unwrap();
+        assert_eq!(r.stats.root_lower_bound, t(4));
+        assert_eq!(r.makespan, t(4));
         assert!(r.is_optimal());
     }
 

@@ -18,6 +18,7 @@
 //! always returns a feasible schedule with a proven lower bound. Every schedule returned passes
 //! [`crate::check::check`] (it is checked here before it is returned).
 pub mod bounds;
+pub mod chains;
 pub mod generate;
 pub mod greedy;
 pub mod ilp;
