@@ -447,8 +447,12 @@ mod tests {
 
     #[test]
     fn a_stop_without_a_schedule_is_not_a_solver_error() {
-        assert!(stopped_without_answer(&ResolutionError::Other("NoSolutionFound")));
-        assert!(stopped_without_answer(&ResolutionError::Other("Time limit reached")));
+        assert!(stopped_without_answer(&ResolutionError::Other(
+            "NoSolutionFound"
+        )));
+        assert!(stopped_without_answer(&ResolutionError::Other(
+            "Time limit reached"
+        )));
         for e in [
             ResolutionError::Infeasible,
             ResolutionError::Unbounded,
