@@ -42,7 +42,8 @@ fn cases() -> Vec<(String, Instance, Scenario, Time)> {
             Time::from_int(opt),
         ));
     }
-    for (seed, opt) in [(0u64, q(731, 12)), (2, q(115, 4)), (5, q(197, 8))] {
+    // Seed 0 (731/12) left: the exact chain areas and the area budget prove it at the root.
+    for (seed, opt) in [(2u64, q(115, 4)), (5, q(197, 8)), (8, q(51, 2))] {
         let (inst, sc) = generate::paper_moldable(12, 4, 20, seed).unwrap();
         v.push((format!("paper A=12 P=4 seed {seed}"), inst, sc, opt));
     }
