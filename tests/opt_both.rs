@@ -10,12 +10,13 @@ use std::time::Duration;
 #[test]
 fn both_gives_the_ilp_the_search_best() {
     // (family, A, P, seed): instances where the improved incumbent is above OPT and OPT above
-    // the root bound, so that the ILP has to run (found by a scan of seeds 0..120 of the small
-    // families).
+    // the root bound, so that the ILP has to run (found by a scan of seeds 0..160 of the small
+    // families, redone when the exact chain areas and the area budget proved paper A=5 seed 118
+    // and A=6 seed 8 at the root).
     let cases = [
         ("paper", 5usize, 4u32, 7u64),
-        ("paper", 5, 4, 118),
-        ("paper", 6, 4, 8),
+        ("paper", 6, 4, 79),
+        ("paper", 6, 4, 99),
         ("moldable", 8, 4, 5),
         ("moldable", 8, 4, 84),
     ];
