@@ -176,3 +176,36 @@ fn a_callback_that_never_stops_gives_the_whole_run() {
     // A report every PROGRESS_EVERY events, none at the start.
     assert!(reports >= 1 && reports as u64 <= full.stats.events / PROGRESS_EVERY);
 }
+
+/// With a report interval (what `resched steal` sets), a report also comes once that much wall
+/// clock has passed since the last one — after the first PROGRESS_EVERY events only — so a stop
+/// is seen long before the next multiple of PROGRESS_EVERY: the callback below spends 300 ms at
+/// its first report (event PROGRESS_EVERY), so the interval of 250 ms has passed at the very
+/// next event, where the second report stops the run. Without the interval the second report
+/// would come PROGRESS_EVERY events later (the test above).
+#[test]
+fn a_report_interval_brings_the_next_report_forward() {
+    let seed = 1;
+    let w = workload(seed);
+    let res = paper_resilience(w.nodes);
+    let mut reports = 0;
+    let mut slow = |_: usize, _: usize| {
+        reports += 1;
+        if reports == 1 {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    };
+    let budget =
+        Budget::for_jobs(w.jobs.len()).reporting_every(std::time::Duration::from_millis(250));
+    let r = Readings::default();
+    let v = Variant::SFSJ;
+    let end = simulate_read_reporting(&w, &res, failures(seed, &w), v, r, budget, &mut slow);
+    let Ok(Ending::Stopped(p)) = end else {
+        panic!("seed {seed}: not stopped at the second report");
+    };
+    assert_eq!(reports, 2, "seed {seed}");
+    assert_eq!(p.run.stats.events, PROGRESS_EVERY + 1, "seed {seed}");
+}

@@ -108,6 +108,7 @@ fuzz_target!(|data: &[u8]| {
     let budget = Budget {
         max_events: 2_000,
         max_attempts: 1_000,
+        report_interval: None,
     };
     for v in variants.into_iter().take(3) {
         // Refusals (budgets, limits) are fine; a run that is produced must be right.

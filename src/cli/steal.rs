@@ -122,7 +122,7 @@ pub struct Args {
     /// needs more stops with an error (default: 100 per job + 100,000).
     #[arg(long)]
     pub max_events: Option<u64>,
-    /// Stop after this much wall-clock time (`90`, `10min`, `2h`), checked every 1024 events,
+    /// Stop after this much wall-clock time (`90`, `10min`, `2h`), checked every quarter second once 1024 events are done,
     /// and write what was measured so far, marked PARTIAL (as on SIGINT / SIGTERM; a second
     /// Ctrl-C ends at once). The run stopped covers its completed jobs only; variants not yet
     /// started are not run. Exit status 3 (unless a checker refused a run: 1).
@@ -256,7 +256,8 @@ pub fn run(a: Args) -> Result<Exit> {
         mtbf: &mtbf,
         failure_list: failure_list.as_ref(),
         pruning: &pruning,
-        budget: Budget::with_events(w.jobs.len(), a.max_events),
+        budget: Budget::with_events(w.jobs.len(), a.max_events)
+            .reporting_every(stop::REPORT_INTERVAL),
     };
     let mut per_job = a.jobs_csv.as_deref().map(JobsCsv::new).transpose()?;
     let mut out = Results::default();

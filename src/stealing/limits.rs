@@ -175,6 +175,13 @@ pub struct Budget {
     pub max_events: u64,
     /// Attempts started.
     pub max_attempts: u64,
+    /// Not a limit: after the first [`crate::stealing::sim::PROGRESS_EVERY`] events, the
+    /// progress callback is also asked once this much wall-clock time has passed since it last
+    /// was (`None`: only every `PROGRESS_EVERY` events, which keeps the reports, and so a stop,
+    /// at the same events on every machine). `resched steal` sets it so that a stop (Ctrl-C,
+    /// SIGTERM, `--max-wall`) is seen within a quarter second even where 1024 events of a
+    /// backlog of thousands of jobs take a minute.
+    pub report_interval: Option<std::time::Duration>,
 }
 
 impl Budget {
@@ -188,6 +195,16 @@ impl Budget {
             max_attempts: ATTEMPTS_PER_JOB
                 .saturating_mul(jobs)
                 .saturating_add(ATTEMPTS_BASE),
+            report_interval: None,
+        }
+    }
+
+    /// These budgets, with progress also asked every `interval` of wall clock (see
+    /// [`Budget::report_interval`]).
+    pub fn reporting_every(self, interval: std::time::Duration) -> Budget {
+        Budget {
+            report_interval: Some(interval),
+            ..self
         }
     }
 

@@ -1,6 +1,7 @@
 //! Stopping a long `resched steal` run and keeping what it measured (issue 16: "a long run that
 //! is stopped leaves no result"): SIGINT / SIGTERM and `--max-wall` ask the simulation to stop
-//! at its next progress report ([`crate::stealing::sim::PROGRESS_EVERY`] events), and a
+//! at its next progress report (every [`crate::stealing::sim::PROGRESS_EVERY`] events, and every
+//! [`REPORT_INTERVAL`] after the first of them), and a
 //! [`Stopped`] says what the partial results of that variant describe.
 //!
 //! The signal handler only stores the signal number in an atomic (the one thing a handler may
@@ -13,6 +14,11 @@ use crate::time::Time;
 use std::fmt;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
+
+/// How often a long run asks whether to stop, once its first
+/// [`crate::stealing::sim::PROGRESS_EVERY`] events are done
+/// ([`crate::stealing::Budget::report_interval`]): a stop is seen within it.
+pub const REPORT_INTERVAL: Duration = Duration::from_millis(250);
 
 /// The signal received (0: none).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);

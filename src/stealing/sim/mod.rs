@@ -351,18 +351,28 @@ impl<'a> Sim<'a> {
     }
 
     /// The event loop of the module doc, until every job has completed or `progress` breaks
-    /// (checked every [`PROGRESS_EVERY`] events, never before the first event: a stop at once
-    /// still covers the first [`PROGRESS_EVERY`] events, which makes it reproducible).
+    /// (checked every [`PROGRESS_EVERY`] events, and every [`Budget::report_interval`] of wall
+    /// clock after the first [`PROGRESS_EVERY`] when set; never before the first event: a stop
+    /// at once still covers the first [`PROGRESS_EVERY`] events, which makes it reproducible).
+    /// The clock only decides when `progress` is asked, never what the simulation does.
     fn run(
         &mut self,
         progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
     ) -> Result<ControlFlow<()>> {
+        let mut last_report = std::time::Instant::now();
         while self.done < self.jobs.len() {
-            if self.stats.events > 0
-                && self.stats.events % PROGRESS_EVERY == 0
-                && progress(self.done, self.jobs.len()).is_break()
-            {
-                return Ok(ControlFlow::Break(()));
+            let e = self.stats.events;
+            let due = e > 0 && e % PROGRESS_EVERY == 0
+                || e > PROGRESS_EVERY
+                    && self
+                        .budget
+                        .report_interval
+                        .is_some_and(|iv| last_report.elapsed() >= iv);
+            if due {
+                last_report = std::time::Instant::now();
+                if progress(self.done, self.jobs.len()).is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
             }
             self.check_budget()?;
             let t = self.next_event().ok_or_else(|| {
