@@ -208,4 +208,11 @@ fn a_report_interval_brings_the_next_report_forward() {
     };
     assert_eq!(reports, 2, "seed {seed}");
     assert_eq!(p.run.stats.events, PROGRESS_EVERY + 1, "seed {seed}");
+    // The clock moved the stop, not the simulation: the completed jobs are the whole run's
+    // jobs completed by the instant reached.
+    let full = simulate_read(&w, &res, failures(seed, &w), v, Readings::default()).unwrap();
+    let want: Vec<usize> = (0..w.jobs.len())
+        .filter(|&j| full.completion[j] <= p.reached)
+        .collect();
+    assert_eq!(p.completed, want, "seed {seed}: reached {}", p.reached);
 }

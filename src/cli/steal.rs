@@ -122,8 +122,9 @@ pub struct Args {
     /// needs more stops with an error (default: 100 per job + 100,000).
     #[arg(long)]
     pub max_events: Option<u64>,
-    /// Stop after this much wall-clock time (`90`, `10min`, `2h`), checked every quarter second once 1024 events are done,
-    /// and write what was measured so far, marked PARTIAL (as on SIGINT / SIGTERM; a second
+    /// Stop after this much wall-clock time (`90`, `10min`, `2h`), checked every quarter second
+    /// once 1024 events are done, and write what was measured so far, marked PARTIAL (as on
+    /// SIGINT / SIGTERM; a second
     /// Ctrl-C ends at once). The run stopped covers its completed jobs only; variants not yet
     /// started are not run. Exit status 3 (unless a checker refused a run: 1).
     #[arg(long, allow_hyphen_values = true)]
