@@ -77,7 +77,7 @@ pub fn energies(prob: &IntProblem) -> Vec<Energy> {
 
 /// The Fekete–Schepers DFF u⁽ᵏ⁾ on 0..=P, scaled by k·P to stay in integers (see the module
 /// documentation).
-fn fekete_schepers(cap: i64, k: i64) -> Vec<i64> {
+pub(crate) fn fekete_schepers(cap: i64, k: i64) -> Vec<i64> {
     (0..=cap)
         .map(|p| {
             if ((k + 1) * p) % cap == 0 {

@@ -19,6 +19,7 @@
 //! [`crate::check::check`] (it is checked here before it is returned).
 pub mod bounds;
 pub mod chains;
+pub mod exact_fit;
 pub mod generate;
 pub mod greedy;
 pub mod ilp;
@@ -143,6 +144,9 @@ pub struct OptStats {
     pub root_lower_bound: Time,
     pub search_nodes: u64,
     pub memo_hits: u64,
+    /// Nodes of the zero-slack decisions at the root ([`exact_fit::at_root`]; 0 when no energy
+    /// was met exactly).
+    pub fit_nodes: u64,
     /// Binary variables and constraints of the ILP (0 when it did not run).
     pub ilp_vars: usize,
     pub ilp_constraints: usize,
@@ -254,7 +258,23 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
         root_lower_bound: prob.to_time(root_lb),
         ..OptStats::default()
     };
-    let greedy = incumbent(&prob, greedy_list, root_lb, cfg, &mut stats);
+    let mut greedy = incumbent(&prob, greedy_list, root_lb, cfg, &mut stats);
+    // Zero-slack roots: an energy met exactly at the bound is a perfect-fill question, which
+    // [`exact_fit`] decides where the search and the energy bounds cannot (issue 14).
+    let fit = exact_fit::at_root(
+        &prob,
+        &energies,
+        root_lb,
+        greedy.makespan,
+        exact_fit::ROOT_NODES,
+        |x| lattice::Lattice::round_bound(&prob, greedy.makespan, x),
+    );
+    stats.fit_nodes = fit.nodes;
+    let root_lb = fit.lower_bound;
+    if let Some(s) = fit.schedule {
+        greedy = s;
+    }
+    stats.root_lower_bound = prob.to_time(root_lb);
     stats.incumbent = prob.to_time(greedy.makespan);
 
     let run_search = |stats: &mut OptStats| -> Result<SearchAnswer> {
@@ -262,6 +282,7 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
             deadline: Some(Instant::now() + cfg.time_limit),
             node_limit: cfg.node_limit,
             memo_limit: cfg.memo_limit,
+            lower_bound: root_lb,
         };
         let out = if prob.jobs.len() > search::MAX_JOBS {
             // Beyond the search's per-job bit sets: the incumbent with the root bound (optimal

@@ -150,6 +150,9 @@ pub struct Limits {
     pub node_limit: Option<u64>,
     /// Entries of the transposition table before it is cleared (0 disables it).
     pub memo_limit: usize,
+    /// A lower bound proven before the search (e.g. by [`super::exact_fit`]); the search's own
+    /// root bound is raised to it.
+    pub lower_bound: i64,
 }
 
 /// What a search found.
@@ -397,6 +400,7 @@ impl<'a> Search<'a> {
         let root_lb = bounds::root(prob, &energies);
         let root_lb = bounds::deadline_root(prob, &energies, &hulls, root_lb, start.makespan);
         let lattice = super::lattice::Lattice::new(prob, start.makespan);
+        let root_lb = root_lb.max(limits.lower_bound);
         let root_lb = lattice.as_ref().map_or(root_lb, |l| l.round_up(root_lb));
         let horizon = start.makespan;
         let use_memo = limits.memo_limit > 0 && horizon < MEMO_MAX_HORIZON;

@@ -1,0 +1,575 @@
+//! The zero-slack decision of rigid instances: is there a schedule of makespan ≤ T when the
+//! energy bound is met *exactly* at T (issue 14, goal 1: the rigid P = 8, A = 40 questions that
+//! no energy bound and no general search decided)?
+//!
+//! Let F be a dual feasible function (the identity, or one of [`super::bounds::energies`]'
+//! Fekete–Schepers transforms) with Σ_j attempts_j·F(p_j)·t_j = F(P)·T. Every attempt set that
+//! runs together has Σ F(p) ≤ F(P), so a schedule of makespan ≤ T has Σ F(p) = F(P) at *every*
+//! instant of [0, T): no F-capacity is ever idle (a makespan < T is impossible, the area would
+//! not fit). Such a schedule is built event by event:
+//! - at the earliest instant t with free F-capacity (t = 0, or an attempt ends), the free
+//!   capacity must be filled *exactly* by attempts that start at t (nothing can start later to
+//!   fill the gap, since the gap would be idle meanwhile); an attempt may start when its job's
+//!   previous attempt has ended, and the attempts together use at most P processors;
+//! - so the search branches on the multisets of available jobs whose F-widths sum to the free
+//!   capacity, and every schedule of makespan T is one leaf of it (complete).
+//!
+//! Pruning (each is necessary for a schedule of makespan T, so an exhausted tree is a proof):
+//! a job's remaining chain (its running remainder plus its unstarted attempts) must fit in
+//! T − t; every energy F_1..F_3 of the F-widths must fit in T − t (the bound of
+//! [`super::bounds`] at the node); a job whose chain exactly fills T − t must start now. The
+//! state (per job: attempts left, remainder of the running one) determines t (the F-area done
+//! is F(P)·t), so a failed state is remembered in a table (cleared at a size limit). Jobs with
+//! the same (F-width, width, duration) are interchangeable: the state is keyed by their sorted
+//! (left, remainder) pairs, and among idle ones with the same attempts left the first c are
+//! started, never another c of them.
+//!
+//! Two exact reductions shrink the question first: a job of F-width F(P) runs alone, so its
+//! attempts are cut out and T shrinks by their total time (inserting them back at the start
+//! turns a schedule of the rest into one of the whole); a job of F-width 0 (F maps small widths
+//! to 0) is dropped, which only relaxes the question: "infeasible" stays a proof, "feasible"
+//! then proves nothing ([`Answer::Feasible`] carries no schedule).
+//!
+//! Limits: a node budget (no clock, so answers are the same on every machine) and a table size;
+//! out of budget the answer is [`Answer::Unknown`].
+use super::bounds::fekete_schepers;
+use super::greedy::{IntAttempt, IntSchedule};
+use super::problem::IntProblem;
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// One job of the question: a chain of `attempts` attempts of `dur`, F-width `width`, `procs`
+/// processors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Chain {
+    job: usize,
+    width: i64,
+    procs: i64,
+    dur: i64,
+    attempts: u32,
+}
+
+/// A zero-slack question: exact fill of F-capacity `cap` on [0, `horizon`).
+#[derive(Debug, Clone)]
+pub struct ExactFit {
+    cap: i64,
+    procs: i64,
+    horizon: i64,
+    /// Sorted by (F-width descending, width, duration): interchangeable jobs are adjacent.
+    chains: Vec<Chain>,
+    /// Per chain: the index of the first chain of its class.
+    class: Vec<usize>,
+    /// Jobs of F-width F(P), cut out (first, back to back, in a rebuilt schedule).
+    full: Vec<Chain>,
+    full_time: i64,
+    /// True when jobs of F-width 0 were dropped (a relaxation).
+    relaxed: bool,
+}
+
+/// The answer of [`ExactFit::decide`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// A schedule of makespan T exists; it is given unless the question was relaxed (then it
+    /// is a schedule of the relaxation only and is not returned).
+    Feasible(Option<IntSchedule>),
+    /// No schedule of makespan ≤ T exists.
+    Infeasible,
+    /// The node budget ran out.
+    Unknown,
+}
+
+/// Counters of one decision.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FitStats {
+    pub nodes: u64,
+    /// Failed states remembered at the end (the table is cleared when full).
+    pub memo: usize,
+    /// Deepest event reached.
+    pub max_depth: usize,
+    /// Attempts left in the question after the reductions.
+    pub attempts: u64,
+}
+
+/// Same multiplicative hasher as the search's table (integer keys).
+#[derive(Default)]
+struct MixHasher(u64);
+
+impl Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(u32::from(b));
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(x)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u32(x as u32);
+        self.write_u32((x >> 32) as u32);
+    }
+}
+
+/// Remainders are packed in 24 bits and attempts left in 8 ([`super::problem`] allows 255).
+const REM_BITS: u32 = 24;
+
+impl ExactFit {
+    /// The question "makespan ≤ `horizon`?" for a rigid problem whose F-energy
+    /// (`weight[p]` = F(p), `capacity` = F(P)) is exactly `capacity · horizon`; `None` when the
+    /// problem is not rigid, the energy is not exactly met, or the numbers are out of range.
+    pub fn rigid(
+        prob: &IntProblem,
+        weight: &[i64],
+        capacity: i64,
+        horizon: i64,
+    ) -> Option<ExactFit> {
+        let mut energy: i64 = 0;
+        let mut all = Vec::with_capacity(prob.jobs.len());
+        for (job, j) in prob.jobs.iter().enumerate() {
+            let [o] = j.options.as_slice() else {
+                return None;
+            };
+            let width = *weight.get(o.procs as usize)?;
+            let area = width
+                .checked_mul(o.dur)?
+                .checked_mul(i64::from(j.attempts))?;
+            energy = energy.checked_add(area)?;
+            all.push(Chain {
+                job,
+                width,
+                procs: i64::from(o.procs),
+                dur: o.dur,
+                attempts: j.attempts,
+            });
+        }
+        if capacity <= 0 || horizon <= 0 || energy != capacity.checked_mul(horizon)? {
+            return None;
+        }
+        // Divide the F-widths by their gcd: the question is the same, and F_1..F_3 of the
+        // reduced widths are the node bounds.
+        let g = all.iter().fold(capacity, |g, c| gcd(g, c.width));
+        let cap = capacity / g;
+        let mut fit = ExactFit {
+            cap,
+            procs: i64::from(prob.procs),
+            horizon,
+            chains: Vec::new(),
+            class: Vec::new(),
+            full: Vec::new(),
+            full_time: 0,
+            relaxed: false,
+        };
+        for mut c in all {
+            c.width /= g;
+            if c.width == 0 {
+                fit.relaxed = true;
+            } else if c.width == cap {
+                fit.full_time += c.dur * i64::from(c.attempts);
+                fit.full.push(c);
+            } else {
+                fit.chains.push(c);
+            }
+        }
+        fit.horizon -= fit.full_time;
+        if fit.horizon >= 1 << REM_BITS {
+            return None;
+        }
+        fit.chains
+            .sort_by_key(|c| (std::cmp::Reverse(c.width), c.procs, c.dur, c.job));
+        fit.class = (0..fit.chains.len())
+            .map(|i| {
+                let same = |k: usize| {
+                    let (a, b) = (&fit.chains[k], &fit.chains[i]);
+                    (a.width, a.procs, a.dur) == (b.width, b.procs, b.dur)
+                };
+                // unreachable: i itself is of its class, so a first member exists
+                (0..=i).find(|&k| same(k)).unwrap_or(i)
+            })
+            .collect();
+        Some(fit)
+    }
+
+    /// The horizon of the original question (before the full-width jobs were cut out).
+    pub fn horizon(&self) -> i64 {
+        self.horizon + self.full_time
+    }
+
+    /// Decides the question within `node_budget` nodes, remembering at most `memo_limit`
+    /// failed states at a time.
+    pub fn decide(&self, node_budget: u64, memo_limit: usize) -> (Answer, FitStats) {
+        let mut s = Dfs::new(self, node_budget, memo_limit);
+        let found = s.node(0);
+        let stats = FitStats {
+            nodes: s.nodes,
+            memo: s.memo.len(),
+            max_depth: s.max_depth,
+            attempts: self.chains.iter().map(|c| u64::from(c.attempts)).sum(),
+        };
+        let answer = match found {
+            Step::Found if self.relaxed => Answer::Feasible(None),
+            Step::Found => Answer::Feasible(Some(self.rebuild(&s.path))),
+            Step::Fail => Answer::Infeasible,
+            Step::Stop => Answer::Unknown,
+        };
+        (answer, stats)
+    }
+
+    /// The schedule of the whole problem: the full-width jobs first, back to back, then the
+    /// exact fill found (shifted by their total time).
+    fn rebuild(&self, path: &[(usize, u32, i64)]) -> IntSchedule {
+        let mut attempts = Vec::new();
+        let mut t = 0;
+        for c in &self.full {
+            for a in 1..=c.attempts {
+                attempts.push(attempt(c, a, t));
+                t += c.dur;
+            }
+        }
+        for &(i, a, start) in path {
+            attempts.push(attempt(&self.chains[i], a, start + self.full_time));
+        }
+        IntSchedule {
+            attempts,
+            makespan: self.horizon(),
+        }
+    }
+}
+
+fn attempt(c: &Chain, attempt: u32, start: i64) -> IntAttempt {
+    IntAttempt {
+        job: c.job,
+        attempt,
+        // unreachable: widths come from a u32 processor count
+        procs: u32::try_from(c.procs).unwrap_or(u32::MAX),
+        start,
+        dur: c.dur,
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a.abs()
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+enum Step {
+    Found,
+    Fail,
+    Stop,
+}
+
+/// The depth-first search of [`ExactFit::decide`].
+struct Dfs<'a> {
+    fit: &'a ExactFit,
+    /// Per chain: attempts not yet started, and the remainder of the running one (0: idle).
+    left: Vec<u32>,
+    rem: Vec<i64>,
+    t: i64,
+    /// The node bounds: F_k of the reduced F-widths (k = 1..3), and F_k(cap).
+    energies: Vec<(Vec<i64>, i64)>,
+    memo: HashSet<Box<[u32]>, BuildHasherDefault<MixHasher>>,
+    memo_limit: usize,
+    /// Starts on the current branch: (chain, attempt number, start).
+    path: Vec<(usize, u32, i64)>,
+    nodes: u64,
+    budget: u64,
+    max_depth: usize,
+}
+
+impl<'a> Dfs<'a> {
+    fn new(fit: &'a ExactFit, budget: u64, memo_limit: usize) -> Dfs<'a> {
+        let energies = if fit.cap >= 2 {
+            (1..=3)
+                .map(|k| {
+                    let f = fekete_schepers(fit.cap, k);
+                    let w = fit.chains.iter().map(|c| f[c.width as usize]).collect();
+                    (w, k * fit.cap)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Dfs {
+            fit,
+            left: fit.chains.iter().map(|c| c.attempts).collect(),
+            rem: vec![0; fit.chains.len()],
+            t: 0,
+            energies,
+            memo: HashSet::default(),
+            memo_limit,
+            path: Vec::new(),
+            nodes: 0,
+            budget,
+            max_depth: 0,
+        }
+    }
+
+    /// Per chain, the time its remaining work needs: remainder + unstarted attempts.
+    fn need(&self, i: usize) -> i64 {
+        self.rem[i] + i64::from(self.left[i]) * self.fit.chains[i].dur
+    }
+
+    /// False when some completion of makespan T is ruled out by a chain or an energy bound.
+    fn bounds_hold(&self) -> bool {
+        let span = self.fit.horizon - self.t;
+        let n = self.fit.chains.len();
+        if (0..n).any(|i| self.need(i) > span) {
+            return false;
+        }
+        self.energies.iter().all(|(w, cap)| {
+            let e: i64 = (0..n).map(|i| w[i] * self.need(i)).sum();
+            e <= cap * span
+        })
+    }
+
+    /// The canonical state: per class, its members' (left, remainder) pairs in sorted order.
+    fn key(&self) -> Box<[u32]> {
+        let mut key: Vec<u32> = (0..self.fit.chains.len())
+            .map(|i| self.left[i] << REM_BITS | self.rem[i] as u32)
+            .collect();
+        let mut start = 0;
+        while start < key.len() {
+            let end = (start..key.len())
+                .find(|&k| self.fit.class[k] != self.fit.class[start])
+                .unwrap_or(key.len()); // default: the last class runs to the end
+            key[start..end].sort_unstable();
+            start = end;
+        }
+        key.into_boxed_slice()
+    }
+
+    fn node(&mut self, depth: usize) -> Step {
+        self.nodes += 1;
+        self.max_depth = self.max_depth.max(depth);
+        if self.nodes > self.budget {
+            return Step::Stop;
+        }
+        if self.left.iter().all(|&l| l == 0) && self.rem.iter().all(|&r| r == 0) {
+            // The F-area is exactly F(P)·T and never idle, so this is t = T.
+            return Step::Found;
+        }
+        if !self.bounds_hold() {
+            return Step::Fail;
+        }
+        let key = self.key();
+        if self.memo.contains(&key) {
+            return Step::Fail;
+        }
+        let step = self.branch(depth);
+        if let Step::Fail = step {
+            if self.memo.len() >= self.memo_limit {
+                self.memo.clear();
+            }
+            if self.memo_limit > 0 {
+                self.memo.insert(key);
+            }
+        }
+        step
+    }
+
+    /// The groups of idle chains that may start now: (first chain, members, forced), members
+    /// sharing class and attempts left (interchangeable), in chain order (widest first).
+    fn groups(&self) -> Vec<(usize, usize, bool)> {
+        let span = self.fit.horizon - self.t;
+        let mut out: Vec<(usize, usize, bool)> = Vec::new();
+        for i in 0..self.fit.chains.len() {
+            if self.rem[i] > 0 || self.left[i] == 0 {
+                continue;
+            }
+            let forced = self.need(i) == span;
+            // Members of one class with equal attempts left form one group even when members
+            // with other counts sit between them, so that no multiset is generated twice.
+            let same = |g: &&mut (usize, usize, bool)| {
+                self.fit.class[g.0] == self.fit.class[i] && self.left[g.0] == self.left[i]
+            };
+            match out.iter_mut().find(|g| same(g)) {
+                Some(g) => g.1 += 1,
+                None => out.push((i, 1, forced)),
+            }
+        }
+        out
+    }
+
+    /// Tries every exact fill of the free capacity at t, then advances to the next event.
+    fn branch(&mut self, depth: usize) -> Step {
+        let n = self.fit.chains.len();
+        let running = (0..n).filter(|&i| self.rem[i] > 0);
+        let free = self.fit.cap
+            - running
+                .clone()
+                .map(|i| self.fit.chains[i].width)
+                .sum::<i64>();
+        let room = self.fit.procs - running.map(|i| self.fit.chains[i].procs).sum::<i64>();
+        let groups = self.groups();
+        let mut fills = Vec::new();
+        fills_of(
+            &self.fit.chains,
+            &groups,
+            0,
+            free,
+            room,
+            &mut Vec::new(),
+            &mut fills,
+        );
+        for fill in fills {
+            let saved = self.rem.clone();
+            let t0 = self.t;
+            for &(g, c) in &fill {
+                let first = groups[g].0;
+                // The first c idle members of the group (interchangeable): canonical choice.
+                let members = (first..n)
+                    .filter(|&i| {
+                        self.rem[i] == 0
+                            && self.fit.class[i] == self.fit.class[first]
+                            && self.left[i] == self.left[first]
+                    })
+                    .take(c)
+                    .collect::<Vec<_>>();
+                for i in members {
+                    let chain = &self.fit.chains[i];
+                    self.path
+                        .push((i, chain.attempts - self.left[i] + 1, self.t));
+                    self.left[i] -= 1;
+                    self.rem[i] = chain.dur;
+                }
+            }
+            // unreachable: the fill is nonempty or something runs (free < cap), so a
+            // running attempt ends next
+            let dt = self
+                .rem
+                .iter()
+                .filter(|&&r| r > 0)
+                .min()
+                .copied()
+                .unwrap_or(0);
+            for r in self.rem.iter_mut().filter(|r| **r > 0) {
+                *r -= dt;
+            }
+            self.t += dt;
+            let step = if dt == 0 {
+                Step::Fail
+            } else {
+                self.node(depth + 1)
+            };
+            if !matches!(step, Step::Fail) {
+                return step;
+            }
+            self.t = t0;
+            self.rem = saved;
+            for _ in fill.iter().flat_map(|&(_, c)| 0..c) {
+                if let Some((i, _, _)) = self.path.pop() {
+                    self.left[i] += 1;
+                }
+            }
+        }
+        Step::Fail
+    }
+}
+
+/// Every choice of counts per group (forced groups: all members) whose F-widths sum to
+/// exactly `free` within `room` processors, in order: larger counts of the wider groups first.
+fn fills_of(
+    chains: &[Chain],
+    groups: &[(usize, usize, bool)],
+    g: usize,
+    free: i64,
+    room: i64,
+    cur: &mut Vec<(usize, usize)>,
+    out: &mut Vec<Vec<(usize, usize)>>,
+) {
+    if free == 0 {
+        if groups[g..].iter().all(|gr| !gr.2) {
+            out.push(cur.clone());
+        }
+        return;
+    }
+    let Some(&(first, size, forced)) = groups.get(g) else {
+        return;
+    };
+    let (w, p) = (chains[first].width, chains[first].procs);
+    let most = size
+        .min((free / w) as usize)
+        .min((room / p.max(1)) as usize);
+    let least = if forced { size } else { 0 };
+    for c in (least..=most).rev() {
+        if c > 0 {
+            cur.push((g, c));
+        }
+        fills_of(
+            chains,
+            groups,
+            g + 1,
+            free - w * c as i64,
+            room - p * c as i64,
+            cur,
+            out,
+        );
+        if c > 0 {
+            cur.pop();
+        }
+    }
+}
+
+/// Node budget of the root stage of [`super::solve`] ([`at_root`]). Measured (BENCHMARKS.md,
+/// o14rigid4): rigid P = 8, A = 40 seed 2's F_4 question needs 4.5 M nodes, seed 4's area
+/// question 7.8 M; the budget leaves room above both and, at ~1 M nodes a second, stays within
+/// the default 10 s limit.
+pub const ROOT_NODES: u64 = 12_000_000;
+
+/// Failed states the root stage remembers before its table is cleared (~150 bytes each).
+pub const ROOT_MEMO: usize = 8_000_000;
+
+/// What the root stage learned: a raised bound, or a schedule meeting it.
+#[derive(Debug, Clone, Default)]
+pub struct RootFit {
+    /// The proven lower bound (≥ the one given).
+    pub lower_bound: i64,
+    /// A schedule of makespan `lower_bound` when one was found (then it is optimal).
+    pub schedule: Option<IntSchedule>,
+    /// Nodes spent over all questions asked.
+    pub nodes: u64,
+}
+
+/// The root stage: while the bound `lb` is below the incumbent's makespan and some energy
+/// (`energies`, the identity first) is met exactly at `lb`, decide the zero-slack question.
+/// Infeasible raises the bound to the next reachable makespan above `lb` (`round`: the
+/// lattice of [`super::lattice`]), where another energy may be met exactly; a schedule ends the
+/// stage; a relaxed "feasible" moves on to the next energy; an unknown answer stops (budget).
+pub fn at_root(
+    prob: &IntProblem,
+    energies: &[super::bounds::Energy],
+    mut lb: i64,
+    incumbent: i64,
+    budget: u64,
+    round: impl Fn(i64) -> i64,
+) -> RootFit {
+    let mut out = RootFit::default();
+    'raise: while lb < incumbent {
+        for e in energies {
+            let Some(fit) = ExactFit::rigid(prob, &e.weight, e.capacity, lb) else {
+                continue;
+            };
+            let (answer, stats) = fit.decide(budget.saturating_sub(out.nodes), ROOT_MEMO);
+            out.nodes += stats.nodes;
+            match answer {
+                Answer::Infeasible => {
+                    lb = round(lb + 1);
+                    continue 'raise;
+                }
+                Answer::Feasible(Some(s)) => {
+                    out.schedule = Some(s);
+                    break 'raise;
+                }
+                Answer::Feasible(None) => continue,
+                Answer::Unknown => break 'raise,
+            }
+        }
+        break;
+    }
+    out.lower_bound = lb;
+    out
+}
