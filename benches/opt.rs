@@ -145,14 +145,15 @@ fn table() {
                         let el = start.elapsed().as_secs_f64();
                         if verbose {
                             println!(
-                                "  P={p} A={a} seed={seed}: best {} bound {} root {} greedy {} start {} optimal {} nodes {} {el:.3} s",
+                                "  P={p} A={a} seed={seed}: best {} bound {} root {} greedy {} start {} optimal {} nodes {} fit nodes {} {el:.3} s",
                                 r.makespan,
                                 r.lower_bound(),
                                 r.stats.root_lower_bound,
                                 r.stats.greedy,
                                 r.stats.incumbent,
                                 r.is_optimal(),
-                                r.stats.search_nodes
+                                r.stats.search_nodes,
+                                r.stats.fit_nodes
                             );
                         }
                         if let (Some(secs), false) = (ilp_secs, r.is_optimal()) {

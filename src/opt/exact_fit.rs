@@ -269,10 +269,17 @@ struct Dfs<'a> {
     left: Vec<u32>,
     rem: Vec<i64>,
     t: i64,
-    /// The node bounds: F_k of the reduced F-widths (k = 1..3), and F_k(cap).
+    /// The node bounds: F_k of the reduced F-widths (distinct ones, k = 1..=min(cap, 16)),
+    /// and F_k(cap).
     energies: Vec<(Vec<i64>, i64)>,
+    /// The reduced F-widths, for the clique bound.
+    widths: Vec<i64>,
     memo: HashSet<Box<[u32]>, BuildHasherDefault<MixHasher>>,
     memo_limit: usize,
+    /// The state key of the current node (reused: lookups allocate nothing).
+    key: Vec<u32>,
+    /// Scratch of the bounds: per chain, the time its remaining work needs.
+    need: Vec<i64>,
     /// Starts on the current branch: (chain, attempt number, start).
     path: Vec<(usize, u32, i64)>,
     nodes: u64,
@@ -282,25 +289,32 @@ struct Dfs<'a> {
 
 impl<'a> Dfs<'a> {
     fn new(fit: &'a ExactFit, budget: u64, memo_limit: usize) -> Dfs<'a> {
-        let energies = if fit.cap >= 2 {
-            (1..=3)
-                .map(|k| {
-                    let f = fekete_schepers(fit.cap, k);
-                    let w = fit.chains.iter().map(|c| f[c.width as usize]).collect();
-                    (w, k * fit.cap)
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let mut energies: Vec<(Vec<i64>, i64)> = Vec::new();
+        if fit.cap >= 2 {
+            for k in 1..=fit.cap.min(super::bounds::MAX_DFF_K) {
+                let f = fekete_schepers(fit.cap, k);
+                let w: Vec<i64> = fit.chains.iter().map(|c| f[c.width as usize]).collect();
+                // The same transform up to a factor adds nothing.
+                let seen = energies
+                    .iter()
+                    .any(|(v, c)| v.iter().zip(&w).all(|(a, b)| a * (k * fit.cap) == b * c));
+                if !seen {
+                    energies.push((w, k * fit.cap));
+                }
+            }
+        }
+        let n = fit.chains.len();
         Dfs {
             fit,
             left: fit.chains.iter().map(|c| c.attempts).collect(),
-            rem: vec![0; fit.chains.len()],
+            rem: vec![0; n],
             t: 0,
             energies,
+            widths: fit.chains.iter().map(|c| c.width).collect(),
             memo: HashSet::default(),
             memo_limit,
+            key: Vec::with_capacity(n),
+            need: vec![0; n],
             path: Vec::new(),
             nodes: 0,
             budget,
@@ -308,38 +322,41 @@ impl<'a> Dfs<'a> {
         }
     }
 
-    /// Per chain, the time its remaining work needs: remainder + unstarted attempts.
-    fn need(&self, i: usize) -> i64 {
-        self.rem[i] + i64::from(self.left[i]) * self.fit.chains[i].dur
-    }
-
-    /// False when some completion of makespan T is ruled out by a chain or an energy bound.
-    fn bounds_hold(&self) -> bool {
+    /// False when some completion of makespan T is ruled out: a chain longer than T − t, an
+    /// energy F_k above F_k(cap)·(T − t), or pairwise-exclusive jobs (F-widths summing above
+    /// the capacity) whose remaining times add up beyond T − t ([`super::bounds::clique`]).
+    fn bounds_hold(&mut self) -> bool {
         let span = self.fit.horizon - self.t;
-        let n = self.fit.chains.len();
-        if (0..n).any(|i| self.need(i) > span) {
-            return false;
+        for (i, c) in self.fit.chains.iter().enumerate() {
+            self.need[i] = self.rem[i] + i64::from(self.left[i]) * c.dur;
+            if self.need[i] > span {
+                return false;
+            }
         }
-        self.energies.iter().all(|(w, cap)| {
-            let e: i64 = (0..n).map(|i| w[i] * self.need(i)).sum();
+        let need = &self.need;
+        let energies_fit = self.energies.iter().all(|(w, cap)| {
+            let e: i64 = w.iter().zip(need).map(|(a, b)| a * b).sum();
             e <= cap * span
-        })
+        });
+        energies_fit && super::bounds::clique(&self.widths, need, self.fit.cap) <= span
     }
 
-    /// The canonical state: per class, its members' (left, remainder) pairs in sorted order.
-    fn key(&self) -> Box<[u32]> {
-        let mut key: Vec<u32> = (0..self.fit.chains.len())
-            .map(|i| self.left[i] << REM_BITS | self.rem[i] as u32)
-            .collect();
+    /// The canonical state into `self.key`: per class, its members' (left, remainder) pairs in
+    /// sorted order.
+    fn make_key(&mut self) {
+        self.key.clear();
+        self.key.extend(
+            (0..self.fit.chains.len()).map(|i| self.left[i] << REM_BITS | self.rem[i] as u32),
+        );
         let mut start = 0;
-        while start < key.len() {
-            let end = (start..key.len())
-                .find(|&k| self.fit.class[k] != self.fit.class[start])
-                .unwrap_or(key.len()); // default: the last class runs to the end
-            key[start..end].sort_unstable();
+        while start < self.key.len() {
+            let class = self.fit.class[start];
+            let end = (start..self.key.len())
+                .find(|&k| self.fit.class[k] != class)
+                .unwrap_or(self.key.len()); // default: the last class runs to the end
+            self.key[start..end].sort_unstable();
             start = end;
         }
-        key.into_boxed_slice()
     }
 
     fn node(&mut self, depth: usize) -> Step {
@@ -355,8 +372,8 @@ impl<'a> Dfs<'a> {
         if !self.bounds_hold() {
             return Step::Fail;
         }
-        let key = self.key();
-        if self.memo.contains(&key) {
+        self.make_key();
+        if self.memo.contains(self.key.as_slice()) {
             return Step::Fail;
         }
         let step = self.branch(depth);
@@ -365,7 +382,9 @@ impl<'a> Dfs<'a> {
                 self.memo.clear();
             }
             if self.memo_limit > 0 {
-                self.memo.insert(key);
+                // The branch restored the state: the key is this node's again.
+                self.make_key();
+                self.memo.insert(self.key.as_slice().into());
             }
         }
         step
@@ -380,7 +399,7 @@ impl<'a> Dfs<'a> {
             if self.rem[i] > 0 || self.left[i] == 0 {
                 continue;
             }
-            let forced = self.need(i) == span;
+            let forced = i64::from(self.left[i]) * self.fit.chains[i].dur == span;
             // Members of one class with equal attempts left form one group even when members
             // with other counts sit between them, so that no multiset is generated twice.
             let same = |g: &&mut (usize, usize, bool)| {
@@ -392,6 +411,25 @@ impl<'a> Dfs<'a> {
             }
         }
         out
+    }
+
+    /// Starts `c` attempts of group `first`'s class and count (its first c idle members: they
+    /// are interchangeable, so this is the canonical choice).
+    fn start(&mut self, first: usize, c: usize) {
+        let (class, left) = (self.fit.class[first], self.left[first]);
+        let mut started = 0;
+        for i in first..self.fit.chains.len() {
+            if started == c {
+                break;
+            }
+            if self.rem[i] == 0 && self.fit.class[i] == class && self.left[i] == left {
+                let chain = &self.fit.chains[i];
+                self.path.push((i, chain.attempts - left + 1, self.t));
+                self.left[i] -= 1;
+                self.rem[i] = chain.dur;
+                started += 1;
+            }
+        }
     }
 
     /// Tries every exact fill of the free capacity at t, then advances to the next event.
@@ -415,52 +453,30 @@ impl<'a> Dfs<'a> {
             &mut Vec::new(),
             &mut fills,
         );
+        let (saved, t0) = (self.rem.clone(), self.t);
         for fill in fills {
-            let saved = self.rem.clone();
-            let t0 = self.t;
+            let path_len = self.path.len();
             for &(g, c) in &fill {
-                let first = groups[g].0;
-                // The first c idle members of the group (interchangeable): canonical choice.
-                let members = (first..n)
-                    .filter(|&i| {
-                        self.rem[i] == 0
-                            && self.fit.class[i] == self.fit.class[first]
-                            && self.left[i] == self.left[first]
-                    })
-                    .take(c)
-                    .collect::<Vec<_>>();
-                for i in members {
-                    let chain = &self.fit.chains[i];
-                    self.path
-                        .push((i, chain.attempts - self.left[i] + 1, self.t));
-                    self.left[i] -= 1;
-                    self.rem[i] = chain.dur;
+                self.start(groups[g].0, c);
+            }
+            // The fill is nonempty (free > 0 at every node), so some attempt runs and ends.
+            let dt = self.rem.iter().filter(|&&r| r > 0).min().copied();
+            let step = match dt {
+                Some(dt) => {
+                    for r in self.rem.iter_mut().filter(|r| **r > 0) {
+                        *r -= dt;
+                    }
+                    self.t += dt;
+                    self.node(depth + 1)
                 }
-            }
-            // unreachable: the fill is nonempty or something runs (free < cap), so a
-            // running attempt ends next
-            let dt = self
-                .rem
-                .iter()
-                .filter(|&&r| r > 0)
-                .min()
-                .copied()
-                .unwrap_or(0);
-            for r in self.rem.iter_mut().filter(|r| **r > 0) {
-                *r -= dt;
-            }
-            self.t += dt;
-            let step = if dt == 0 {
-                Step::Fail
-            } else {
-                self.node(depth + 1)
+                None => Step::Fail,
             };
             if !matches!(step, Step::Fail) {
                 return step;
             }
             self.t = t0;
-            self.rem = saved;
-            for _ in fill.iter().flat_map(|&(_, c)| 0..c) {
+            self.rem.copy_from_slice(&saved);
+            while self.path.len() > path_len {
                 if let Some((i, _, _)) = self.path.pop() {
                     self.left[i] += 1;
                 }
@@ -515,13 +531,14 @@ fn fills_of(
 }
 
 /// Node budget of the root stage of [`super::solve`] ([`at_root`]). Measured (BENCHMARKS.md,
-/// o14rigid4): rigid P = 8, A = 40 seed 2's F_4 question needs 4.5 M nodes, seed 4's area
-/// question 7.8 M; the budget leaves room above both and, at ~1 M nodes a second, stays within
-/// the default 10 s limit.
-pub const ROOT_NODES: u64 = 12_000_000;
+/// o14rigid4): rigid P = 8, A = 40 seed 2's F_4 question needs 2.2 M nodes, seed 4's area
+/// question 3.4 M (≈ 1 µs a node); the budget leaves room above both and stays well within the
+/// default 10 s limit when a question is not decided.
+pub const ROOT_NODES: u64 = 5_000_000;
 
-/// Failed states the root stage remembers before its table is cleared (~150 bytes each).
-pub const ROOT_MEMO: usize = 8_000_000;
+/// Failed states the root stage remembers before its table is cleared (≈ 150 bytes each for
+/// 30 jobs; seed 4 above keeps 1.25 M).
+pub const ROOT_MEMO: usize = 2_000_000;
 
 /// What the root stage learned: a raised bound, or a schedule meeting it.
 #[derive(Debug, Clone, Default)]
