@@ -26,9 +26,10 @@ fn cases() -> Vec<(String, Instance, Scenario, Time)> {
     let q = |n, d| Time::new(n, d).unwrap();
     let mut v = Vec::new();
     // Chosen where the root bound (with the lane and energy bounds) is still below OPT.
+    // Seed 7 (A = 16, OPT 26) left: its F_4 energy is exactly 32·25, and the zero-slack stage
+    // (`opt::exact_fit`) proves 25 infeasible at the root.
     for (attempts, seed, opt) in [
         (16usize, 6u64, 41),
-        (16, 7, 26),
         (16, 10, 17),
         (16, 29, 51),
         (20, 1, 68),

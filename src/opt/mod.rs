@@ -15,7 +15,9 @@
 //! Both start from the same incumbent — the greedy list schedule ([`greedy`]) improved by a
 //! seeded local search over attempt lists and allotments ([`improve`]), or a packing
 //! that meets the root lower bound when [`packing`] finds one — so a time limit
-//! always returns a feasible schedule with a proven lower bound. Every schedule returned passes
+//! always returns a feasible schedule with a proven lower bound. When an energy bound is met
+//! exactly at the root on a rigid instance, [`exact_fit`] first decides that zero-slack
+//! question (a proof raises the bound; a schedule meets it). Every schedule returned passes
 //! [`crate::check::check`] (it is checked here before it is returned).
 pub mod bounds;
 pub mod chains;
@@ -140,7 +142,8 @@ pub struct OptStats {
     /// True when the packing heuristic ([`packing`]) met the root lower bound (the incumbent is
     /// then optimal before any search).
     pub packed: bool,
-    /// The root lower bound (L(f)-style and DFF energy bounds).
+    /// The root lower bound (L(f)-style and DFF energy bounds), raised by the zero-slack
+    /// decisions of [`exact_fit::at_root`] when they prove a bound infeasible.
     pub root_lower_bound: Time,
     pub search_nodes: u64,
     pub memo_hits: u64,
@@ -259,6 +262,9 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
         ..OptStats::default()
     };
     let mut greedy = incumbent(&prob, greedy_list, root_lb, cfg, &mut stats);
+    // The bound before the zero-slack stage: `Method::Both`'s ILP starts from it, so that it
+    // checks that stage's answers independently.
+    let energy_lb = root_lb;
     // Zero-slack roots: an energy met exactly at the bound is a perfect-fill question, which
     // [`exact_fit`] decides where the search and the energy bounds cannot (issue 14).
     let fit = exact_fit::at_root(
@@ -355,8 +361,13 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
             // The ILP's horizon and warm start: the best schedule known (the search's), a
             // smaller model than the incumbent's. Its bound: the root bound when the search
             // proved OPT (so that the ILP checks the optimum independently: it must still show
-            // that nothing is below it), else the search's proven bound too.
-            let ilp_lb = if optimal { root_lb } else { root_lb.max(lb) };
+            // that nothing is below it, the zero-slack stage's answers included), else the
+            // search's proven bound too.
+            let ilp_lb = if optimal {
+                energy_lb
+            } else {
+                energy_lb.max(lb)
+            };
             let out = ilp::solve(inst, sc, &prob, &best, ilp_lb, cfg)?;
             stats.ilp_vars = out.vars;
             stats.ilp_constraints = out.constraints;
