@@ -35,8 +35,9 @@
 use super::bounds::fekete_schepers;
 use super::greedy::{IntAttempt, IntSchedule};
 use super::problem::IntProblem;
+use super::search::MixHasher;
 use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 /// One job of the question: a chain of `attempts` attempts of `dur`, F-width `width`, `procs`
 /// processors.
@@ -88,28 +89,6 @@ pub struct FitStats {
     pub max_depth: usize,
     /// Attempts left in the question after the reductions.
     pub attempts: u64,
-}
-
-/// Same multiplicative hasher as the search's table (integer keys).
-#[derive(Default)]
-struct MixHasher(u64);
-
-impl Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u32(u32::from(b));
-        }
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.0 = (self.0.rotate_left(5) ^ u64::from(x)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.write_u32(x as u32);
-        self.write_u32((x >> 32) as u32);
-    }
 }
 
 /// Remainders are packed in 24 bits and attempts left in 8 ([`super::problem`] allows 255).

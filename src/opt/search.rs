@@ -169,17 +169,21 @@ pub struct Outcome {
     pub stopped: bool,
 }
 
-/// A small multiplicative hasher for the transposition table's integer keys.
+/// A small multiplicative hasher for the transposition tables' integer keys (this search's and
+/// [`super::exact_fit`]'s).
 #[derive(Default)]
-struct MixHasher(u64);
+pub(crate) struct MixHasher(u64);
 
 impl Hasher for MixHasher {
     fn finish(&self) -> u64 {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
+        // Integer slices arrive here as bytes: mix them eight at a time.
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
         }
     }
     fn write_u64(&mut self, x: u64) {
