@@ -179,11 +179,8 @@ impl Hasher for MixHasher {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        // Integer slices arrive here as bytes: mix them eight at a time.
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
+        for &b in bytes {
+            self.write_u64(u64::from(b));
         }
     }
     fn write_u64(&mut self, x: u64) {
