@@ -72,6 +72,9 @@ fn full_width_jobs_run_alone() {
     let prob = problem::build(&inst, &sc).unwrap();
     // Not zero-slack at 5 (area 8 < 10): no question.
     assert!(ExactFit::rigid(&prob, &[0, 1, 2], 2, 5).is_none());
+    // A transform above its capacity is no dual feasible function (its energy 10 = 2·5 would
+    // otherwise be a question): refused, not indexed out of range.
+    assert!(ExactFit::rigid(&prob, &[0, 1, 3], 2, 5).is_none());
 }
 
 /// P = 4, F_1 (widths 3 → 4, 2 → 2, 1 → 0): two width-3 jobs of 2 and two width-2 jobs of 2

@@ -111,6 +111,10 @@ impl ExactFit {
                 return None;
             };
             let width = *weight.get(o.procs as usize)?;
+            // A dual feasible function never maps a width above F(P) nor below 0.
+            if !(0..=capacity).contains(&width) {
+                return None;
+            }
             let area = width
                 .checked_mul(o.dur)?
                 .checked_mul(i64::from(j.attempts))?;
