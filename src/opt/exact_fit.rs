@@ -16,8 +16,12 @@
 //!
 //! Pruning (each is necessary for a schedule of makespan T, so an exhausted tree is a proof):
 //! a job's remaining chain (its running remainder plus its unstarted attempts) must fit in
-//! T − t; every energy F_1..F_3 of the F-widths must fit in T − t (the bound of
-//! [`super::bounds`] at the node); a job whose chain exactly fills T − t must start now. The
+//! T − t; every energy F_k (k ≤ min(cap, 16)) of the F-widths must fit in F_k(cap)·(T − t)
+//! (the bound of [`super::bounds`] at the node: any DFF of a DFF image is again a DFF of the
+//! original); jobs whose F-widths pairwise exceed the capacity run one at a time, so their
+//! remaining times add up within T − t ([`super::bounds::clique`]); a job whose chain exactly
+//! fills T − t must start now. Measured (BENCHMARKS.md, o14rigid4): these node bounds halve the
+//! nodes of the two anchor questions against the chain and F_1..F_3 bounds alone. The
 //! state (per job: attempts left, remainder of the running one) determines t (the F-area done
 //! is F(P)·t), so a failed state is remembered in a table (cleared at a size limit). Jobs with
 //! the same (F-width, width, duration) are interchangeable: the state is keyed by their sorted
