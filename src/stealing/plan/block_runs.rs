@@ -70,7 +70,7 @@ impl BlockRuns {
                 by_threshold.push((v[i], &t[right[i]] - &t[left[i]]));
             }
         }
-        by_threshold.sort_by(|a, b| b.0.cmp(&a.0));
+        by_threshold.sort_by_key(|b| std::cmp::Reverse(b.0));
         let mut longest: Vec<(i64, Time)> = Vec::with_capacity(by_threshold.len());
         for (q, len) in by_threshold {
             match longest.last_mut() {
