@@ -1,0 +1,189 @@
+//! The runs of one block of the conservative-backfilling profile, summarised by threshold, so
+//! that the earliest-start search ([`super::Profile`]) can skip a block in which no window can
+//! start, instead of walking its steps run by run (issue 16, item 5: on a backlogged archive
+//! trace most candidate runs are too short, and walking them was most of the time).
+//!
+//! For a block with steps `t[0..n)` and raw counts `v[0..n)` (the block's pending addition
+//! left out, so the summary survives whole-block additions), and a threshold `q`:
+//! - [`BlockRuns::longest`]`(q)` bounds from above the length of every run of counts `≥ q`
+//!   that does not contain the block's last step (those end inside the block, at a known
+//!   instant);
+//! - [`BlockRuns::suffix_begin`]`(q)` is where the run containing the last step begins (that
+//!   run continues into the next block, so its length is not known here).
+//!
+//! # Why `longest` is an upper bound
+//! Let `R = [l, r]` be a run of counts `≥ q` with `r < n − 1`, and `i` a step of `R` where the
+//! minimum `m = v[i] ≥ q` of `R` is reached. The maximal interval around `i` with counts
+//! `≥ m` (bounded by the nearest strictly smaller counts on either side) contains `R`, since
+//! all of `R` is `≥ m`, and lies inside the run of counts `≥ q` containing `i`, which is `R`:
+//! so it *is* `R`, and its length is recorded under the threshold `m ≥ q`. `longest(q)` is the
+//! maximum over every threshold `≥ q`, hence at least the length of `R`. It can exceed the
+//! longest such run (a run recorded at a higher threshold may join the last step's run at
+//! `q`), which only makes a skip less frequent, never wrong. A run cut short by the search's
+//! own start (`not_before` inside it) is shorter still.
+use crate::time::Time;
+
+/// The summary of a block's runs by threshold (see the module doc).
+#[derive(Clone, Debug)]
+pub(super) struct BlockRuns {
+    /// `suffix_min[i]` = min of `v[i..]`: non-decreasing in `i`.
+    suffix_min: Vec<i64>,
+    /// `(threshold, longest)` with thresholds strictly decreasing and `longest` the largest
+    /// length of an inner run recorded at that threshold or a higher one (non-decreasing).
+    longest: Vec<(i64, Time)>,
+}
+
+impl BlockRuns {
+    /// The summary of steps `t` (`t[n]` is not needed: every inner run ends at a step of the
+    /// block) with raw counts `v` (same length, not empty).
+    pub(super) fn new(t: &[Time], v: &[i64]) -> BlockRuns {
+        let n = v.len();
+        debug_assert!(n > 0 && t.len() == n);
+        let mut suffix_min = v.to_vec();
+        for i in (0..n.saturating_sub(1)).rev() {
+            suffix_min[i] = suffix_min[i].min(suffix_min[i + 1]);
+        }
+        // Nearest strictly smaller count on each side (monotone stacks).
+        let mut left = vec![0usize; n];
+        let mut stack: Vec<usize> = Vec::with_capacity(n);
+        for i in 0..n {
+            while stack.last().is_some_and(|&k| v[k] >= v[i]) {
+                stack.pop();
+            }
+            left[i] = stack.last().map_or(0, |&k| k + 1);
+            stack.push(i);
+        }
+        stack.clear();
+        let mut by_threshold: Vec<(i64, Time)> = Vec::with_capacity(n);
+        let mut right = vec![n; n];
+        for i in (0..n).rev() {
+            while stack.last().is_some_and(|&k| v[k] >= v[i]) {
+                stack.pop();
+            }
+            right[i] = stack.last().copied().unwrap_or(n); // default: no smaller count after i
+            stack.push(i);
+        }
+        for i in 0..n {
+            // The run around i at threshold v[i] is [left, right); it is inner iff it ends
+            // before the last step.
+            if right[i] < n {
+                by_threshold.push((v[i], &t[right[i]] - &t[left[i]]));
+            }
+        }
+        by_threshold.sort_by_key(|b| std::cmp::Reverse(b.0));
+        let mut longest: Vec<(i64, Time)> = Vec::with_capacity(by_threshold.len());
+        for (q, len) in by_threshold {
+            match longest.last_mut() {
+                Some(last) if last.0 == q => {
+                    if len > last.1 {
+                        last.1 = len;
+                    }
+                }
+                Some(last) => {
+                    let len = if last.1 > len { last.1.clone() } else { len };
+                    longest.push((q, len));
+                }
+                None => longest.push((q, len)),
+            }
+        }
+        BlockRuns {
+            suffix_min,
+            longest,
+        }
+    }
+
+    /// An upper bound on the length of every run of raw counts `≥ q` that ends inside the
+    /// block (`None`: there is none).
+    pub(super) fn longest(&self, q: i64) -> Option<&Time> {
+        let k = self.longest.partition_point(|(x, _)| *x >= q);
+        k.checked_sub(1).map(|k| &self.longest[k].1)
+    }
+
+    /// Where the run of raw counts `≥ q` that contains the last step begins (`None`: the last
+    /// step is below `q`).
+    pub(super) fn suffix_begin(&self, q: i64) -> Option<usize> {
+        let k = self.suffix_min.partition_point(|m| *m < q);
+        (k < self.suffix_min.len()).then_some(k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    fn i(n: i64) -> Time {
+        Time::from_int(n)
+    }
+
+    #[test]
+    fn a_worked_block() {
+        // Counts 3 4 1 5 5 2 4 4 at 0 1 2 4 5 7 8 9.
+        let t: Vec<Time> = [0, 1, 2, 4, 5, 7, 8, 9].map(i).to_vec();
+        let v = vec![3, 4, 1, 5, 5, 2, 4, 4];
+        let r = BlockRuns::new(&t, &v);
+        // ≥ 5: [4, 7) → 3. ≥ 4: [1, 2) → 1 and [4, 7) → 3 (the run from 8 holds the last
+        // step). ≥ 3: [0, 2) and [4, 7) → 3. ≥ 2: [0, 2) → 2, and [4, ..) joins the last
+        // step's run, but 3 recorded at ≥ 5 stays (an upper bound). ≥ 1: everything is the
+        // last step's run; the bound is still 3.
+        assert_eq!(r.longest(6), None);
+        assert_eq!(r.longest(5), Some(&i(3)));
+        assert_eq!(r.longest(4), Some(&i(3)));
+        assert_eq!(r.longest(2), Some(&i(3)));
+        assert_eq!(r.longest(1), Some(&i(3)));
+        assert_eq!(r.suffix_begin(5), None);
+        assert_eq!(r.suffix_begin(4), Some(6));
+        assert_eq!(r.suffix_begin(2), Some(3));
+        assert_eq!(r.suffix_begin(1), Some(0));
+    }
+
+    /// Against the runs listed step by step, on seeded random blocks: `longest` is at least
+    /// every inner run, and `suffix_begin` is exactly where the last step's run begins.
+    #[test]
+    fn bounds_every_inner_run_and_finds_the_suffix() {
+        for seed in 0..300u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let n = rng.random_range(1..70usize);
+            // Strictly increasing times: sums of positive steps, some of them halves.
+            let mut at = Time::zero();
+            let t: Vec<Time> = (0..n)
+                .map(|_| {
+                    at = &at + &Time::new(rng.random_range(1..50), rng.random_range(1..3)).unwrap();
+                    at.clone()
+                })
+                .collect();
+            let v: Vec<i64> = (0..n).map(|_| rng.random_range(-3..8)).collect();
+            let r = BlockRuns::new(&t, &v);
+            for q in -4..10 {
+                let ctx = format!("seed {seed}, q {q}");
+                let mut k = 0;
+                let mut best: Option<Time> = None;
+                let mut suffix = None;
+                while k < n {
+                    if v[k] < q {
+                        k += 1;
+                        continue;
+                    }
+                    let l = k;
+                    while k < n && v[k] >= q {
+                        k += 1;
+                    }
+                    if k == n {
+                        suffix = Some(l);
+                    } else {
+                        let len = &t[k] - &t[l];
+                        if best.as_ref().is_none_or(|b| len > *b) {
+                            best = Some(len);
+                        }
+                    }
+                }
+                assert_eq!(r.suffix_begin(q), suffix, "{ctx}");
+                match (&best, r.longest(q)) {
+                    (Some(b), Some(u)) => assert!(u >= b, "{ctx}: bound {u} below run {b}"),
+                    (Some(b), None) => panic!("{ctx}: no bound for a run of {b}"),
+                    (None, _) => {}
+                }
+            }
+        }
+    }
+}
