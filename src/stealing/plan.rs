@@ -486,12 +486,12 @@ impl Profile {
     }
 
     /// The step starting exactly at `t`, inserting a breakpoint (same count as the step it
-    /// cuts) if needed; `t` must not precede the profile.
-    fn split(&mut self, t: &Time) {
+    /// cuts) if needed; `t` must not precede the profile. Returns that step's position.
+    fn split(&mut self, t: &Time) -> Pos {
         let (b, i) = self.locate(t);
         let blk = &mut self.blocks[b];
         if blk.t[i] == *t {
-            return;
+            return (b, i);
         }
         debug_assert!(blk.t[i] < *t, "a breakpoint before the profile start");
         let x = blk.v[i];
@@ -505,7 +505,11 @@ impl Profile {
             right.add = blk.add;
             blk.refresh();
             self.blocks.insert(b + 1, right);
+            if i + 1 >= half {
+                return (b + 1, i + 1 - half);
+            }
         }
+        (b, i + 1)
     }
 
     /// Adds `delta` to the free count on `[from, to)`.
@@ -513,10 +517,15 @@ impl Profile {
         if to <= from {
             return;
         }
-        self.split(from);
-        self.split(to);
-        let (b0, i0) = self.locate(from);
-        let (b1, i1) = self.locate(to);
+        let blocks = self.blocks.len();
+        let mut at_from = self.split(from);
+        let (b1, i1) = self.split(to);
+        // The second split inserts after `from`'s step, so that step only moves when a block
+        // splits in two.
+        if self.blocks.len() != blocks {
+            at_from = self.locate(from);
+        }
+        let (b0, i0) = at_from;
         // Steps [i0, i1) of b0 when b0 == b1; else the tail of b0, whole blocks, head of b1.
         let partial = |blk: &mut Block, r: std::ops::Range<usize>| {
             for x in &mut blk.v[r] {
@@ -536,19 +545,16 @@ impl Profile {
                 partial(&mut self.blocks[b1], 0..i1);
             }
         }
-        self.merge_at(to);
-        self.merge_at(from);
+        // Removing `to`'s step (after `from`'s) leaves `from`'s position as it is.
+        self.merge_at((b1, i1));
+        self.merge_at((b0, i0));
     }
 
-    /// Removes the breakpoint at `t` if the count does not change there. Without this, every
+    /// Removes the breakpoint at `(b, i)` if the count does not change there. Without this, every
     /// reservation given back leaves its two breakpoints behind, and on a backlogged trace the
     /// plan was measured holding 49,193 steps of which 48,136 changed nothing (Thunder, first
     /// 50,000 lines, SFSJ): every search walked them.
-    fn merge_at(&mut self, t: &Time) {
-        let (b, i) = self.locate(t);
-        if self.blocks[b].t[i] != *t {
-            return;
-        }
+    fn merge_at(&mut self, (b, i): Pos) {
         let before = if i > 0 {
             self.blocks[b].value(i - 1)
         } else if b > 0 {
