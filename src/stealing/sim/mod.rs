@@ -130,6 +130,9 @@ struct Queued {
     cause: Cause,
     recovery: Time,
     pos: Time,
+    /// What it reserves: `recovery` and the rest of its inflated walltime from `pos`, computed
+    /// once (every compression pass reads it for every queued job).
+    len: Time,
     planned: Option<Time>,
 }
 
@@ -499,14 +502,7 @@ impl<'a> Sim<'a> {
         {
             let j = self.next_release;
             self.next_release += 1;
-            self.enqueue(Queued {
-                job: j,
-                prio: 1,
-                cause: Cause::First,
-                recovery: Time::zero(),
-                pos: Time::zero(),
-                planned: None,
-            });
+            self.enqueue(j, 1, Cause::First, Time::zero(), Time::zero());
             new_jobs = true;
         }
         new_jobs
@@ -522,8 +518,19 @@ impl<'a> Sim<'a> {
         }
     }
 
-    /// Inserts `q` by decreasing priority, then submission order.
-    fn enqueue(&mut self, q: Queued) {
+    /// Queues `job` with recovery `recovery` from position `pos`, by decreasing priority, then
+    /// submission order.
+    fn enqueue(&mut self, job: usize, prio: u8, cause: Cause, recovery: Time, pos: Time) {
+        let len = &recovery + &(&self.jobs[job].wall_len - &pos);
+        let q = Queued {
+            job,
+            prio,
+            cause,
+            recovery,
+            pos,
+            len,
+            planned: None,
+        };
         let key = (std::cmp::Reverse(q.prio), q.job);
         let i = self
             .queue
@@ -533,13 +540,6 @@ impl<'a> Sim<'a> {
 
     /// Queues `job` again (after a failure or a steal) with recovery R from position `pos`.
     fn resubmit(&mut self, job: usize, prio: u8, cause: Cause, pos: Time) {
-        self.enqueue(Queued {
-            job,
-            prio,
-            cause,
-            recovery: self.res.recovery.clone(),
-            pos,
-            planned: None,
-        });
+        self.enqueue(job, prio, cause, self.res.recovery.clone(), pos);
     }
 }

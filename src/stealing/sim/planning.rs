@@ -103,7 +103,7 @@ impl Sim<'_> {
 
     /// The length a queued job reserves: its recovery and the rest of its inflated walltime.
     pub(super) fn reserve_len(&self, q: &Queued) -> Time {
-        &q.recovery + &(&self.jobs[q.job].wall_len - &q.pos)
+        q.len.clone()
     }
 
     /// Section 4.1, full recomputation: the plan is rebuilt from what occupies nodes now and
