@@ -43,32 +43,20 @@ impl BlockRuns {
         for i in (0..n.saturating_sub(1)).rev() {
             suffix_min[i] = suffix_min[i].min(suffix_min[i + 1]);
         }
-        // Nearest strictly smaller count on each side (monotone stacks).
-        let mut left = vec![0usize; n];
+        // One pass of a monotone stack (non-decreasing counts): step k leaves it when a
+        // strictly smaller count comes at i, so its run at threshold v[k] ends at t[i] (inner)
+        // and begins after the step below it on the stack. Of equal counts only the lowest on
+        // the stack gets the whole run (the others a part of it: smaller, so harmless in a
+        // maximum); steps still on the stack at the end hold the last step's run (not inner).
+        let mut by_threshold: Vec<(i64, Time)> = Vec::with_capacity(n);
         let mut stack: Vec<usize> = Vec::with_capacity(n);
         for i in 0..n {
-            while stack.last().is_some_and(|&k| v[k] >= v[i]) {
+            while let Some(&k) = stack.last().filter(|&&k| v[k] > v[i]) {
                 stack.pop();
+                let left = stack.last().map_or(0, |&b| b + 1);
+                by_threshold.push((v[k], &t[i] - &t[left]));
             }
-            left[i] = stack.last().map_or(0, |&k| k + 1);
             stack.push(i);
-        }
-        stack.clear();
-        let mut by_threshold: Vec<(i64, Time)> = Vec::with_capacity(n);
-        let mut right = vec![n; n];
-        for i in (0..n).rev() {
-            while stack.last().is_some_and(|&k| v[k] >= v[i]) {
-                stack.pop();
-            }
-            right[i] = stack.last().copied().unwrap_or(n); // default: no smaller count after i
-            stack.push(i);
-        }
-        for i in 0..n {
-            // The run around i at threshold v[i] is [left, right); it is inner iff it ends
-            // before the last step.
-            if right[i] < n {
-                by_threshold.push((v[i], &t[right[i]] - &t[left[i]]));
-            }
         }
         by_threshold.sort_by_key(|b| std::cmp::Reverse(b.0));
         let mut longest: Vec<(i64, Time)> = Vec::with_capacity(by_threshold.len());
