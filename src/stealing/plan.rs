@@ -23,10 +23,11 @@
 //! on the step *function*, never on how its steps are stored.
 //!
 //! Two more things keep a backlogged plan cheap to search (Thunder's first 50,000 lines, SFSJ:
-//! 108.5 → 15.6 s, identical outputs):
+//! 108.5 → 10 s, identical outputs; BENCHMARKS.md, "blocks passed over whole"):
 //! - a block whose runs are all too short for the window sought is passed over whole: each
-//!   block keeps, once searched [`BUILD_AFTER`] times since it last changed, the summary of its runs by
-//!   threshold ([`block_runs`]), so a search no longer rejects its candidate runs one by one;
+//!   block keeps, once searched [`BUILD_AFTER`] times since it last changed, the summary of
+//!   its runs by threshold ([`block_runs`]), so a search no longer rejects its candidate runs
+//!   one by one;
 //! - a breakpoint where the count does not change is removed as soon as an addition leaves one
 //!   (a reservation given back, two reservations meeting end to start), so the plan holds about
 //!   one step per reservation and not every breakpoint it ever had.
