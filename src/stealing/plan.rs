@@ -23,7 +23,7 @@
 //! on the step *function*, never on how its steps are stored.
 //!
 //! Two more things keep a backlogged plan cheap to search (Thunder's first 50,000 lines, SFSJ:
-//! 108.5 → 10 s, identical outputs; BENCHMARKS.md, "blocks passed over whole"):
+//! 21.9 → 9.9 s, identical outputs; BENCHMARKS.md, "blocks passed over whole"):
 //! - a block whose runs are all too short for the window sought is passed over whole: each
 //!   block keeps, once searched [`BUILD_AFTER`] times since it last changed, the summary of
 //!   its runs by threshold ([`block_runs`]), so a search no longer rejects its candidate runs
