@@ -40,6 +40,7 @@ use super::bounds::fekete_schepers;
 use super::greedy::{IntAttempt, IntSchedule};
 use super::problem::IntProblem;
 use super::search::MixHasher;
+use num_integer::Integer;
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 
@@ -134,9 +135,9 @@ impl ExactFit {
         if capacity <= 0 || horizon <= 0 || energy != capacity.checked_mul(horizon)? {
             return None;
         }
-        // Divide the F-widths by their gcd: the question is the same, and F_1..F_3 of the
-        // reduced widths are the node bounds.
-        let g = all.iter().fold(capacity, |g, c| gcd(g, c.width));
+        // Divide the F-widths by their gcd: the question is the same, and the node bounds are
+        // the energies F_k of the reduced widths.
+        let g = all.iter().fold(capacity, |g, c| g.gcd(&c.width));
         let cap = capacity / g;
         let mut fit = ExactFit {
             cap,
@@ -232,14 +233,6 @@ fn attempt(c: &Chain, attempt: u32, start: i64) -> IntAttempt {
         procs: u32::try_from(c.procs).unwrap_or(u32::MAX),
         start,
         dur: c.dur,
-    }
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    if b == 0 {
-        a.abs()
-    } else {
-        gcd(b, a % b)
     }
 }
 
