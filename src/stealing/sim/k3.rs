@@ -28,7 +28,7 @@ impl Sim<'_> {
         let (jf, jv) = (&self.jobs[f], &self.jobs[self.running[vi].job]);
         let mut prof = Profile::new(&self.now, self.n, &self.base_busy(None));
         for q in self.queue.iter().filter(|q| q.prio == 3 && q.job < f) {
-            let len = self.reserve_len(q);
+            let len = q.len.clone();
             let s = prof.earliest(self.jobs[q.job].nodes, &len, &self.now);
             prof.reserve(&s, &len, self.jobs[q.job].nodes);
         }
@@ -71,7 +71,7 @@ impl Sim<'_> {
                 .iter()
                 .filter(|q| q.prio == 3 || (q.prio == 2 && q.job < v))
             {
-                let len = self.reserve_len(q);
+                let len = q.len.clone();
                 let s = prof.earliest(self.jobs[q.job].nodes, &len, &self.now);
                 prof.reserve(&s, &len, self.jobs[q.job].nodes);
             }

@@ -2,7 +2,7 @@
 //! Section 5.1 for when it is recomputed): what is known to occupy nodes from now on, the
 //! placement of every queued job at its earliest slot in priority order, and the start of the
 //! jobs whose planned start has come. The profile itself is [`crate::stealing::plan`].
-use super::{Queued, Sim};
+use super::Sim;
 use crate::error::Result;
 use crate::stealing::plan::{Busy, Profile, Rises, Runs};
 use crate::stealing::readings::NodeReturns;
@@ -61,7 +61,7 @@ impl Sim<'_> {
                     }
                 }
                 for q in &self.queue {
-                    h = &h + &self.reserve_len(q);
+                    h = &h + &q.len;
                 }
                 Some(&h + &Time::from_int(1))
             }
@@ -101,11 +101,6 @@ impl Sim<'_> {
         }
     }
 
-    /// The length a queued job reserves: its recovery and the rest of its inflated walltime.
-    pub(super) fn reserve_len(&self, q: &Queued) -> Time {
-        q.len.clone()
-    }
-
     /// Section 4.1, full recomputation: the plan is rebuilt from what occupies nodes now and
     /// every queued job placed at its earliest slot, in priority order. Afterwards no queued
     /// job can start earlier (each was placed at its earliest slot given the jobs before it,
@@ -127,7 +122,7 @@ impl Sim<'_> {
         // (from a later `not_before` the earliest feasible start is the same one).
         let mut last: HashMap<(u32, Time), Time> = HashMap::new();
         for k in 0..self.queue.len() {
-            let len = self.reserve_len(&self.queue[k]);
+            let len = self.queue[k].len.clone();
             let p = self.jobs[self.queue[k].job].nodes;
             let key = (p, len);
             let from = last.get(&key).unwrap_or(&self.now); // default: no such job placed yet
@@ -221,7 +216,7 @@ impl Sim<'_> {
         for k in 0..self.queue.len() {
             let p = self.jobs[self.queue[k].job].nodes;
             let Some(start) = self.queue[k].planned.clone() else {
-                let len = self.reserve_len(&self.queue[k]);
+                let len = self.queue[k].len.clone();
                 let s = prof.earliest(p, &len, &self.now);
                 prof.reserve(&s, &len, p);
                 self.queue[k].planned = Some(s);
@@ -238,7 +233,7 @@ impl Sim<'_> {
             if r.first_at_least(p).is_none_or(|t| *t >= below) {
                 continue;
             }
-            let len = self.reserve_len(&self.queue[k]);
+            let len = self.queue[k].len.clone();
             // The first start whose window can meet [a, b) (`now` when a − ℓ is before it).
             let from = a - &len;
             let from = if from > self.now {
@@ -291,7 +286,7 @@ impl Sim<'_> {
                     ))
                 })?;
                 // Its reservation becomes an occupation of the base (the plan is unchanged).
-                let len = self.reserve_len(&q);
+                let len = q.len.clone();
                 self.base_plan.reserve(&self.now, &len, p);
                 self.start_attempt(q.job, nodes, q.cause, q.recovery, q.pos);
             } else {
