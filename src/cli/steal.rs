@@ -349,14 +349,16 @@ fn run_variant(
     };
     let m = compute(run, &pruning);
     eprintln!(
-        "{v}: {} in {:.2} s ({} events)",
+        "{v}: {} in {:.2} s ({} events, {} checks of queued jobs' slots, {:.0} per event)",
         if stopped.is_some() {
             "stopped"
         } else {
             "simulated"
         },
         t0.elapsed().as_secs_f64(),
-        run.stats.events
+        run.stats.events,
+        run.stats.plan_checks,
+        run.stats.plan_checks as f64 / run.stats.events.max(1) as f64
     );
     if !a.no_check {
         out.failed_check |= !match &ending {

@@ -115,6 +115,7 @@ impl Sim<'_> {
             self.replan_pass();
             return;
         }
+        self.stats.plan_checks += self.queue.len() as u64;
         let mut prof = base.clone();
         // The start given to the last job of each size and length: during this placement the
         // profile only loses nodes, so the set of feasible starts of a (p, ℓ) job only shrinks
@@ -216,6 +217,7 @@ impl Sim<'_> {
         for k in 0..self.queue.len() {
             let p = self.jobs[self.queue[k].job].nodes;
             let Some(start) = self.queue[k].planned.clone() else {
+                self.stats.plan_checks += 1;
                 let len = self.queue[k].len.clone();
                 let s = prof.earliest(p, &len, &self.now);
                 prof.reserve(&s, &len, p);
@@ -226,6 +228,7 @@ impl Sim<'_> {
             let Some((a, b)) = &raised else {
                 continue;
             };
+            self.stats.plan_checks += 1;
             let below = if b < &start { b.clone() } else { start.clone() };
             // Only counts reached before `b` matter (`below ≤ b`); `b` grows only at a move,
             // which recomputes the rises anyway.

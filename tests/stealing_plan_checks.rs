@@ -1,0 +1,55 @@
+//! `Stats::plan_checks`, the count the run time of `resched steal` follows (issue 16, item 5):
+//! every job a plan update places or examines. A backlog of `n` whole-platform jobs that each
+//! end at half their walltime makes every completion give nodes back, and the compression pass
+//! then examines every job still queued — `n` placements plus `(n − 1) + … + 1` checks — while
+//! jobs that use their whole walltime give nothing back and are placed once each.
+use resched::stealing::check::check;
+use resched::stealing::sim::Run;
+use resched::stealing::{simulate, BatchJob, FailureSource, Resilience, Variant, Workload};
+use resched::Time;
+
+fn backlog(n: usize, walltime: i64) -> Run {
+    let jobs = (0..n)
+        .map(|k| BatchJob {
+            name: format!("J{k}"),
+            release: Time::zero(),
+            nodes: 4,
+            run: Time::from_int(10),
+            walltime: Time::from_int(walltime),
+        })
+        .collect();
+    let w = Workload::new(4, jobs, "backlog").unwrap();
+    let res = Resilience {
+        downtime: Time::from_int(5),
+        checkpoint: Time::zero(),
+        recovery: Time::zero(),
+        mtbf_ind: None,
+    };
+    let none = FailureSource::List {
+        failures: Vec::new(),
+        next: 0,
+    };
+    let v: Variant = "baseline".parse().unwrap();
+    let run = simulate(&w, &res, none, v).unwrap();
+    check(&w, &res, &run, None).unwrap_or_else(|e| panic!("{e}"));
+    run
+}
+
+#[test]
+fn exact_walltimes_are_placed_once() {
+    for n in [1, 6, 12] {
+        assert_eq!(backlog(n, 10).stats.plan_checks, n as u64, "n = {n}");
+    }
+}
+
+#[test]
+fn early_completions_check_the_whole_backlog() {
+    for n in [1usize, 6, 12] {
+        let run = backlog(n, 20);
+        let expected = n + n * (n - 1) / 2;
+        assert_eq!(run.stats.plan_checks, expected as u64, "n = {n}");
+        // Each job starts when the one before it ends: the compression moved it each time.
+        let last_end = run.attempts.iter().map(|a| a.end.clone()).max().unwrap();
+        assert_eq!(last_end, Time::from_int(10 * n as i64), "n = {n}");
+    }
+}
