@@ -235,14 +235,17 @@ impl Profile {
     /// The step containing `t`: the last one starting at or before `t` (the first step when
     /// `t` precedes the profile).
     fn locate(&self, t: &Time) -> Pos {
-        let bi = self
-            .blocks
-            .partition_point(|b| b.t[0] <= *t)
-            .saturating_sub(1);
-        let i = self.blocks[bi]
-            .t
-            .partition_point(|s| s <= t)
-            .saturating_sub(1);
+        // Most look-ups are at the plan's start (`now`: every compression check begins there),
+        // so the first step is tried before the binary searches.
+        let bi = match self.blocks.get(1) {
+            Some(b) if b.t[0] <= *t => self.blocks.partition_point(|b| b.t[0] <= *t) - 1,
+            _ => 0,
+        };
+        let bt = &self.blocks[bi].t;
+        let i = match bt.get(1) {
+            Some(s) if s <= t => bt.partition_point(|s| s <= t) - 1,
+            _ => 0,
+        };
         (bi, i)
     }
 

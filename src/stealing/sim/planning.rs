@@ -237,12 +237,11 @@ impl Sim<'_> {
                 continue;
             }
             let len = self.queue[k].len.clone();
-            // The first start whose window can meet [a, b) (`now` when a − ℓ is before it).
-            let from = a - &len;
-            let from = if from > self.now {
-                from
-            } else {
-                self.now.clone()
+            // The first start whose window can meet [a, b) (`now` when a − ℓ is before it;
+            // `a` is `now` itself after a completion, the common case: no subtraction then).
+            let from = match a > &self.now {
+                true => (a - &len).max(self.now.clone()),
+                false => self.now.clone(),
             };
             let can = if from == self.now && *b <= start {
                 runs.entry(p)
