@@ -139,9 +139,9 @@ pub struct Stats {
     pub events: u64,
     /// Queued jobs whose slot a plan update looked at: every job a full recomputation placed,
     /// every job a compression pass examined (its rise filter included) and every new job
-    /// placed. The run time follows this count (issue 16, item 5: about 200–300 ns per check
-    /// on the archive traces, BENCHMARKS.md), and it grows with the backlog, as each plan
-    /// update goes over the whole queue.
+    /// placed. The run time follows this count (issue 16, item 5: about 0.3–1 µs per check on
+    /// the backlogged archive traces, BENCHMARKS.md), and it grows with the backlog, as each
+    /// plan update goes over the whole queue.
     pub plan_checks: u64,
 }
 
