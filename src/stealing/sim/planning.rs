@@ -232,8 +232,8 @@ impl Sim<'_> {
             let below = if b < &start { b.clone() } else { start.clone() };
             // Only counts reached before `b` matter (`below ≤ b`); `b` grows only at a move,
             // which recomputes the rises anyway.
-            let r = rises.get_or_insert_with(|| prof.rises(&self.now, Some(b)));
-            if r.first_at_least(p).is_none_or(|t| *t >= below) {
+            let r = rises.get_or_insert_with(|| prof.rises_on_demand(&self.now, Some(b)));
+            if !r.reaches_before(&prof, p, &below) {
                 continue;
             }
             let len = self.queue[k].len.clone();
