@@ -163,9 +163,14 @@ impl Rises {
             if let Some(t) = self.first_at_least(p) {
                 return t < below;
             }
-            match self.next.clone() {
+            // `scan_block` sets where the next scan resumes; a resume point at or after
+            // `below` stays for a later, longer question.
+            match self.next.take() {
                 Some(at) if at < *below => self.scan_block(prof, &at),
-                _ => return false,
+                other => {
+                    self.next = other;
+                    return false;
+                }
             }
         }
     }
@@ -175,9 +180,8 @@ impl Rises {
         let before = |t: &Time| self.until.as_ref().is_none_or(|u| t < u);
         let (b, i0) = prof.locate(at);
         let blk = &prof.blocks[b];
-        let best = self.highs.last().map_or(i64::MIN, |(c, _)| *c);
+        let mut best = self.highs.last().map_or(i64::MIN, |(c, _)| *c);
         if blk.max + blk.add > best {
-            let mut best = best;
             for i in i0..blk.v.len() {
                 let x = blk.value(i);
                 if x > best {
@@ -511,7 +515,7 @@ impl Profile {
     /// reservations (counts reached only at or after `until` are simply absent).
     pub fn rises(&self, from: &Time, until: Option<&Time>) -> Rises {
         let mut r = self.rises_on_demand(from, until);
-        while let Some(at) = r.next.clone() {
+        while let Some(at) = r.next.take() {
             r.scan_block(self, &at);
         }
         r
