@@ -3,6 +3,10 @@
 //! end at half their walltime makes every completion give nodes back, and the compression pass
 //! then examines every job still queued — `n` placements plus `(n − 1) + … + 1` checks — while
 //! jobs that use their whole walltime give nothing back and are placed once each.
+//!
+//! `Stats::plan_moves` counts what conservative backfilling itself changes: on the same backlog
+//! every completion moves every job still queued one slot earlier, `(n − 1) + … + 1` moves, a
+//! number per job that grows with the backlog whatever the simulator does.
 use resched::stealing::check::check;
 use resched::stealing::sim::Run;
 use resched::stealing::{simulate, BatchJob, FailureSource, Resilience, Variant, Workload};
@@ -38,7 +42,9 @@ fn backlog(n: usize, walltime: i64) -> Run {
 #[test]
 fn exact_walltimes_are_placed_once() {
     for n in [1, 6, 12] {
-        assert_eq!(backlog(n, 10).stats.plan_checks, n as u64, "n = {n}");
+        let run = backlog(n, 10);
+        assert_eq!(run.stats.plan_checks, n as u64, "n = {n}");
+        assert_eq!(run.stats.plan_moves, 0, "n = {n}");
     }
 }
 
@@ -48,8 +54,50 @@ fn early_completions_check_the_whole_backlog() {
         let run = backlog(n, 20);
         let expected = n + n * (n - 1) / 2;
         assert_eq!(run.stats.plan_checks, expected as u64, "n = {n}");
+        assert_eq!(run.stats.plan_moves, (n * (n - 1) / 2) as u64, "n = {n}");
         // Each job starts when the one before it ends: the compression moved it each time.
         let last_end = run.attempts.iter().map(|a| a.end.clone()).max().unwrap();
         assert_eq!(last_end, Time::from_int(10 * n as i64), "n = {n}");
     }
+}
+
+/// The same backlog through `resched steal`: its stderr line reports both counts.
+#[test]
+fn steal_reports_checks_and_moves() {
+    let d = tempfile::tempdir().unwrap();
+    let (swf, fl) = (d.path().join("backlog.swf"), d.path().join("none.failures"));
+    let mut text = String::from("; MaxNodes: 4\n");
+    for k in 1..=6 {
+        text.push_str(&format!(
+            "{k} 0 -1 10 4 -1 -1 4 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n"
+        ));
+    }
+    std::fs::write(&swf, text).unwrap();
+    std::fs::write(&fl, "# no failure\n").unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_resched"))
+        .args(["steal", "--workload"])
+        .arg(&swf)
+        .arg("--failures")
+        .arg(&fl)
+        .args([
+            "--downtime",
+            "5",
+            "--checkpoint",
+            "0",
+            "--recovery",
+            "0",
+            "--mtbf",
+            "1",
+        ])
+        .args(["--variant", "baseline", "--quiet"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    // n = 6: 6 + 15 checks, 15 moves.
+    assert!(
+        err.contains("21 checks of queued jobs' slots")
+            && err.contains("15 reservations moved earlier, 2.5 per job"),
+        "{err}"
+    );
 }

@@ -349,7 +349,8 @@ fn run_variant(
     };
     let m = compute(run, &pruning);
     eprintln!(
-        "{v}: {} in {:.2} s ({} events, {} checks of queued jobs' slots, {:.0} per event)",
+        "{v}: {} in {:.2} s ({} events, {} checks of queued jobs' slots, {:.0} per event; {} \
+         reservations moved earlier, {:.1} per job)",
         if stopped.is_some() {
             "stopped"
         } else {
@@ -358,7 +359,9 @@ fn run_variant(
         t0.elapsed().as_secs_f64(),
         run.stats.events,
         run.stats.plan_checks,
-        run.stats.plan_checks as f64 / run.stats.events.max(1) as f64
+        run.stats.plan_checks as f64 / run.stats.events.max(1) as f64,
+        run.stats.plan_moves,
+        run.stats.plan_moves as f64 / run.jobs.len().max(1) as f64
     );
     if !a.no_check {
         out.failed_check |= !match &ending {

@@ -260,6 +260,7 @@ impl Sim<'_> {
             let s = if s == below { start.clone() } else { s };
             prof.reserve(&s, &len, p);
             if s != start {
+                self.stats.plan_moves += 1;
                 let end = &start + &len;
                 widen(&mut moved, &start, &end);
                 widen(&mut raised, &start, &end);

@@ -143,6 +143,12 @@ pub struct Stats {
     /// the backlogged archive traces, BENCHMARKS.md), and it grows with the backlog, as each
     /// plan update goes over the whole queue.
     pub plan_checks: u64,
+    /// Queued jobs whose reservation a compression pass moved earlier. It is work the
+    /// algorithm itself does, not the simulator: conservative backfilling changes these
+    /// reservations, so a simulator that keeps each reservation does at least this much. It
+    /// grows with the backlog too (every early completion can let each job behind it start
+    /// earlier: issue 16, item 5, BENCHMARKS.md).
+    pub plan_moves: u64,
 }
 
 /// A whole simulated run: everything the metrics and the checker need.
