@@ -406,8 +406,8 @@ impl Profile {
     }
 
     /// As [`Profile::can_start_before`], with the candidate starts further limited to before
-    /// `below` (≤ `start`); windows are still checked up to `start`. Compression uses it when
-    /// every earlier start must begin before `below` (see `Sim::replan_pass`).
+    /// `below` (≤ `start`); windows are still checked up to `start`. Compression asks the same
+    /// question through [`Profile::earlier_start`], which also gives the start it finds.
     pub fn can_start_within(
         &self,
         p: u32,
@@ -416,8 +416,29 @@ impl Profile {
         below: &Time,
         start: &Time,
     ) -> bool {
+        self.earlier_start(p, len, not_before, below, start)
+            .is_some()
+    }
+
+    /// The start [`Profile::can_start_within`] finds: the earliest `s` in `[not_before, below)`
+    /// with `p` free on `[s, min(s + len, start))` (`None`: there is none). It is where a job
+    /// reserved from `start` goes when its reservation is given back and placed again at its
+    /// earliest slot before `below`, found without giving it back, **on a profile with no
+    /// negative count** ([`Profile::min_free`] ≥ 0): the job's own nodes then keep `p` free on
+    /// `[start, s + len)`, so a window is free without the reservation iff it is free up to
+    /// `start` with it. (An over-subscribed count under the job's window would make the two
+    /// differ: the test module has such a profile.)
+    pub fn earlier_start(
+        &self,
+        p: u32,
+        len: &Time,
+        not_before: &Time,
+        below: &Time,
+        start: &Time,
+    ) -> Option<Time> {
         debug_assert!(below <= start);
-        self.search(p, len, not_before, Some(below), Some(start)) < *below
+        let s = self.search(p, len, not_before, Some(below), Some(start));
+        (s < *below).then_some(s)
     }
 
     /// The runs of at least `p` free nodes beginning in `[from, below)` ([`Runs`]): a job of
@@ -632,6 +653,23 @@ impl Profile {
     /// Gives back a reservation made by [`Profile::reserve`].
     pub fn unreserve(&mut self, start: &Time, len: &Time, p: u32) {
         self.add(start, &(start + len), i64::from(p));
+    }
+
+    /// Moves a reservation of `p` nodes and length `len` from `start` to `to`, earlier: the
+    /// profile of [`Profile::unreserve`] then [`Profile::reserve`], changed only where they
+    /// differ (on `[to, min(start, to + len))` and `[max(start, to + len), start + len)`), so
+    /// a job moved a little does not walk its whole window twice.
+    pub fn move_earlier(&mut self, start: &Time, to: &Time, len: &Time, p: u32) {
+        debug_assert!(to < start);
+        let to_end = to + len;
+        let start_end = start + len;
+        let (taken_end, freed_start) = if to_end < *start {
+            (&to_end, start)
+        } else {
+            (start, &to_end)
+        };
+        self.add(to, taken_end, -i64::from(p));
+        self.add(freed_start, &start_end, i64::from(p));
     }
 
     /// Gives back `p` nodes on `[from, to)` (an occupation that ended early).
@@ -970,6 +1008,84 @@ mod tests {
             pr.forget_before(&cut);
             assert_eq!(tail(pr.steps()), before, "seed {seed}");
         }
+    }
+
+    /// Compression's move in place ([`Profile::earlier_start`], [`Profile::move_earlier`])
+    /// against giving the reservation back, searching and reserving again, on plans built as
+    /// the simulator builds them (every reservation at a feasible slot, so no count is
+    /// negative), with occupations given back early as completions do.
+    #[test]
+    fn a_move_in_place_is_a_give_back_and_a_new_reservation() {
+        use rand::{RngExt, SeedableRng};
+        let mut moved = 0;
+        for seed in 0..60u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let nodes = rng.random_range(1..30u32);
+            let mut pr = Profile::new(&i(0), nodes, &[]);
+            let mut reserved: Vec<(Time, Time, u32)> = Vec::new();
+            for step in 0..300 {
+                let ctx = format!("seed {seed}, step {step}");
+                let p = rng.random_range(1..=nodes);
+                let len = Time::new(rng.random_range(1..400), rng.random_range(1..3)).unwrap();
+                let nb = i(rng.random_range(0..2000));
+                let s = pr.earliest(p, &len, &nb);
+                pr.reserve(&s, &len, p);
+                reserved.push((s, len, p));
+                if rng.random_bool(0.3) {
+                    // A completion: part of a reservation given back.
+                    let k = rng.random_range(0..reserved.len());
+                    let (s, l, q) = reserved.swap_remove(k);
+                    let cut = &s + &Time::new(rng.random_range(0..=1), 2).unwrap() * &l;
+                    pr.release(&s, &(&s + &l), q);
+                    pr.reserve(&s, &(&cut - &s), q);
+                }
+                assert!(pr.min_free() >= 0, "{ctx}");
+                if reserved.is_empty() {
+                    continue;
+                }
+                let k = rng.random_range(0..reserved.len());
+                let (s, l, q) = reserved[k].clone();
+                let nb = i(rng.random_range(0..2000)).min(s.clone());
+                let below = i(rng.random_range(0..2000)).min(s.clone()).max(nb.clone());
+                let mut given_back = pr.clone();
+                given_back.unreserve(&s, &l, q);
+                let want = given_back.earliest_before(q, &l, &nb, Some(&below));
+                let got = pr.earlier_start(q, &l, &nb, &below, &s);
+                assert_eq!(got, (want < below).then(|| want.clone()), "{ctx}");
+                if let Some(to) = got {
+                    pr.move_earlier(&s, &to, &l, q);
+                    given_back.reserve(&to, &l, q);
+                    assert_eq!(pr.steps(), given_back.steps(), "{ctx}");
+                    reserved[k].0 = to;
+                    moved += 1;
+                }
+            }
+        }
+        assert!(moved > 1000, "only {moved} moves");
+    }
+
+    /// Why [`Profile::earlier_start`] needs a profile without negative counts: over-subscribed
+    /// under the job's own window, giving the reservation back does not make the window free.
+    #[test]
+    fn an_over_subscribed_window_is_not_freed_by_giving_back() {
+        // 2 nodes, all free before 10; a job of 2 reserved on [10, 25); 3 more taken on
+        // [12, 14), which leaves −3 there.
+        let mut pr = Profile::new(&i(0), 2, &[]);
+        pr.reserve(&i(10), &i(15), 2);
+        pr.add(&i(12), &i(14), -3);
+        assert!(pr.min_free() < 0);
+        // Given back, [12, 14) still has −1 free: no window of 15 starts before 10.
+        let mut given_back = pr.clone();
+        given_back.unreserve(&i(10), &i(15), 2);
+        assert_eq!(
+            given_back.earliest_before(2, &i(15), &i(0), Some(&i(10))),
+            i(10)
+        );
+        // In place, [0, 10) is free up to the job's start.
+        assert_eq!(
+            pr.earlier_start(2, &i(15), &i(0), &i(10), &i(10)),
+            Some(i(0))
+        );
     }
 
     #[test]

@@ -187,8 +187,10 @@ impl Sim<'_> {
     /// - else a job moves only if `p` nodes are free somewhere before `min(s_k, b)` ([`Rises`],
     ///   recomputed after each move, which is the only thing that frees nodes during the pass)
     ///   and stay free until its start or for its length from such an instant
-    ///   ([`Profile::can_start_within`]); the others are left as they are without the
-    ///   remove-and-replace, and the search of a job that moves stops at `min(s_k, b)`.
+    ///   ([`Profile::earlier_start`], which also gives the new start, searched with the job's
+    ///   reservation in place); the others are left as they are without the remove-and-replace,
+    ///   the search of a job that moves stops at `min(s_k, b)`, and the move changes the plan
+    ///   only where the old and new windows differ ([`Profile::move_earlier`]).
     ///
     /// A job that moves frees its old slot `[s_k, s_k + ℓ)`, which joins `raised` (the jobs
     /// before it were checked without it). The plan is settled afterwards iff nobody moved.
@@ -207,6 +209,11 @@ impl Sim<'_> {
                 self.greedy = false;
             }
         }
+        // A job's new start is searched with its reservation in place, which is exact when no
+        // count is negative ([`Profile::earlier_start`]). Every plan is built so (reservations
+        // at feasible slots, give-backs only add), and a move keeps it so; the check costs one
+        // look at each block per pass, and the give-back path stays for a plan that breaks it.
+        let in_place = prof.min_free() >= 0;
         // `raised` from here on also covers the slots the moves of this pass free; `moved`
         // alone is what the next pass inherits.
         let mut moved: Option<(Time, Time)> = None;
@@ -243,31 +250,41 @@ impl Sim<'_> {
                 true => (a - &len).max(self.now.clone()),
                 false => self.now.clone(),
             };
-            let can = if from == self.now && *b <= start {
-                runs.entry(p)
+            // The runs answer "can it move" for every job of `p` nodes starting after `b`;
+            // only a job that can is searched for its new start.
+            if from == self.now
+                && *b <= start
+                && !runs
+                    .entry(p)
                     .or_insert_with(|| prof.runs_before(p, &self.now, b))
                     .fit(&len, &start)
-            } else {
-                prof.can_start_within(p, &len, &from, &below, &start)
-            };
-            if !can {
+            {
                 continue;
             }
-            prof.unreserve(&start, &len, p);
-            let s = prof.earliest_before(p, &len, &from, Some(&below));
             // Nothing before `below`: the job keeps its slot, still free (every other
             // reservation was placed with it present), so it never moves later.
-            let s = if s == below { start.clone() } else { s };
-            prof.reserve(&s, &len, p);
-            if s != start {
-                self.stats.plan_moves += 1;
-                let end = &start + &len;
-                widen(&mut moved, &start, &end);
-                widen(&mut raised, &start, &end);
-                rises = None;
-                runs.clear();
-                self.queue[k].planned = Some(s);
+            let to = if in_place {
+                prof.earlier_start(p, &len, &from, &below, &start)
+            } else {
+                prof.unreserve(&start, &len, p);
+                let s = prof.earliest_before(p, &len, &from, Some(&below));
+                let s = (s < below).then_some(s);
+                prof.reserve(s.as_ref().unwrap_or(&start), &len, p);
+                s
+            };
+            let Some(s) = to else {
+                continue;
+            };
+            if in_place {
+                prof.move_earlier(&start, &s, &len, p);
             }
+            self.stats.plan_moves += 1;
+            let end = &start + &len;
+            widen(&mut moved, &start, &end);
+            widen(&mut raised, &start, &end);
+            rises = None;
+            runs.clear();
+            self.queue[k].planned = Some(s);
         }
         self.plan = prof;
         self.raised = moved;
