@@ -269,6 +269,7 @@ impl Sim<'_> {
                 prof.unreserve(&start, &len, p);
                 let s = prof.earliest_before(p, &len, &from, Some(&below));
                 let s = (s < below).then_some(s);
+                // default: no start before `below`, the job keeps its own slot.
                 prof.reserve(s.as_ref().unwrap_or(&start), &len, p);
                 s
             };
