@@ -204,7 +204,7 @@ impl Rises {
 }
 
 /// The runs of a profile with at least `p` free that begin in `[from, below)` (a run beginning
-/// before `from` counted from `from`), summarised for [`Profile::can_start_within`] with those
+/// before `from` counted from `from`), summarised for [`Profile::earlier_start`] with those
 /// `p`, `from` and `below`: see [`Profile::runs_before`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Runs {
@@ -216,8 +216,8 @@ pub struct Runs {
 }
 
 impl Runs {
-    /// [`Profile::can_start_within`]`(p, len, from, below, start)` for the `p`, `from` and
-    /// `below` these runs were taken with, and any `start ≥ below`.
+    /// [`Profile::earlier_start`]`(p, len, from, below, start).is_some()` for the `p`, `from`
+    /// and `below` these runs were taken with, and any `start ≥ below`.
     pub fn fit(&self, len: &Time, start: &Time) -> bool {
         self.any && (self.last_end.as_ref().is_none_or(|e| e >= start) || self.longest >= *len)
     }
@@ -397,34 +397,12 @@ impl Profile {
         self.search(p, len, not_before, limit, None)
     }
 
-    /// Whether some `s` in `[not_before, start)` has `p` nodes free on `[s, min(s + len,
-    /// start))`: what a job reserved from `start` needs, before its own reservation is given
-    /// back, to start earlier (a necessary condition, so compression can leave the job alone
-    /// without the give-back and re-reservation when it fails).
-    pub fn can_start_before(&self, p: u32, len: &Time, not_before: &Time, start: &Time) -> bool {
-        self.can_start_within(p, len, not_before, start, start)
-    }
-
-    /// As [`Profile::can_start_before`], with the candidate starts further limited to before
-    /// `below` (≤ `start`); windows are still checked up to `start`. Compression asks the same
-    /// question through [`Profile::earlier_start`], which also gives the start it finds.
-    pub fn can_start_within(
-        &self,
-        p: u32,
-        len: &Time,
-        not_before: &Time,
-        below: &Time,
-        start: &Time,
-    ) -> bool {
-        self.earlier_start(p, len, not_before, below, start)
-            .is_some()
-    }
-
-    /// The start [`Profile::can_start_within`] finds: the earliest `s` in `[not_before, below)`
-    /// with `p` free on `[s, min(s + len, start))` (`None`: there is none). It is where a job
-    /// reserved from `start` goes when its reservation is given back and placed again at its
-    /// earliest slot before `below`, found without giving it back, **on a profile with no
-    /// negative count** ([`Profile::min_free`] ≥ 0): the job's own nodes then keep `p` free on
+    /// The earliest `s` in `[not_before, below)` (`below ≤ start`) with `p` free on
+    /// `[s, min(s + len, start))` (`None`: there is none): whether, and where, a job reserved
+    /// from `start` can start earlier, its windows checked only up to its own start. It is
+    /// where the job goes when its reservation is given back and placed again at its earliest
+    /// slot before `below`, found without giving it back, **on a profile with no negative
+    /// count** ([`Profile::min_free`] ≥ 0): the job's own nodes then keep `p` free on
     /// `[start, s + len)`, so a window is free without the reservation iff it is free up to
     /// `start` with it. (An over-subscribed count under the job's window would make the two
     /// differ: the test module has such a profile.)
@@ -444,7 +422,7 @@ impl Profile {
     /// The runs of at least `p` free nodes beginning in `[from, below)` ([`Runs`]): a job of
     /// `p` nodes can start in `[from, below)` with `p` free up to `min(s + len, start)` iff one
     /// run is at least `len` long or ends at or after `start` (the window of
-    /// [`Profile::can_start_within`] fits in a run iff it fits from the run's beginning). One
+    /// [`Profile::earlier_start`] fits in a run iff it fits from the run's beginning). One
     /// scan answers every queued job of `p` nodes whose start is at least `below`, until the
     /// profile changes.
     pub fn runs_before(&self, p: u32, from: &Time, below: &Time) -> Runs {
@@ -937,12 +915,13 @@ mod tests {
                 assert_eq!(got, want, "{ctx}");
                 if let Some(l) = &limit {
                     let clipped = reference_earliest(&steps, p, &len, &nb, Some(l), Some(l));
-                    assert_eq!(pr.can_start_before(p, &len, &nb, l), clipped < *l, "{ctx}");
+                    let before = pr.earlier_start(p, &len, &nb, l, l);
+                    assert_eq!(before.is_some(), clipped < *l, "{ctx}");
                     // Starts limited to before `below`, windows still checked up to `l`.
                     let below = i(rng.random_range(0..3000)).min(l.clone());
                     let within = reference_earliest(&steps, p, &len, &nb, Some(&below), Some(l));
                     assert_eq!(
-                        pr.can_start_within(p, &len, &nb, &below, l),
+                        pr.earlier_start(p, &len, &nb, &below, l).is_some(),
                         within < below,
                         "{ctx}"
                     );
