@@ -31,100 +31,30 @@
 //! - a breakpoint where the count does not change is removed as soon as an addition leaves one
 //!   (a reservation given back, two reservations meeting end to start), so the plan holds about
 //!   one step per reservation and not every breakpoint it ever had.
+//!
+//! # Why integer ticks (issue 16, item 5)
+//! The step function itself ([`steps`]) is generic over the instant type, and a profile holds
+//! it in integer ticks of a common denominator D ([`instant`]) whenever every instant fits:
+//! D starts as the 1/[`GRID`] grid on which failures and checkpoint periods are drawn, and
+//! grows to the lcm with any other denominator it is given (a trace's seconds are already on
+//! it). An instant that fits no scale within the tick range (2^61 ticks: 73 million years at
+//! D = 1000) turns the profile into exact rationals for good, so an answer is never rounded
+//! and never depends on the representation (`ticks_answer_as_exact_rationals` runs both on
+//! the same random plans). A comparison becomes one integer comparison instead of two 128-bit
+//! products, a sum one addition instead of gcds, and a step 8 bytes instead of 24: Thunder's
+//! first 50,000 lines, CPU user s, Baseline 4.95 → 3.6–4.0, SFSJ 7.95 → 5.3–6.2; whole
+//! Thunder and the other archive traces in BENCHMARKS.md ("integer ticks"), every output
+//! `cmp`-equal. The rest of the simulator keeps [`Time`]: the profile converts at its
+//! boundary, one multiplication per instant.
+use crate::stealing::checkpoint::GRID;
 use crate::time::Time;
-use block_runs::BlockRuns;
-use std::cell::{Cell, OnceCell};
+use instant::{Instant, Scale, Tick};
+use std::borrow::Cow;
+use steps::Steps;
 
 mod block_runs;
-
-/// Steps per block after a split; a block splits when it exceeds [`BLOCK_MAX`].
-const BLOCK_MAX: usize = 64;
-
-/// Free-node count as a step function: step `i` holds `free` on `[t_i, t_{i+1})`; the last
-/// step lasts forever. Stored in blocks (see the module doc).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Profile {
-    blocks: Vec<Block>,
-}
-
-/// A run of consecutive steps: starts `t`, counts `v[i] + add`, and `min`/`max` of `v`.
-#[derive(Clone, Debug)]
-struct Block {
-    t: Vec<Time>,
-    v: Vec<i64>,
-    add: i64,
-    min: i64,
-    max: i64,
-    /// The runs of `v` by threshold, built once searches have asked [`BUILD_AFTER`] times and
-    /// dropped whenever `t` or `v` change (a whole-block addition changes neither).
-    runs: OnceCell<BlockRuns>,
-    /// Searches that passed over this block since `t` or `v` last changed, while `runs` was
-    /// not built: it is built from the [`BUILD_AFTER`]th on, as a block changed between every
-    /// pair of searches costs less to walk than to summarise.
-    asked: Cell<u8>,
-}
-
-/// See [`Block::asked`]. Thunder's first 50,000 lines, SFSJ, CPU user s (noise ±15 %): 1 →
-/// 15.4, 2 → 14.4, 4 → 12.8–13.7, 8 → 11.4, 16 → 11.9; larger blocks were slower (128 steps:
-/// 19.5–20.6, 256: 26.7–29.2; 32: 12.2–16.8).
-const BUILD_AFTER: u8 = 8;
-
-/// Blocks are equal when their steps are: the cached runs follow from them.
-impl PartialEq for Block {
-    fn eq(&self, o: &Block) -> bool {
-        (&self.t, &self.v, self.add, self.min, self.max) == (&o.t, &o.v, o.add, o.min, o.max)
-    }
-}
-
-impl Eq for Block {}
-
-impl Block {
-    fn new(t: Vec<Time>, v: Vec<i64>) -> Block {
-        let mut b = Block {
-            t,
-            v,
-            add: 0,
-            min: 0,
-            max: 0,
-            runs: OnceCell::new(),
-            asked: Cell::new(0),
-        };
-        b.refresh();
-        b
-    }
-
-    /// Recomputes `min`/`max` (a block is never empty) and drops the cached runs.
-    fn refresh(&mut self) {
-        debug_assert!(!self.v.is_empty());
-        self.runs = OnceCell::new();
-        self.asked.set(0);
-        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
-        for &x in &self.v {
-            lo = lo.min(x);
-            hi = hi.max(x);
-        }
-        (self.min, self.max) = (lo, hi);
-    }
-
-    fn value(&self, i: usize) -> i64 {
-        self.v[i] + self.add
-    }
-
-    /// The runs of the block, if it has been searched often enough since it last changed.
-    fn runs(&self) -> Option<&BlockRuns> {
-        if self.runs.get().is_none() {
-            let n = self.asked.get() + 1;
-            self.asked.set(n);
-            if n < BUILD_AFTER {
-                return None;
-            }
-        }
-        Some(self.runs.get_or_init(|| BlockRuns::new(&self.t, &self.v)))
-    }
-}
-
-/// A step's place: block and index inside it.
-type Pos = (usize, usize);
+mod instant;
+mod steps;
 
 /// An occupation of `count` nodes over `[from, to)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,252 +64,178 @@ pub struct Busy {
     pub count: u32,
 }
 
-/// The successive highs of a profile from some instant on: `(count, t)` with strictly rising
-/// counts, `t` the first instant the free count reaches `count`. Answers "when are `p` nodes
-/// first free" in O(log) (see [`Profile::rises`]), or, built with [`Profile::rises_on_demand`],
-/// scans the profile only as far as a question needs.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Rises {
-    highs: Vec<(i64, Time)>,
-    /// Where the scan resumes (`None`: done); the first resume is inside its step.
-    next: Option<Time>,
-    until: Option<Time>,
+/// Free-node count as a step function: step `i` holds `free` on `[t_i, t_{i+1})`; the last
+/// step lasts forever. Held in integer ticks while every instant fits a common scale, else in
+/// exact rationals (see the module doc); the answers are the same either way.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    repr: Repr,
 }
 
-impl Rises {
-    /// The first instant at which at least `p` nodes are free (None: never), among the
-    /// instants scanned so far (all of them after [`Profile::rises`]).
-    pub fn first_at_least(&self, p: u32) -> Option<&Time> {
-        let i = self.highs.partition_point(|(c, _)| *c < i64::from(p));
-        self.highs.get(i).map(|(_, t)| t)
-    }
-
-    /// Whether at least `p` nodes are free at some instant before `below`, scanning `prof` on
-    /// only until it knows. Each part is scanned on the profile of its time: when the profile
-    /// only lost nodes since the first part (reservations), a count seen is at least the
-    /// count now, so "no" stays a proof that `p` are not free before `below`.
-    pub fn reaches_before(&mut self, prof: &Profile, p: u32, below: &Time) -> bool {
-        loop {
-            if let Some(t) = self.first_at_least(p) {
-                return t < below;
-            }
-            // `scan_block` sets where the next scan resumes; a resume point at or after
-            // `below` stays for a later, longer question.
-            match self.next.take() {
-                Some(at) if at < *below => self.scan_block(prof, &at),
-                other => {
-                    self.next = other;
-                    return false;
-                }
-            }
-        }
-    }
-
-    /// Scans the rest of the block holding `at` (from `at`), then moves on to the next block.
-    fn scan_block(&mut self, prof: &Profile, at: &Time) {
-        let before = |t: &Time| self.until.as_ref().is_none_or(|u| t < u);
-        let (b, i0) = prof.locate(at);
-        let blk = &prof.blocks[b];
-        let mut best = self.highs.last().map_or(i64::MIN, |(c, _)| *c);
-        if blk.max + blk.add > best {
-            for i in i0..blk.v.len() {
-                let x = blk.value(i);
-                if x > best {
-                    let t = if i == i0 { at } else { &blk.t[i] };
-                    if !before(t) {
-                        self.next = None;
-                        return;
-                    }
-                    best = x;
-                    self.highs.push((x, t.clone()));
-                }
-            }
-        }
-        self.next = prof
-            .blocks
-            .get(b + 1)
-            .map(|n| n.t[0].clone())
-            .filter(|t| before(t));
-    }
+#[derive(Clone, Debug)]
+enum Repr {
+    Ticks(Steps<Tick>, Scale),
+    Exact(Steps<Time>),
 }
 
-/// The runs of a profile with at least `p` free that begin in `[from, below)` (a run beginning
-/// before `from` counted from `from`), summarised for [`Profile::earlier_start`] with those
-/// `p`, `from` and `below`: see [`Profile::runs_before`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Runs {
-    /// The longest run (zero when there is none).
-    longest: Time,
-    /// The latest end of a run; `None` when a run never ends (or there is none: `any`).
-    last_end: Option<Time>,
-    any: bool,
+/// A profile's steps, borrowed in its representation, with the instants asked about.
+enum At<'a, const N: usize> {
+    Ticks(&'a mut Steps<Tick>, Scale, [Tick; N]),
+    Exact(&'a mut Steps<Time>),
 }
 
-impl Runs {
-    /// [`Profile::earlier_start`]`(p, len, from, below, start).is_some()` for the `p`, `from`
-    /// and `below` these runs were taken with, and any `start ≥ below`.
-    pub fn fit(&self, len: &Time, start: &Time) -> bool {
-        self.any && (self.last_end.as_ref().is_none_or(|e| e >= start) || self.longest >= *len)
+/// The ticks of `ts` at `sc`, or the first instant that does not fit.
+fn ticks_at<const N: usize>(sc: Scale, ts: [&Time; N]) -> Result<[Tick; N], &Time> {
+    let mut out = [Tick::zero(); N];
+    for (o, t) in out.iter_mut().zip(ts) {
+        *o = sc.tick(t).ok_or(t)?;
     }
+    Ok(out)
 }
 
 impl Profile {
     /// The profile of `nodes` nodes from `now`, minus the given occupations (clipped to `now`).
+    /// Its scale is the 1/[`GRID`] grid of drawn times refined by every denominator given.
     pub fn new(now: &Time, nodes: u32, busy: &[Busy]) -> Profile {
-        let mut ev: Vec<(Time, i64)> = Vec::with_capacity(2 * busy.len());
-        let mut at_now: i64 = i64::from(nodes);
-        for b in busy {
-            if b.to <= *now || b.to <= b.from || b.count == 0 {
-                continue;
-            }
-            let c = i64::from(b.count);
-            if b.from <= *now {
-                at_now -= c;
-            } else {
-                ev.push((b.from.clone(), -c));
-            }
-            ev.push((b.to.clone(), c));
+        let mut scale = Scale::new(GRID as i64);
+        for t in std::iter::once(now).chain(busy.iter().flat_map(|b| [&b.from, &b.to])) {
+            scale = scale.and_then(|s| match s.tick(t) {
+                Some(_) => Some(s),
+                None => s.with(t).map(|(finer, _)| finer),
+            });
         }
-        ev.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut t = vec![now.clone()];
-        let mut v = vec![at_now];
-        for (time, d) in ev {
-            let last = v.len() - 1;
-            if t[last] == time {
-                v[last] += d;
-            } else {
-                v.push(v[last] + d);
-                t.push(time);
+        if let Some(sc) = scale {
+            let ticks: Option<Vec<(Tick, Tick, u32)>> = busy
+                .iter()
+                .map(|b| Some((sc.tick(&b.from)?, sc.tick(&b.to)?, b.count)))
+                .collect();
+            if let (Some(n), Some(busy)) = (sc.tick(now), ticks) {
+                return Profile {
+                    repr: Repr::Ticks(Steps::new(&n, nodes, &busy), sc),
+                };
             }
         }
-        // A breakpoint where nothing changes (occupations ending and beginning together) is
-        // left out: see `merge_at`.
-        let mut keep = 0;
-        for k in 0..t.len() {
-            if keep == 0 || v[k] != v[keep - 1] {
-                t.swap(keep, k);
-                v[keep] = v[k];
-                keep += 1;
-            }
-        }
-        t.truncate(keep);
-        v.truncate(keep);
-        let half = BLOCK_MAX / 2;
-        let mut blocks = Vec::with_capacity(t.len() / half + 1);
-        while t.len() > BLOCK_MAX {
-            let (rt, rv) = (t.split_off(half), v.split_off(half));
-            blocks.push(Block::new(
-                std::mem::replace(&mut t, rt),
-                std::mem::replace(&mut v, rv),
-            ));
-        }
-        blocks.push(Block::new(t, v));
-        Profile { blocks }
-    }
-
-    /// The steps (for tests and reports).
-    pub fn steps(&self) -> Vec<(Time, i64)> {
-        self.blocks
+        let busy: Vec<(Time, Time, u32)> = busy
             .iter()
-            .flat_map(|b| (0..b.t.len()).map(move |i| (b.t[i].clone(), b.value(i))))
-            .collect()
-    }
-
-    /// The step containing `t`: the last one starting at or before `t` (the first step when
-    /// `t` precedes the profile).
-    fn locate(&self, t: &Time) -> Pos {
-        // Most look-ups are at the plan's start (`now`: every compression check begins there),
-        // so the first step is tried before the binary searches.
-        let bi = match self.blocks.get(1) {
-            Some(b) if b.t[0] <= *t => self.blocks.partition_point(|b| b.t[0] <= *t) - 1,
-            _ => 0,
-        };
-        let bt = &self.blocks[bi].t;
-        let i = match bt.get(1) {
-            Some(s) if s <= t => bt.partition_point(|s| s <= t) - 1,
-            _ => 0,
-        };
-        (bi, i)
-    }
-
-    fn time(&self, (b, i): Pos) -> &Time {
-        &self.blocks[b].t[i]
-    }
-
-    /// The step after `pos`, if any.
-    fn next(&self, (b, i): Pos) -> Option<Pos> {
-        if i + 1 < self.blocks[b].t.len() {
-            Some((b, i + 1))
-        } else if b + 1 < self.blocks.len() {
-            Some((b + 1, 0))
-        } else {
-            None
+            .map(|b| (b.from.clone(), b.to.clone(), b.count))
+            .collect();
+        Profile {
+            repr: Repr::Exact(Steps::new(now, nodes, &busy)),
         }
     }
 
-    /// The first step at or after `from` whose count satisfies `want` (`at_least`: ≥ p; else
-    /// < p), skipping the blocks that cannot hold one.
-    fn find(&self, from: Pos, p: i64, at_least: bool) -> Option<Pos> {
-        let ok = |x: i64| (x >= p) == at_least;
-        let (b0, i0) = from;
-        for b in b0..self.blocks.len() {
-            let blk = &self.blocks[b];
-            let start = if b == b0 { i0 } else { 0 };
-            let may = if at_least {
-                blk.max + blk.add >= p
-            } else {
-                blk.min + blk.add < p
-            };
-            if !may {
-                continue;
-            }
-            if let Some(i) = (start..blk.v.len()).find(|&i| ok(blk.value(i))) {
-                return Some((b, i));
-            }
-        }
-        None
+    /// Whether the profile is held in integer ticks (for tests and reports).
+    pub fn in_ticks(&self) -> bool {
+        matches!(self.repr, Repr::Ticks(..))
     }
 
-    /// The first step at or after `from` with at least `p` free, passing over the steps of a
-    /// block's inner runs when every one of them is shorter than `len` ([`BlockRuns`]) and
-    /// ends before `clip`: no window of `len` (cut at `clip`) can start there, so the search
-    /// would reject each of them in turn. What remains of such a block is the run that holds
-    /// its last step, which continues into the next block.
-    fn candidate(&self, from: Pos, p: i64, len: &Time, clip: Option<&Time>) -> Option<Pos> {
-        let (b0, i0) = from;
-        for b in b0..self.blocks.len() {
-            let blk = &self.blocks[b];
-            if blk.max + blk.add < p {
-                continue;
-            }
-            let start = if b == b0 { i0 } else { 0 };
-            let last = &blk.t[blk.t.len() - 1];
-            if blk.min + blk.add < p && clip.is_none_or(|c| c > last) {
-                let q = p - blk.add;
-                if let Some(runs) = blk.runs().filter(|r| r.longest(q).is_none_or(|l| l < len)) {
-                    match runs.suffix_begin(q) {
-                        Some(k) => return Some((b, k.max(start))),
-                        None => continue,
-                    }
+    /// The same profile held in exact rationals (the reference of the tests).
+    #[cfg(test)]
+    fn exact_copy(&self) -> Profile {
+        Profile {
+            repr: Repr::Exact(self.exact_view().into_owned()),
+        }
+    }
+
+    /// The steps as exact times.
+    pub fn steps(&self) -> Vec<(Time, i64)> {
+        match &self.repr {
+            Repr::Ticks(s, sc) => s
+                .steps()
+                .into_iter()
+                .map(|(k, v)| (sc.time(k), v))
+                .collect(),
+            Repr::Exact(s) => s.steps(),
+        }
+    }
+
+    /// The steps, with `ts` converted to the profile's ticks: the scale is refined, or the
+    /// profile turned exact, first if one of them does not fit.
+    fn at<const N: usize>(&mut self, ts: [&Time; N]) -> At<'_, N> {
+        let mut got = None;
+        while let Repr::Ticks(_, sc) = &self.repr {
+            match ticks_at(*sc, ts) {
+                Ok(k) => {
+                    got = Some(k);
+                    break;
                 }
-            }
-            if let Some(i) = (start..blk.v.len()).find(|&i| blk.value(i) >= p) {
-                return Some((b, i));
+                Err(t) => self.widen(t),
             }
         }
-        None
+        match &mut self.repr {
+            Repr::Exact(s) => At::Exact(s),
+            Repr::Ticks(s, sc) => {
+                let sc = *sc;
+                debug_assert!(got.is_some());
+                // unreachable: the loop leaves a tick profile only with every instant converted
+                let k = got.unwrap_or_else(|| ts.map(|t| sc.tick(t).unwrap_or(Tick::zero())));
+                At::Ticks(s, sc, k)
+            }
+        }
+    }
+
+    /// Makes room for `t`: ticks at the finer scale that holds it if every instant fits there,
+    /// else exact rationals (a plan never goes back to ticks; a new one starts in them).
+    fn widen(&mut self, t: &Time) {
+        let Repr::Ticks(s, sc) = &self.repr else {
+            return;
+        };
+        let (first, last) = s.bounds();
+        let finer = sc.with(t).filter(|(finer, f)| {
+            finer.tick(t).is_some()
+                && Scale::refine(*first, *f).is_some()
+                && Scale::refine(*last, *f).is_some()
+        });
+        let repr = match finer {
+            Some((finer, f)) => Repr::Ticks(
+                s.map(|k| {
+                    let r = Scale::refine(*k, f);
+                    debug_assert!(r.is_some());
+                    // unreachable: every instant lies between the two refined above
+                    r.unwrap_or(*k)
+                }),
+                finer,
+            ),
+            None => Repr::Exact(s.map(|k| sc.time(*k))),
+        };
+        self.repr = repr;
+    }
+
+    /// Runs `f` on the steps in exact rationals, the profile turned exact first if it is not
+    /// (an instant that does not fit any scale).
+    fn on_exact<R>(&mut self, f: impl FnOnce(&mut Steps<Time>) -> R) -> R {
+        match &mut self.repr {
+            Repr::Exact(s) => f(s),
+            Repr::Ticks(s, sc) => {
+                let sc = *sc;
+                let mut e = s.map(|k| sc.time(*k));
+                let r = f(&mut e);
+                self.repr = Repr::Exact(e);
+                r
+            }
+        }
+    }
+
+    /// The steps in exact rationals, copied out of ticks if need be (for comparisons).
+    fn exact_view(&self) -> Cow<'_, Steps<Time>> {
+        match &self.repr {
+            Repr::Ticks(s, sc) => Cow::Owned(s.map(|k| sc.time(*k))),
+            Repr::Exact(s) => Cow::Borrowed(s),
+        }
     }
 
     /// Free nodes at `t` (≥ the profile start).
-    pub fn free_at(&self, t: &Time) -> i64 {
-        let (b, i) = self.locate(t);
-        self.blocks[b].value(i)
+    pub fn free_at(&mut self, t: &Time) -> i64 {
+        match self.at([t]) {
+            At::Ticks(s, _, [k]) => s.free_at(&k),
+            At::Exact(s) => s.free_at(t),
+        }
     }
 
     /// The earliest `s ≥ not_before` such that at least `p` nodes are free on `[s, s + len)`.
     ///
     /// Always exists when `p` ≤ the final count (every occupation ends).
-    pub fn earliest(&self, p: u32, len: &Time, not_before: &Time) -> Time {
+    pub fn earliest(&mut self, p: u32, len: &Time, not_before: &Time) -> Time {
         self.earliest_before(p, len, not_before, None)
     }
 
@@ -388,13 +244,22 @@ impl Profile {
     /// feasible (every other reservation was placed with it present), so the search stops there
     /// instead of running over the whole profile for every queued job.
     pub fn earliest_before(
-        &self,
+        &mut self,
         p: u32,
         len: &Time,
         not_before: &Time,
         limit: Option<&Time>,
     ) -> Time {
-        self.search(p, len, not_before, limit, None)
+        match limit {
+            None => match self.at([len, not_before]) {
+                At::Ticks(s, sc, [l, nb]) => sc.time(s.earliest_before(p, &l, &nb, None)),
+                At::Exact(s) => s.earliest_before(p, len, not_before, None),
+            },
+            Some(lim) => match self.at([len, not_before, lim]) {
+                At::Ticks(s, sc, [l, nb, li]) => sc.time(s.earliest_before(p, &l, &nb, Some(&li))),
+                At::Exact(s) => s.earliest_before(p, len, not_before, Some(lim)),
+            },
+        }
     }
 
     /// The earliest `s` in `[not_before, below)` (`below ≤ start`) with `p` free on
@@ -407,7 +272,7 @@ impl Profile {
     /// `start` with it. (An over-subscribed count under the job's window would make the two
     /// differ: the test module has such a profile.)
     pub fn earlier_start(
-        &self,
+        &mut self,
         p: u32,
         len: &Time,
         not_before: &Time,
@@ -415,8 +280,12 @@ impl Profile {
         start: &Time,
     ) -> Option<Time> {
         debug_assert!(below <= start);
-        let s = self.search(p, len, not_before, Some(below), Some(start));
-        (s < *below).then_some(s)
+        match self.at([len, not_before, below, start]) {
+            At::Ticks(s, sc, [l, nb, b, st]) => {
+                s.earlier_start(p, &l, &nb, &b, &st).map(|k| sc.time(k))
+            }
+            At::Exact(s) => s.earlier_start(p, len, not_before, below, start),
+        }
     }
 
     /// The runs of at least `p` free nodes beginning in `[from, below)` ([`Runs`]): a job of
@@ -425,85 +294,11 @@ impl Profile {
     /// [`Profile::earlier_start`] fits in a run iff it fits from the run's beginning). One
     /// scan answers every queued job of `p` nodes whose start is at least `below`, until the
     /// profile changes.
-    pub fn runs_before(&self, p: u32, from: &Time, below: &Time) -> Runs {
-        let p = i64::from(p);
-        let mut out = Runs {
-            longest: Time::zero(),
-            last_end: None,
-            any: false,
-        };
-        if below <= from {
-            return out;
+    pub fn runs_before(&mut self, p: u32, from: &Time, below: &Time) -> Runs {
+        match self.at([from, below]) {
+            At::Ticks(s, sc, [f, b]) => Runs(RunsIn::Ticks(s.runs_before(p, &f, &b), sc)),
+            At::Exact(s) => Runs(RunsIn::Exact(s.runs_before(p, from, below))),
         }
-        let mut at = Some(self.locate(from));
-        while let Some(i) = at.and_then(|f| self.find(f, p, true)) {
-            let ti = self.time(i);
-            if ti >= below {
-                break;
-            }
-            let s = if ti < from { from } else { ti };
-            out.any = true;
-            let Some(j) = self.next(i).and_then(|n| self.find(n, p, false)) else {
-                out.last_end = None;
-                return out;
-            };
-            let tj = self.time(j);
-            let l = tj - s;
-            if l > out.longest {
-                out.longest = l;
-            }
-            if out.last_end.as_ref().is_none_or(|e| tj > e) {
-                out.last_end = Some(tj.clone());
-            }
-            at = self.next(j);
-        }
-        out
-    }
-
-    /// [`Profile::earliest_before`]; with `clip`, windows are only checked up to `clip`.
-    fn search(
-        &self,
-        p: u32,
-        len: &Time,
-        not_before: &Time,
-        limit: Option<&Time>,
-        clip: Option<&Time>,
-    ) -> Time {
-        if let Some(l) = limit {
-            if l <= not_before {
-                return l.clone();
-            }
-        }
-        let p = i64::from(p);
-        // A candidate start is `not_before` or a step where the count rises to ≥ p; it fails
-        // at the first later step below p that begins before its end, and the next candidate
-        // is the first step ≥ p after that one.
-        let mut from = Some(self.locate(not_before));
-        while let Some(i) = from.and_then(|f| self.candidate(f, p, len, clip)) {
-            let ti = self.time(i);
-            if limit.is_some_and(|l| ti >= l) {
-                break;
-            }
-            let s = if ti < not_before { not_before } else { ti };
-            let mut end = s + len;
-            if let Some(c) = clip.filter(|c| end > **c) {
-                end = c.clone();
-            }
-            let Some(j) = self.next(i).and_then(|n| self.find(n, p, false)) else {
-                return s.clone();
-            };
-            if *self.time(j) >= end {
-                return s.clone();
-            }
-            from = self.next(j);
-        }
-        if let Some(l) = limit {
-            return l.clone();
-        }
-        // Unreachable when p ≤ final count; the end of the profile is the safe answer.
-        let last = self.blocks.len() - 1;
-        let lb = &self.blocks[last];
-        lb.t[lb.t.len() - 1].clone().max(not_before.clone())
     }
 
     /// The first instants at which each count is reached from `from` on, before `until` (see
@@ -512,125 +307,54 @@ impl Profile {
     /// bound conservative). Compression asks only whether `p` are free before the end of the
     /// raised hull, so it stops there instead of running over the whole backlog's
     /// reservations (counts reached only at or after `until` are simply absent).
-    pub fn rises(&self, from: &Time, until: Option<&Time>) -> Rises {
-        let mut r = self.rises_on_demand(from, until);
-        while let Some(at) = r.next.take() {
-            r.scan_block(self, &at);
-        }
-        r
+    pub fn rises(&mut self, from: &Time, until: Option<&Time>) -> Rises {
+        self.rises_in(from, until, true)
     }
 
     /// As [`Profile::rises`], scanned only as questions need ([`Rises::reaches_before`]):
     /// compression asks mostly about counts reached soon after `now`, and its rises are
     /// recomputed after every move, so scanning them to `until` each time was 10–12 % of a run
     /// on the archive traces.
-    pub fn rises_on_demand(&self, from: &Time, until: Option<&Time>) -> Rises {
+    pub fn rises_on_demand(&mut self, from: &Time, until: Option<&Time>) -> Rises {
+        self.rises_in(from, until, false)
+    }
+
+    /// [`Profile::rises`] (`all`) or [`Profile::rises_on_demand`].
+    fn rises_in(&mut self, from: &Time, until: Option<&Time>, all: bool) -> Rises {
+        let inner = match until {
+            None => match self.at([from]) {
+                At::Ticks(s, sc, [f]) => RisesIn::Ticks(s.rises_in(&f, None, all), sc),
+                At::Exact(s) => RisesIn::Exact(s.rises_in(from, None, all)),
+            },
+            Some(u) => match self.at([from, u]) {
+                At::Ticks(s, sc, [f, u]) => RisesIn::Ticks(s.rises_in(&f, Some(&u), all), sc),
+                At::Exact(s) => RisesIn::Exact(s.rises_in(from, Some(u), all)),
+            },
+        };
         Rises {
-            highs: Vec::new(),
-            next: until.is_none_or(|u| from < u).then(|| from.clone()),
+            from: from.clone(),
             until: until.cloned(),
+            inner,
         }
     }
 
-    /// The step starting exactly at `t`, inserting a breakpoint (same count as the step it
-    /// cuts) if needed; `t` must not precede the profile. Returns that step's position.
-    fn split(&mut self, t: &Time) -> Pos {
-        let (b, i) = self.locate(t);
-        let blk = &mut self.blocks[b];
-        if blk.t[i] == *t {
-            return (b, i);
+    /// Adds `delta` on `[start, start + len)`, in ticks when the end fits in them.
+    fn add_window(&mut self, start: &Time, len: &Time, delta: i64) {
+        match self.at([start, len]) {
+            At::Ticks(s, _, [a, l]) if instant::fits(a.plus(&l)) => s.add(&a, &a.plus(&l), delta),
+            At::Exact(s) => s.add(start, &(start + len), delta),
+            At::Ticks(..) => self.on_exact(|s| s.add(start, &(start + len), delta)),
         }
-        debug_assert!(blk.t[i] < *t, "a breakpoint before the profile start");
-        let x = blk.v[i];
-        blk.t.insert(i + 1, t.clone());
-        blk.v.insert(i + 1, x);
-        blk.runs = OnceCell::new();
-        blk.asked.set(0);
-        if blk.t.len() > BLOCK_MAX {
-            let half = blk.t.len() / 2;
-            let mut right = Block::new(blk.t.split_off(half), blk.v.split_off(half));
-            right.add = blk.add;
-            blk.refresh();
-            self.blocks.insert(b + 1, right);
-            if i + 1 >= half {
-                return (b + 1, i + 1 - half);
-            }
-        }
-        (b, i + 1)
-    }
-
-    /// Adds `delta` to the free count on `[from, to)`.
-    fn add(&mut self, from: &Time, to: &Time, delta: i64) {
-        if to <= from {
-            return;
-        }
-        let blocks = self.blocks.len();
-        let mut at_from = self.split(from);
-        let (b1, i1) = self.split(to);
-        // The second split inserts after `from`'s step, so that step only moves when a block
-        // splits in two.
-        if self.blocks.len() != blocks {
-            at_from = self.locate(from);
-        }
-        let (b0, i0) = at_from;
-        // Steps [i0, i1) of b0 when b0 == b1; else the tail of b0, whole blocks, head of b1.
-        let partial = |blk: &mut Block, r: std::ops::Range<usize>| {
-            for x in &mut blk.v[r] {
-                *x += delta;
-            }
-            blk.refresh();
-        };
-        if b0 == b1 {
-            partial(&mut self.blocks[b0], i0..i1);
-        } else {
-            let n0 = self.blocks[b0].v.len();
-            partial(&mut self.blocks[b0], i0..n0);
-            for blk in &mut self.blocks[b0 + 1..b1] {
-                blk.add += delta;
-            }
-            if i1 > 0 {
-                partial(&mut self.blocks[b1], 0..i1);
-            }
-        }
-        // Removing `to`'s step (after `from`'s) leaves `from`'s position as it is.
-        self.merge_at((b1, i1));
-        self.merge_at((b0, i0));
-    }
-
-    /// Removes the breakpoint at `(b, i)` if the count does not change there. Without this, every
-    /// reservation given back leaves its two breakpoints behind, and on a backlogged trace the
-    /// plan was measured holding 49,193 steps of which 48,136 changed nothing (Thunder, first
-    /// 50,000 lines, SFSJ): every search walked them.
-    fn merge_at(&mut self, (b, i): Pos) {
-        let before = if i > 0 {
-            self.blocks[b].value(i - 1)
-        } else if b > 0 {
-            let prev = &self.blocks[b - 1];
-            prev.value(prev.v.len() - 1)
-        } else {
-            return;
-        };
-        if before != self.blocks[b].value(i) {
-            return;
-        }
-        let blk = &mut self.blocks[b];
-        if blk.t.len() == 1 {
-            self.blocks.remove(b);
-            return;
-        }
-        blk.t.remove(i);
-        blk.v.remove(i);
-        blk.refresh();
     }
 
     /// Reserves `p` nodes on `[start, start + len)`.
     pub fn reserve(&mut self, start: &Time, len: &Time, p: u32) {
-        self.add(start, &(start + len), -i64::from(p));
+        self.add_window(start, len, -i64::from(p));
     }
 
     /// Gives back a reservation made by [`Profile::reserve`].
     pub fn unreserve(&mut self, start: &Time, len: &Time, p: u32) {
-        self.add(start, &(start + len), i64::from(p));
+        self.add_window(start, len, i64::from(p));
     }
 
     /// Moves a reservation of `p` nodes and length `len` from `start` to `to`, earlier: the
@@ -639,89 +363,138 @@ impl Profile {
     /// a job moved a little does not walk its whole window twice.
     pub fn move_earlier(&mut self, start: &Time, to: &Time, len: &Time, p: u32) {
         debug_assert!(to < start);
-        let to_end = to + len;
-        let start_end = start + len;
-        let (taken_end, freed_start) = if to_end < *start {
-            (&to_end, start)
-        } else {
-            (start, &to_end)
-        };
-        self.add(to, taken_end, -i64::from(p));
-        self.add(freed_start, &start_end, i64::from(p));
+        match self.at([start, to, len]) {
+            At::Ticks(s, _, [a, b, l])
+                if instant::fits(a.plus(&l)) && instant::fits(b.plus(&l)) =>
+            {
+                s.move_earlier(&a, &a.plus(&l), &b, &b.plus(&l), p)
+            }
+            At::Exact(s) => s.move_earlier(start, &(start + len), to, &(to + len), p),
+            At::Ticks(..) => {
+                self.on_exact(|s| s.move_earlier(start, &(start + len), to, &(to + len), p))
+            }
+        }
     }
 
     /// Gives back `p` nodes on `[from, to)` (an occupation that ended early).
     pub fn release(&mut self, from: &Time, to: &Time, p: u32) {
-        self.add(from, to, i64::from(p));
+        self.shift(from, to, i64::from(p));
+    }
+
+    /// Adds `delta` on `[from, to)` (a difference found by [`Profile::minus`]).
+    pub fn shift(&mut self, from: &Time, to: &Time, delta: i64) {
+        match self.at([from, to]) {
+            At::Ticks(s, _, [f, t]) => s.add(&f, &t, delta),
+            At::Exact(s) => s.add(from, to, delta),
+        }
     }
 
     /// Forgets the steps that end at or before `now` (the counts from `now` on are unchanged),
     /// so that a plan kept across events does not grow with the simulated time.
     pub fn forget_before(&mut self, now: &Time) {
-        // Whole blocks whose successor starts at or before `now`.
-        let keep = self
-            .blocks
-            .partition_point(|b| b.t[0] <= *now)
-            .saturating_sub(1);
-        if keep > 0 {
-            self.blocks.drain(..keep);
-        }
-        let blk = &mut self.blocks[0];
-        let i = blk.t.partition_point(|s| s <= now).saturating_sub(1);
-        if i > 0 {
-            blk.t.drain(..i);
-            blk.v.drain(..i);
-            blk.refresh();
+        match self.at([now]) {
+            At::Ticks(s, _, [n]) => s.forget_before(&n),
+            At::Exact(s) => s.forget_before(now),
         }
     }
 
     /// Where `self` and `other` differ from `from` on: `(a, b, self − other)` on `[a, b)`, in
     /// time order (`b` None: from `a` on forever).
     pub fn minus(&self, other: &Profile, from: &Time) -> Vec<(Time, Option<Time>, i64)> {
-        let (x, y) = (self.steps(), other.steps());
-        let at = |st: &[(Time, i64)], k: usize| st[k.min(st.len()) - 1].1;
-        // Every breakpoint of either from `from` on, with each side's step index there.
-        let (mut i, mut j) = (
-            x.partition_point(|(t, _)| t <= from).max(1),
-            y.partition_point(|(t, _)| t <= from).max(1),
-        );
-        let mut out: Vec<(Time, Option<Time>, i64)> = Vec::new();
-        let mut cur = from.clone();
-        loop {
-            let d = at(&x, i) - at(&y, j);
-            let next = match (x.get(i), y.get(j)) {
-                (Some(a), Some(b)) => Some(a.0.clone().min(b.0.clone())),
-                (Some(a), None) => Some(a.0.clone()),
-                (None, Some(b)) => Some(b.0.clone()),
-                (None, None) => None,
-            };
-            if d != 0 {
-                out.push((cur.clone(), next.clone(), d));
+        if let (Repr::Ticks(a, sa), Repr::Ticks(b, sb)) = (&self.repr, &other.repr) {
+            if let Some(f) = sa.tick(from).filter(|_| sa == sb) {
+                let back = |k: Tick| sa.time(k);
+                return a
+                    .minus(b, &f)
+                    .into_iter()
+                    .map(|(x, y, d)| (back(x), y.map(back), d))
+                    .collect();
             }
-            let Some(n) = next else { return out };
-            if x.get(i).is_some_and(|a| a.0 == n) {
-                i += 1;
-            }
-            if y.get(j).is_some_and(|b| b.0 == n) {
-                j += 1;
-            }
-            cur = n;
         }
-    }
-
-    /// Adds `delta` on `[from, to)` (a difference found by [`Profile::minus`]).
-    pub fn shift(&mut self, from: &Time, to: &Time, delta: i64) {
-        self.add(from, to, delta);
+        // Different scales or representations: compared as exact rationals.
+        self.exact_view().minus(&other.exact_view(), from)
     }
 
     /// The smallest free count over the profile (a negative value is an over-subscription).
     pub fn min_free(&self) -> i64 {
-        self.blocks
-            .iter()
-            .map(|b| b.min + b.add)
-            .min()
-            // default: a profile always holds a block; an empty one has nothing below 0
-            .unwrap_or(0)
+        match &self.repr {
+            Repr::Ticks(s, _) => s.min_free(),
+            Repr::Exact(s) => s.min_free(),
+        }
+    }
+}
+
+/// The successive highs of a profile from some instant on: `(count, t)` with strictly rising
+/// counts, `t` the first instant the free count reaches `count`. Answers "when are `p` nodes
+/// first free" in O(log) (see [`Profile::rises`]), or, built with [`Profile::rises_on_demand`],
+/// scans the profile only as far as a question needs.
+#[derive(Clone, Debug)]
+pub struct Rises {
+    from: Time,
+    until: Option<Time>,
+    inner: RisesIn,
+}
+
+#[derive(Clone, Debug)]
+enum RisesIn {
+    Ticks(steps::Rises<Tick>, Scale),
+    Exact(steps::Rises<Time>),
+}
+
+impl Rises {
+    /// The first instant at which at least `p` nodes are free (None: never), among the
+    /// instants scanned so far (all of them after [`Profile::rises`]).
+    pub fn first_at_least(&self, p: u32) -> Option<Time> {
+        match &self.inner {
+            RisesIn::Ticks(r, sc) => r.first_at_least(p).map(|k| sc.time(*k)),
+            RisesIn::Exact(r) => r.first_at_least(p).cloned(),
+        }
+    }
+
+    /// Whether at least `p` nodes are free at some instant before `below`, scanning `prof` on
+    /// only until it knows. Each part is scanned on the profile of its time: when the profile
+    /// only lost nodes since the first part (reservations), a count seen is at least the
+    /// count now, so "no" stays a proof that `p` are not free before `below`. Rises taken
+    /// before the profile changed its scale are taken again (a fresh scan is exact).
+    pub fn reaches_before(&mut self, prof: &mut Profile, p: u32, below: &Time) -> bool {
+        loop {
+            match (prof.at([below]), &mut self.inner) {
+                (At::Ticks(s, sc, [b]), RisesIn::Ticks(r, rs)) if sc == *rs => {
+                    return r.reaches_before(s, p, &b);
+                }
+                (At::Exact(s), RisesIn::Exact(r)) => return r.reaches_before(s, p, below),
+                _ => {}
+            }
+            let (from, until) = (self.from.clone(), self.until.clone());
+            *self = prof.rises_on_demand(&from, until.as_ref());
+        }
+    }
+}
+
+/// The runs of a profile with at least `p` free that begin in `[from, below)` (a run beginning
+/// before `from` counted from `from`), summarised for [`Profile::earlier_start`] with those
+/// `p`, `from` and `below`: see [`Profile::runs_before`].
+#[derive(Clone, Debug)]
+pub struct Runs(RunsIn);
+
+#[derive(Clone, Debug)]
+enum RunsIn {
+    Ticks(steps::Runs<Tick>, Scale),
+    Exact(steps::Runs<Time>),
+}
+
+impl Runs {
+    /// [`Profile::earlier_start`]`(p, len, from, below, start).is_some()` for the `p`, `from`
+    /// and `below` these runs were taken with, and any `start ≥ below`; `true` ("may fit":
+    /// the caller then searches) when `len` or `start` is off the scale they were taken at.
+    pub fn fit(&self, len: &Time, start: &Time) -> bool {
+        match &self.0 {
+            RunsIn::Ticks(r, sc) => match (sc.tick(len), sc.tick(start)) {
+                (Some(l), Some(s)) => r.fit(&l, &s),
+                _ => true,
+            },
+            RunsIn::Exact(r) => r.fit(len, start),
+        }
     }
 }
 
@@ -812,7 +585,7 @@ mod tests {
                 count: 3,
             },
         ];
-        let pr = Profile::new(&i(0), 4, &busy);
+        let mut pr = Profile::new(&i(0), 4, &busy);
         assert_eq!(pr.earliest(2, &i(2), &i(0)), i(4));
         assert_eq!(pr.earliest(2, &i(3), &i(0)), i(9));
         assert_eq!(pr.earliest(1, &i(100), &i(0)), i(0));
@@ -937,13 +710,13 @@ mod tests {
                     .position(|(_, v)| *v >= i64::from(p))
                     .map(|k| steps[k].0.clone().max(steps[0].0.clone()));
                 assert_eq!(
-                    pr.rises(&steps[0].0, None).first_at_least(p).cloned(),
+                    pr.rises(&steps[0].0, None).first_at_least(p),
                     first,
                     "{ctx}"
                 );
                 // Cut at `nb`: the same answer when it comes before `nb`, none otherwise.
                 assert_eq!(
-                    pr.rises(&steps[0].0, Some(&nb)).first_at_least(p).cloned(),
+                    pr.rises(&steps[0].0, Some(&nb)).first_at_least(p),
                     first.clone().filter(|t| *t < nb),
                     "{ctx}"
                 );
@@ -953,7 +726,7 @@ mod tests {
                     .get_or_insert_with(|| (pr.rises_on_demand(&steps[0].0, Some(&until)), true));
                 let below = i(rng.random_range(0..2600)).min(until.clone());
                 let free_before = first.as_ref().is_some_and(|t| *t < below);
-                let got = lazy.reaches_before(&pr, p, &below);
+                let got = lazy.reaches_before(&mut pr, p, &below);
                 assert!(got || !free_before, "{ctx}");
                 if *fresh {
                     assert_eq!(got, free_before, "{ctx}");
@@ -1051,7 +824,7 @@ mod tests {
         // [12, 14), which leaves −3 there.
         let mut pr = Profile::new(&i(0), 2, &[]);
         pr.reserve(&i(10), &i(15), 2);
-        pr.add(&i(12), &i(14), -3);
+        pr.shift(&i(12), &i(14), -3);
         assert!(pr.min_free() < 0);
         // Given back, [12, 14) still has −1 free: no window of 15 starts before 10.
         let mut given_back = pr.clone();
@@ -1109,6 +882,123 @@ mod tests {
             c.shift(&x, &y.unwrap(), d);
         }
         assert_eq!(function(c.steps()), function(a.steps()));
+    }
+
+    /// Ticks and exact rationals give the same answers: random plans built through every
+    /// operation, on instants whose denominators make the scale finer (1/3, 1/7 on the 1/1000
+    /// grid) and, now and then, an instant too large for ticks (the plan turns exact), against
+    /// the same operations on a plan held in rationals from the start.
+    #[test]
+    fn ticks_answer_as_exact_rationals() {
+        use rand::{RngExt, SeedableRng};
+        let (mut refined, mut turned) = (0, 0);
+        for seed in 0..40u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let nodes = rng.random_range(1..20u32);
+            let at = |rng: &mut rand_chacha::ChaCha8Rng, hi: i64| {
+                let den = [1, 1, 2, 1000, 3, 7][rng.random_range(0..6)];
+                Time::new(rng.random_range(0..hi * den), den).unwrap()
+            };
+            let busy: Vec<Busy> = (0..rng.random_range(0..40))
+                .map(|_| {
+                    let from = at(&mut rng, 500);
+                    Busy {
+                        to: &from + &at(&mut rng, 100),
+                        from,
+                        count: rng.random_range(0..3),
+                    }
+                })
+                .collect();
+            let mut fast = Profile::new(&i(0), nodes, &busy);
+            let mut exact = fast.exact_copy();
+            let mut placed: Vec<(Time, Time, u32)> = Vec::new();
+            let was_ticks = fast.in_ticks();
+            for step in 0..200 {
+                let ctx = format!("seed {seed}, step {step}");
+                let p = rng.random_range(1..=nodes);
+                let len = &at(&mut rng, 60) + &Time::new(1, 1000).unwrap();
+                let nb = at(&mut rng, 600);
+                let s = fast.earliest(p, &len, &nb);
+                assert_eq!(s, exact.earliest(p, &len, &nb), "{ctx}");
+                let huge = rng.random_bool(0.004);
+                let len = if huge { i(1 << 60) } else { len };
+                fast.reserve(&s, &len, p);
+                exact.reserve(&s, &len, p);
+                placed.push((s, len.clone(), p));
+                if rng.random_bool(0.3) {
+                    let k = rng.random_range(0..placed.len());
+                    let (s, l, q) = placed.swap_remove(k);
+                    let cut = &s + &(&l * &Time::new(1, 2).unwrap());
+                    fast.release(&cut, &(&s + &l), q);
+                    exact.release(&cut, &(&s + &l), q);
+                }
+                if placed.is_empty() {
+                    continue;
+                }
+                let (s, l, q) = placed[rng.random_range(0..placed.len())].clone();
+                let below = at(&mut rng, 600).min(s.clone());
+                let got = fast.earlier_start(q, &l, &i(0), &below, &s);
+                assert_eq!(got, exact.earlier_start(q, &l, &i(0), &below, &s), "{ctx}");
+                if let Some(to) = got {
+                    fast.move_earlier(&s, &to, &l, q);
+                    exact.move_earlier(&s, &to, &l, q);
+                    placed.retain(|x| *x != (s.clone(), l.clone(), q));
+                    placed.push((to, l.clone(), q));
+                }
+                let runs = (
+                    fast.runs_before(p, &i(0), &below),
+                    exact.runs_before(p, &i(0), &below),
+                );
+                for start in [below.clone(), &below + &len] {
+                    assert_eq!(runs.0.fit(&len, &start), runs.1.fit(&len, &start), "{ctx}");
+                }
+                // Rises agree (the ones kept while nodes are only taken are tested above).
+                let b = at(&mut rng, 800);
+                let mut fresh = exact.rises_on_demand(&i(0), Some(&i(800)));
+                let truth = fresh.reaches_before(&mut exact, p, &b);
+                let mut again = fast.rises_on_demand(&i(0), Some(&i(800)));
+                assert_eq!(again.reaches_before(&mut fast, p, &b), truth, "{ctx}");
+                assert_eq!(fast.steps(), exact.steps(), "{ctx}");
+                assert_eq!(fast.min_free(), exact.min_free(), "{ctx}");
+                assert_eq!(fast.minus(&exact, &i(0)), vec![], "{ctx}");
+                assert_eq!(fast.free_at(&nb), exact.free_at(&nb), "{ctx}");
+            }
+            assert!(!exact.in_ticks());
+            match (was_ticks, fast.in_ticks()) {
+                (true, false) => turned += 1,
+                (true, true) => refined += 1,
+                _ => {}
+            }
+        }
+        // Both ways out of the first scale were taken.
+        assert!(
+            refined > 5 && turned > 5,
+            "{refined} kept ticks, {turned} turned exact"
+        );
+    }
+
+    /// A plan on the 1/1000 grid refines its scale for an instant off it, keeps ticks, and gives
+    /// back exactly the instants it was given; one beyond the tick range turns it exact.
+    #[test]
+    fn an_instant_off_the_grid_refines_the_scale() {
+        let mut pr = Profile::new(&Time::new(1, 1000).unwrap(), 4, &[]);
+        assert!(pr.in_ticks());
+        let third = Time::new(1, 3).unwrap();
+        pr.reserve(&third, &Time::new(2, 7).unwrap(), 3);
+        assert!(pr.in_ticks());
+        assert_eq!(
+            pr.steps(),
+            vec![
+                (Time::new(1, 1000).unwrap(), 4),
+                (third.clone(), 1),
+                (Time::new(13, 21).unwrap(), 4)
+            ]
+        );
+        assert_eq!(pr.earliest(2, &i(1), &i(0)), Time::new(13, 21).unwrap());
+        pr.reserve(&i(10), &i(1 << 61), 1);
+        assert!(!pr.in_ticks());
+        assert_eq!(pr.free_at(&i(1 << 61)), 3);
+        assert_eq!(pr.earliest(4, &i(10), &i(0)), &i(10) + &i(1 << 61));
     }
 
     fn steps_min(st: &[(Time, i64)]) -> i64 {

@@ -1,5 +1,5 @@
 //! The runs of one block of the conservative-backfilling profile, summarised by threshold, so
-//! that the earliest-start search ([`super::Profile`]) can skip a block in which no window can
+//! that the earliest-start search ([`super::steps::Steps`]) can skip a block in which no window can
 //! start, instead of walking its steps run by run (issue 16, item 5: on a backlogged archive
 //! trace most candidate runs are too short, and walking them was most of the time).
 //!
@@ -21,22 +21,22 @@
 //! longest such run (a run recorded at a higher threshold may join the last step's run at
 //! `q`), which only makes a skip less frequent, never wrong. A run cut short by the search's
 //! own start (`not_before` inside it) is shorter still.
-use crate::time::Time;
+use super::instant::Instant;
 
 /// The summary of a block's runs by threshold (see the module doc).
 #[derive(Clone, Debug)]
-pub(super) struct BlockRuns {
+pub(super) struct BlockRuns<K> {
     /// `suffix_min[i]` = min of `v[i..]`: non-decreasing in `i`.
     suffix_min: Vec<i64>,
     /// `(threshold, longest)` with thresholds strictly decreasing and `longest` the largest
     /// length of an inner run recorded at that threshold or a higher one (non-decreasing).
-    longest: Vec<(i64, Time)>,
+    longest: Vec<(i64, K)>,
 }
 
-impl BlockRuns {
+impl<K: Instant> BlockRuns<K> {
     /// The summary of steps `t` (`t[n]` is not needed: every inner run ends at a step of the
     /// block) with raw counts `v` (same length, not empty).
-    pub(super) fn new(t: &[Time], v: &[i64]) -> BlockRuns {
+    pub(super) fn new(t: &[K], v: &[i64]) -> BlockRuns<K> {
         let n = v.len();
         debug_assert!(n > 0 && t.len() == n);
         let mut suffix_min = v.to_vec();
@@ -48,18 +48,18 @@ impl BlockRuns {
         // and begins after the step below it on the stack. Of equal counts only the lowest on
         // the stack gets the whole run (the others a part of it: smaller, so harmless in a
         // maximum); steps still on the stack at the end hold the last step's run (not inner).
-        let mut by_threshold: Vec<(i64, Time)> = Vec::with_capacity(n);
+        let mut by_threshold: Vec<(i64, K)> = Vec::with_capacity(n);
         let mut stack: Vec<usize> = Vec::with_capacity(n);
         for i in 0..n {
             while let Some(&k) = stack.last().filter(|&&k| v[k] > v[i]) {
                 stack.pop();
                 let left = stack.last().map_or(0, |&b| b + 1);
-                by_threshold.push((v[k], &t[i] - &t[left]));
+                by_threshold.push((v[k], t[i].minus(&t[left])));
             }
             stack.push(i);
         }
         by_threshold.sort_by_key(|b| std::cmp::Reverse(b.0));
-        let mut longest: Vec<(i64, Time)> = Vec::with_capacity(by_threshold.len());
+        let mut longest: Vec<(i64, K)> = Vec::with_capacity(by_threshold.len());
         for (q, len) in by_threshold {
             match longest.last_mut() {
                 Some(last) if last.0 == q => {
@@ -82,7 +82,7 @@ impl BlockRuns {
 
     /// An upper bound on the length of every run of raw counts `≥ q` that ends inside the
     /// block (`None`: there is none).
-    pub(super) fn longest(&self, q: i64) -> Option<&Time> {
+    pub(super) fn longest(&self, q: i64) -> Option<&K> {
         let k = self.longest.partition_point(|(x, _)| *x >= q);
         k.checked_sub(1).map(|k| &self.longest[k].1)
     }
@@ -98,6 +98,7 @@ impl BlockRuns {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::time::Time;
     use rand::{RngExt, SeedableRng};
 
     fn i(n: i64) -> Time {

@@ -240,7 +240,7 @@ impl Sim<'_> {
             // Only counts reached before `b` matter (`below ≤ b`); `b` grows only at a move,
             // which recomputes the rises anyway.
             let r = rises.get_or_insert_with(|| prof.rises_on_demand(&self.now, Some(b)));
-            if !r.reaches_before(&prof, p, &below) {
+            if !r.reaches_before(&mut prof, p, &below) {
                 continue;
             }
             let len = self.queue[k].len.clone();

@@ -1,0 +1,150 @@
+//! The two ways a plan holds an instant: exact rationals ([`Time`]), and integer *ticks* of a
+//! common denominator ([`Tick`] at a [`Scale`]), which are the same numbers stored as the
+//! integers `t·D`. Ticks make a comparison one integer comparison and a sum one integer
+//! addition, where a rational comparison is two 128-bit products and a sum may take gcds; every
+//! instant of a node-stealing run lies on a small common grid (the trace's seconds, the
+//! 1/1000 grid of drawn failures and periods, and whatever denominators the input adds), so
+//! the plan runs on ticks and turns to rationals only when an instant does not fit
+//! ([`super::Profile`]).
+//!
+//! # Why tick arithmetic never overflows
+//! A tick is accepted only if `|t·D| ≤ LIMIT = 2^61` ([`Scale::tick`]); the plan stores only
+//! accepted ticks (the end of a reservation, a sum, is checked before it is stored). Inside
+//! the plan every operation is one sum or difference of two stored or accepted ticks, at most
+//! `2^62` in magnitude, which an `i64` holds; no such result is stored or summed again.
+use crate::time::Time;
+use std::fmt::Debug;
+
+/// What the step function needs of an instant: an order, and sums and differences.
+pub(super) trait Instant: Clone + Ord + Debug {
+    fn zero() -> Self;
+    /// `self + d`.
+    fn plus(&self, d: &Self) -> Self;
+    /// `self − o`.
+    fn minus(&self, o: &Self) -> Self;
+}
+
+impl Instant for Time {
+    fn zero() -> Time {
+        Time::zero()
+    }
+    fn plus(&self, d: &Time) -> Time {
+        self + d
+    }
+    fn minus(&self, o: &Time) -> Time {
+        self - o
+    }
+}
+
+/// The largest magnitude of a tick the plan accepts (see the module doc).
+pub(super) const LIMIT: i64 = 1 << 61;
+
+/// Whether a tick may be stored (its magnitude is at most [`LIMIT`]).
+pub(super) fn fits(k: Tick) -> bool {
+    k.0.unsigned_abs() <= LIMIT.unsigned_abs()
+}
+
+/// An instant as an integer count of `1/D` (the [`Scale`] of its plan).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(super) struct Tick(i64);
+
+impl Instant for Tick {
+    fn zero() -> Tick {
+        Tick(0)
+    }
+    // Both operands are at most 2^62 in magnitude (module doc), so neither saturates.
+    fn plus(&self, d: &Tick) -> Tick {
+        debug_assert!(self.0.checked_add(d.0).is_some());
+        Tick(self.0.saturating_add(d.0))
+    }
+    fn minus(&self, o: &Tick) -> Tick {
+        debug_assert!(self.0.checked_sub(o.0).is_some());
+        Tick(self.0.saturating_sub(o.0))
+    }
+}
+
+/// The common denominator `D ≥ 1` of a plan's ticks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Scale(i64);
+
+impl Scale {
+    /// `D = d`, if `d ≥ 1`.
+    pub(super) fn new(d: i64) -> Option<Scale> {
+        (d >= 1).then_some(Scale(d))
+    }
+
+    /// `t·D`, if it is an integer of magnitude at most [`LIMIT`].
+    #[inline]
+    pub(super) fn tick(self, t: &Time) -> Option<Tick> {
+        let r = t.as_small()?;
+        let (n, d) = (*r.numer(), *r.denom());
+        if self.0 % d != 0 {
+            return None;
+        }
+        n.checked_mul(self.0 / d)
+            .filter(|x| x.unsigned_abs() <= LIMIT.unsigned_abs())
+            .map(Tick)
+    }
+
+    /// A tick back as the exact time `k / D`.
+    pub(super) fn time(self, k: Tick) -> Time {
+        let t = Time::from_int(k.0).div_int(self.0.unsigned_abs());
+        debug_assert!(t.is_some());
+        // unreachable: D ≥ 1 (Scale::new)
+        t.unwrap_or_default()
+    }
+
+    /// The smallest scale that holds both this one's ticks and `t`'s denominator (their lcm),
+    /// and the factor the ticks are multiplied by; `None` when `t` is not a small rational or
+    /// the lcm does not fit.
+    pub(super) fn with(self, t: &Time) -> Option<(Scale, i64)> {
+        let d = *t.as_small()?.denom();
+        let factor = d / gcd(self.0, d);
+        Some((Scale(self.0.checked_mul(factor)?), factor))
+    }
+
+    /// This scale's tick `k` at a scale `factor` times finer, if it stays within [`LIMIT`].
+    pub(super) fn refine(k: Tick, factor: i64) -> Option<Tick> {
+        k.0.checked_mul(factor)
+            .filter(|x| x.unsigned_abs() <= LIMIT.unsigned_abs())
+            .map(Tick)
+    }
+}
+
+/// gcd of two positive integers.
+fn gcd(mut a: i64, mut b: i64) -> i64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_the_exact_times_on_the_grid_and_nothing_else() {
+        let ms = Scale::new(1000).unwrap();
+        let t = Time::new(1517, 1000).unwrap();
+        let k = ms.tick(&t).unwrap();
+        assert_eq!(k.0, 1517);
+        assert_eq!(ms.time(k), t);
+        assert_eq!(ms.tick(&Time::new(-5, 2).unwrap()).unwrap().0, -2500);
+        // Off the grid, or beyond the limit: refused, never rounded.
+        assert_eq!(ms.tick(&Time::new(1, 3).unwrap()), None);
+        assert_eq!(ms.tick(&Time::from_int(LIMIT / 1000 + 1)), None);
+        assert!(ms.tick(&Time::from_int(LIMIT / 1000)).is_some());
+        // The lcm holds both, and the old ticks are refined by its factor.
+        let (s3, f) = ms.with(&Time::new(1, 3).unwrap()).unwrap();
+        assert_eq!((s3, f), (Scale(3000), 3));
+        assert_eq!(s3.tick(&Time::new(1, 3).unwrap()).unwrap().0, 1000);
+        assert_eq!(Scale::refine(k, f).unwrap().0, 4551);
+        assert_eq!(Scale::refine(Tick(LIMIT), 2), None);
+        assert_eq!(ms.with(&Time::new(7, 250).unwrap()), Some((ms, 1)));
+        assert_eq!(
+            Scale(1 << 40).with(&Time::new(1, (1 << 40) - 1).unwrap()),
+            None
+        );
+    }
+}
