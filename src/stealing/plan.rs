@@ -13,19 +13,19 @@
 //! P_4 to P_8").
 //!
 //! # Why blocks (issue 16, item 5: archive traces with thousands of queued jobs)
-//! The steps are kept in blocks of at most [`BLOCK_MAX`] steps, each with a pending addition
-//! (a reservation covering the whole block costs O(1) there) and the minimum and maximum of its
-//! counts. A placement skips whole blocks: "the next step with at least p free" skips blocks
-//! whose maximum is below p, "the next step with fewer than p free" skips blocks whose minimum
-//! is at least p, and a new breakpoint moves at most a block's worth of steps, not the whole
-//! profile. Every answer is that of the plain scan over the steps (the test module keeps that
-//! scan as the reference and compares them on random profiles): the earliest start depends only
+//! The steps are kept in blocks of at most `BLOCK_MAX` steps ([`steps`]), each with a pending
+//! addition (a reservation covering the whole block costs O(1) there) and the minimum and maximum
+//! of its counts. A placement skips whole blocks: "the next step with at least p free" skips blocks
+//! whose maximum is below p, "the next step with fewer than p free" skips blocks whose minimum is
+//! at least p, and a new breakpoint moves at most a block's worth of steps, not the whole profile.
+//! Every answer is that of the plain scan over the steps (the test module keeps that scan as the
+//! reference and compares them on random profiles): the earliest start depends only
 //! on the step *function*, never on how its steps are stored.
 //!
 //! Two more things keep a backlogged plan cheap to search (Thunder's first 50,000 lines, SFSJ:
 //! 21.9 → 9.9 s, identical outputs; BENCHMARKS.md, "blocks passed over whole"):
 //! - a block whose runs are all too short for the window sought is passed over whole: each
-//!   block keeps, once searched [`BUILD_AFTER`] times since it last changed, the summary of
+//!   block keeps, once searched `BUILD_AFTER` times since it last changed, the summary of
 //!   its runs by threshold ([`block_runs`]), so a search no longer rejects its candidate runs
 //!   one by one;
 //! - a breakpoint where the count does not change is removed as soon as an addition leaves one
