@@ -52,7 +52,8 @@ impl Instant for Tick {
     fn zero() -> Tick {
         Tick(0)
     }
-    // Both operands are at most 2^62 in magnitude (module doc), so neither saturates.
+    // Both operands are stored or accepted ticks, at most 2^61 in magnitude (module doc), so
+    // the result is at most 2^62 and nothing saturates.
     fn plus(&self, d: &Tick) -> Tick {
         debug_assert!(self.0.checked_add(d.0).is_some());
         Tick(self.0.saturating_add(d.0))
