@@ -339,11 +339,11 @@ impl<K: Instant> Steps<K> {
         self.blocks[b].value(i)
     }
 
-    /// The earliest `s ≥ not_before` such that at least `p` nodes are free on `[s, s + len)`,
-    /// but a start at or after `limit` is not looked for: `limit`
-    /// is returned instead. Compression uses it with a job's current start, which stays
-    /// feasible (every other reservation was placed with it present), so the search stops there
-    /// instead of running over the whole profile for every queued job.
+    /// The earliest `s ≥ not_before` such that at least `p` nodes are free on `[s, s + len)`;
+    /// a start at or after `limit` is not looked for, and `limit` is returned instead.
+    /// Compression uses it with a job's current start, which stays feasible (every other
+    /// reservation was placed with it present), so the search stops there instead of running
+    /// over the whole profile for every queued job.
     pub(super) fn earliest_before(&self, p: u32, len: &K, not_before: &K, limit: Option<&K>) -> K {
         self.search(p, len, not_before, limit, None)
     }
