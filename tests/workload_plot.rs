@@ -46,6 +46,7 @@ fn bars() -> BarChart {
         ],
         y_range: None,
         reference: Some(1.0),
+        styles: Vec::new(),
     }
 }
 

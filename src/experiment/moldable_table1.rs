@@ -510,6 +510,7 @@ fn figure(title: String, columns: &[&str], agg: &[ModelAgg]) -> Result<Figure> {
                 .collect(),
             y_range: None,
             reference: Some(1.0),
+            styles: Vec::new(),
         })
     };
     let minarea = catalogue::label("minarea")?;

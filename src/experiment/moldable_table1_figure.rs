@@ -71,6 +71,7 @@ pub fn figure(title: String, columns: &[&str], agg: &[Agg]) -> Result<Figure> {
                 series,
                 y_range: None,
                 reference: Some(1.0),
+                styles: Vec::new(),
             }));
         }
     }

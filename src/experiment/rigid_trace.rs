@@ -678,6 +678,7 @@ fn days_figure(tn: &str, of_trace: &[&RigidCell], columns: &[&str]) -> Figure {
                 )),
                 series,
                 reference: Some(1.0),
+                styles: Vec::new(),
             })
         })
         .collect();

@@ -99,6 +99,19 @@ pub struct BarChart {
     pub y_range: Option<(f64, f64)>,
     /// A horizontal reference line (e.g. ratio 1 against a baseline).
     pub reference: Option<f64>,
+    /// The style of each series, as an index into the bar styles (the palette's colour
+    /// `i mod 10`, solid below 10 and light with a dark outline from 10 on), so that one
+    /// variant keeps its colour across the figures of a run whatever else each one draws;
+    /// empty: series `i` gets style `i`.
+    pub styles: Vec<usize>,
+}
+
+impl BarChart {
+    /// The style index of series `i` (see [`BarChart::styles`]).
+    fn style_of(&self, i: usize) -> usize {
+        // default: no styles given, the series' own place
+        self.styles.get(i).copied().unwrap_or(i)
+    }
 }
 
 /// A chart of any kind.
@@ -288,6 +301,14 @@ impl Figure {
                 Chart::Line(c) => c.series.iter().try_for_each(check_err_len)?,
                 Chart::Plot(c) => c.validate()?,
                 Chart::Bar(c) => {
+                    if !c.styles.is_empty() && c.styles.len() != c.series.len() {
+                        return Err(Error::Limit(format!(
+                            "bar chart `{}`: {} styles for {} series",
+                            c.title,
+                            c.styles.len(),
+                            c.series.len()
+                        )));
+                    }
                     for s in &c.series {
                         if s.values.len() != c.groups.len()
                             || s.err.as_ref().is_some_and(|e| e.len() != c.groups.len())
@@ -669,7 +690,7 @@ fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> 
         .series
         .iter()
         .enumerate()
-        .map(|(i, s)| (s.label.clone(), Swatch::Bar(i)))
+        .map(|(i, s)| (s.label.clone(), Swatch::Bar(c.style_of(i))))
         .collect();
     let area = panel_frame(area, &c.title, "", &entries)?;
     let ng = c.groups.len().max(1);
@@ -730,7 +751,7 @@ fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> 
     let bw = 0.8 / ns as f64;
     let base = 0f64.max(y0);
     for (i, s) in c.series.iter().enumerate() {
-        let (fill, edge) = bar_style(i);
+        let (fill, edge) = bar_style(c.style_of(i));
         let at = |k: usize| k as f64 - 0.4 + bw * i as f64;
         let vals = || s.values.iter().enumerate().filter(|(_, v)| v.is_finite());
         chart
@@ -900,5 +921,34 @@ mod tests {
         };
         assert!(svg(&Figure::single(Chart::Bar(b))).is_err());
         assert!(svg(&Figure::grid("", 2, vec![])).is_err());
+    }
+
+    /// A bar series drawn in the style it is given, legend included: the same variant keeps
+    /// its colour in a figure that leaves other series out.
+    #[test]
+    fn bar_series_keep_the_style_they_are_given() {
+        let bar = |label: &str| BarSeries {
+            label: label.into(),
+            values: vec![1.0],
+            err: None,
+        };
+        let hex = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        let mut b = BarChart {
+            groups: vec!["a".into()],
+            series: vec![bar("H111"), bar("H112")],
+            ..Default::default()
+        };
+        let plain = svg(&Figure::single(Chart::Bar(b.clone()))).unwrap();
+        assert!(plain.contains(&hex(colour(0))) && !plain.contains(&hex(colour(2))));
+        b.styles = vec![1, 2];
+        let styled = svg(&Figure::single(Chart::Bar(b.clone()))).unwrap();
+        assert!(
+            !styled.contains(&hex(colour(0))),
+            "series 0 drawn in style 0"
+        );
+        assert!(styled.contains(&hex(colour(1))) && styled.contains(&hex(colour(2))));
+        b.styles = vec![1];
+        let err = svg(&Figure::single(Chart::Bar(b))).unwrap_err().to_string();
+        assert!(err.contains("1 styles for 2 series"), "{err}");
     }
 }

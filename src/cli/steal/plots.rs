@@ -7,13 +7,14 @@
 //! The reading of node returns (`--returns`) is in every title and file name
 //! (`flow_ratios-foreseen.png`, …), so that runs of both readings can share a directory. A
 //! variant stopped before its end is drawn only in the decomposition, labelled PARTIAL, and
-//! the files of such a run end in `-partial`; the ratio figures compare whole runs only.
+//! the files of such a run end in `-partial`; the ratio figures compare whole runs only. A
+//! variant has the same colour in every figure, whether Baseline is drawn or not.
 use super::report::{baseline_and_others, class_of, is_partial, ratio, whole};
 use super::stop::Stopped;
 use crate::error::Result;
 use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure};
 use crate::stealing::metrics::{Decomposition, FlowStats, Metrics};
-use crate::stealing::Readings;
+use crate::stealing::{Readings, Variant};
 use crate::time::Time;
 use std::path::{Path, PathBuf};
 
@@ -53,6 +54,14 @@ pub fn plots(
     }
     files.extend(plot::write_both(&fig, &file("decomposition"))?);
     Ok(files)
+}
+
+/// The bar style of a variant: its place among Baseline and the 18 variants, so that it has
+/// the same colour in every figure (the ratio figures leave Baseline out, the decomposition
+/// draws it).
+fn style_of(v: Variant) -> usize {
+    // default: every variant is among them; 0 would only share Baseline's colour
+    Variant::all().iter().position(|x| *x == v).unwrap_or(0)
 }
 
 /// Adds the reading to the title of a one-chart figure.
@@ -139,6 +148,7 @@ fn flow_ratios(base: &Metrics, others: &[&Metrics]) -> Figure {
                 y_range: padded_range(&series),
                 series,
                 reference: Some(0.0),
+                styles: others.iter().map(|m| style_of(m.variant)).collect(),
             })
         })
         .collect();
@@ -172,6 +182,7 @@ fn utilization_ratio(base: &Metrics, others: &[&Metrics]) -> Figure {
         y_range: padded_range(&series),
         series,
         reference: Some(0.0),
+        styles: others.iter().map(|m| style_of(m.variant)).collect(),
     }))
 }
 
@@ -206,5 +217,6 @@ fn decomposition(all: &[Metrics], stopped: &[Stopped]) -> Figure {
             .collect(),
         y_range: None,
         reference: None,
+        styles: all.iter().map(|m| style_of(m.variant)).collect(),
     }))
 }

@@ -152,6 +152,12 @@ fn padded(series: &[BarSeries]) -> Option<(f64, f64)> {
     Some((if lo < 0.0 { lo - pad } else { 0.0 }, hi + pad))
 }
 
+/// The bar style of Baseline or SFSJ under the `k`th reading of node returns: their place in
+/// the decomposition, so that SFSJ has the same colour in the size-class figure.
+fn bar_style(k: usize, sfsj: bool) -> usize {
+    2 * k + usize::from(sfsj)
+}
+
 /// Figure 6 for one trace: one bar panel per flow statistic, the size classes as groups, one
 /// series per reading.
 fn class_panels_of(tn: &str, cs: &[&StealCell]) -> Vec<Chart> {
@@ -177,6 +183,9 @@ fn class_panels_of(tn: &str, cs: &[&StealCell]) -> Vec<Chart> {
                 y_range: padded(&series),
                 series,
                 reference: Some(0.0),
+                styles: (0..NodeReturns::ALL.len())
+                    .map(|k| bar_style(k, true))
+                    .collect(),
             })
         })
         .collect()
@@ -187,8 +196,10 @@ fn class_panels_of(tn: &str, cs: &[&StealCell]) -> Vec<Chart> {
 fn decomposition_panel(tn: &str, cs: &[&StealCell]) -> Chart {
     let parts = Decomposition::overhead_names();
     let mut series = Vec::new();
-    for r in NodeReturns::ALL {
+    let mut styles = Vec::new();
+    for (k, r) in NodeReturns::ALL.into_iter().enumerate() {
         for v in [Variant::Baseline, Variant::SFSJ] {
+            styles.push(bar_style(k, v == Variant::SFSJ));
             series.push(BarSeries {
                 label: format!(
                     "{}, {r}",
@@ -204,6 +215,7 @@ fn decomposition_panel(tn: &str, cs: &[&StealCell]) -> Chart {
         }
     }
     for v in ["Baseline", "SFSJ"] {
+        styles.push(styles.len());
         series.push(BarSeries {
             label: format!("{v}, paper (Mira 03/2018, Section 6.1 text)"),
             values: parts
@@ -225,6 +237,7 @@ fn decomposition_panel(tn: &str, cs: &[&StealCell]) -> Chart {
         y_range: padded(&series),
         series,
         reference: None,
+        styles,
     })
 }
 

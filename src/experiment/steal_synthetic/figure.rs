@@ -75,6 +75,7 @@ fn table7(m: Measure, results: &[SynthCell]) -> Chart {
         series,
         y_range: Some((50.0, 90.0)),
         reference: None,
+        styles: Vec::new(),
     })
 }
 
