@@ -11,7 +11,9 @@
 //! Drawn with plotters' portable backends (bitmap + SVG) and the `ab_glyph` text renderer, with
 //! the DejaVu Sans font shipped in `assets/` (licence in `assets/DejaVuSans-LICENSE.txt`)
 //! registered as `sans-serif`: no system font library is needed, so the PNGs look the same on
-//! every machine. Values are `f64`: plots are display only, nothing here decides anything.
+//! every machine. The PNG text is drawn by `png`, which places each glyph at its own side
+//! bearing (plotters 0.3.7 does not). Values are `f64`: plots are display only, nothing here
+//! decides anything.
 //!
 //! Files are written atomically (a temporary sibling, then a rename): an interrupted run never
 //! leaves a half-written picture.
@@ -42,6 +44,7 @@ fn fonts() -> Result<()> {
 }
 
 mod axis;
+mod png;
 mod style;
 
 pub use axis::{natural, NatAxis, Scale};
@@ -448,7 +451,10 @@ pub fn write_png(fig: &Figure, path: &Path) -> Result<()> {
     let tmp = dir.join(format!(".{name}.tmp{}.png", std::process::id()));
     let fig = &map_text(fig, &spell_marks);
     let drawn = (|| {
-        let root = BitMapBackend::new(&tmp, fig.size()).into_drawing_area();
+        let font = ab_glyph::FontRef::try_from_slice(FONT).map_err(|_| {
+            Error::Limit("the shipped font assets/DejaVuSans.ttf could not be loaded".into())
+        })?;
+        let root = png::Png::new(BitMapBackend::new(&tmp, fig.size()), font).into_drawing_area();
         draw_figure(&root, fig)?;
         root.present().map_err(plot_err)
     })();
