@@ -510,7 +510,10 @@ fn figure(title: String, columns: &[&str], agg: &[ModelAgg]) -> Result<Figure> {
                 .collect(),
             y_range: None,
             reference: Some(1.0),
-            styles: Vec::new(),
+            styles: algos
+                .iter()
+                .map(|a| super::moldable_table1_figure::style_of(columns, a))
+                .collect(),
         })
     };
     let minarea = catalogue::label("minarea")?;

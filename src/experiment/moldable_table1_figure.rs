@@ -12,6 +12,14 @@ use crate::workload::synthetic::MoldModel;
 /// (label, model, expected, maximum) of our runs, as the campaign aggregates them.
 pub type Agg = (String, MoldModel, f64, f64);
 
+/// The bar style of algorithm `a`: its column in the campaign's table, so that it has one
+/// colour in both of the campaign's figures and in every panel; the paper's value for it is
+/// drawn in the light version of that colour (style + 10).
+pub fn style_of(columns: &[&str], a: &str) -> usize {
+    // default: every label drawn is a column; 0 would only share the first one's colour
+    columns.iter().position(|c| *c == a).unwrap_or(0)
+}
+
 /// The figure: 2 columns (expected, maximum) × one row per paper row that `columns` covers.
 pub fn figure(title: String, columns: &[&str], agg: &[Agg]) -> Result<Figure> {
     let groups: Vec<String> = MoldModel::ALL
@@ -63,6 +71,11 @@ pub fn figure(title: String, columns: &[&str], agg: &[Agg]) -> Result<Figure> {
                 values: paper(row, max),
                 err: None,
             });
+            // The paper's bar in the light colour of the row's own algorithm, or of the first
+            // reading of it we run.
+            let like = if mine.contains(&row) { row } else { mine[0] };
+            let mut styles: Vec<usize> = mine.iter().map(|a| style_of(columns, a)).collect();
+            styles.push(10 + style_of(columns, like));
             let stat = if max { "maximum" } else { "expected" };
             panels.push(Chart::Bar(BarChart {
                 title: format!("{row}: {stat} ratio, resched vs the paper's Table 1"),
@@ -71,7 +84,7 @@ pub fn figure(title: String, columns: &[&str], agg: &[Agg]) -> Result<Figure> {
                 series,
                 y_range: None,
                 reference: Some(1.0),
-                styles: Vec::new(),
+                styles,
             }));
         }
     }
@@ -114,6 +127,21 @@ mod tests {
             assert!(svg.contains(label), "{label} missing");
         }
         assert!(!svg.contains("NaN"));
+        // One colour per algorithm in every panel, the paper's bar in its light version.
+        for c in &fig.panels {
+            let plot::Chart::Bar(b) = c else {
+                panic!("a bar panel expected")
+            };
+            for (s, st) in b.series.iter().zip(&b.styles) {
+                let (name, paper) = match s.label.strip_suffix(" (paper)") {
+                    Some(n) => (n, 10),
+                    None => (s.label.trim_end_matches(" (resched)"), 0),
+                };
+                let col = columns.iter().position(|c| *c == name).unwrap();
+                assert_eq!(*st, col + paper, "{} in {}", s.label, b.title);
+            }
+            assert_eq!(b.styles.len(), b.series.len(), "{}", b.title);
+        }
         if let Some(keep) = std::env::var_os("RESCHED_KEEP_FIGURE") {
             std::fs::copy(&files[1], keep).unwrap();
         }
