@@ -6,7 +6,7 @@
 //! we run (BATCH, BATCH-U, BATCH-PUB: see `moldable_table1::ALGOS`).
 use super::moldable_table1::paper_value;
 use crate::error::Result;
-use crate::render::plot::{BarChart, BarSeries, Chart, Figure};
+use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure};
 use crate::workload::synthetic::MoldModel;
 
 /// (label, model, expected, maximum) of our runs, as the campaign aggregates them.
@@ -14,7 +14,7 @@ pub type Agg = (String, MoldModel, f64, f64);
 
 /// The bar style of algorithm `a`: its column in the campaign's table, so that it has one
 /// colour in both of the campaign's figures and in every panel; the paper's value for it is
-/// drawn in the light version of that colour (style + 10).
+/// drawn in the light version of that colour ([`plot::light_bar`]).
 pub fn style_of(columns: &[&str], a: &str) -> usize {
     // default: every label drawn is a column; 0 would only share the first one's colour
     columns.iter().position(|c| *c == a).unwrap_or(0)
@@ -75,7 +75,7 @@ pub fn figure(title: String, columns: &[&str], agg: &[Agg]) -> Result<Figure> {
             // reading of it we run.
             let like = if mine.contains(&row) { row } else { mine[0] };
             let mut styles: Vec<usize> = mine.iter().map(|a| style_of(columns, a)).collect();
-            styles.push(10 + style_of(columns, like));
+            styles.push(plot::light_bar(style_of(columns, like)));
             let stat = if max { "maximum" } else { "expected" };
             panels.push(Chart::Bar(BarChart {
                 title: format!("{row}: {stat} ratio, resched vs the paper's Table 1"),
@@ -133,12 +133,14 @@ mod tests {
                 panic!("a bar panel expected")
             };
             for (s, st) in b.series.iter().zip(&b.styles) {
-                let (name, paper) = match s.label.strip_suffix(" (paper)") {
-                    Some(n) => (n, 10),
-                    None => (s.label.trim_end_matches(" (resched)"), 0),
+                let want = match s.label.strip_suffix(" (paper)") {
+                    Some(n) => plot::light_bar(columns.iter().position(|c| *c == n).unwrap()),
+                    None => {
+                        let n = s.label.trim_end_matches(" (resched)");
+                        columns.iter().position(|c| *c == n).unwrap()
+                    }
                 };
-                let col = columns.iter().position(|c| *c == name).unwrap();
-                assert_eq!(*st, col + paper, "{} in {}", s.label, b.title);
+                assert_eq!(*st, want, "{} in {}", s.label, b.title);
             }
             assert_eq!(b.styles.len(), b.series.len(), "{}", b.title);
         }

@@ -680,11 +680,20 @@ fn draw_spread<DB: DrawingBackend>(
     Ok(())
 }
 
+/// The first light bar style: styles below it are the palette's colours, filled.
+const LIGHT_BARS: usize = 10;
+
+/// The bar style ([`BarChart::styles`]) in the colour of `style`, light with a dark outline:
+/// how a figure draws a published value beside ours.
+pub fn light_bar(style: usize) -> usize {
+    LIGHT_BARS + style % LIGHT_BARS
+}
+
 /// The fill and outline of bar series `i`: the palette's colours, then (from the 11th series)
 /// the same colours light with a dark outline, so that up to 20 series stay apart.
 fn bar_style(i: usize) -> (ShapeStyle, ShapeStyle) {
     let c = colour(i);
-    if i < 10 {
+    if i < LIGHT_BARS {
         (c.filled(), c.stroke_width(1))
     } else {
         (c.mix(0.35).filled(), c.stroke_width(2))
@@ -953,6 +962,11 @@ mod tests {
             "series 0 drawn in style 0"
         );
         assert!(styled.contains(&hex(colour(1))) && styled.contains(&hex(colour(2))));
+        // A published value beside series 1: its colour, as the outline of a light bar.
+        assert_eq!((light_bar(1), light_bar(11)), (11, 11));
+        b.styles = vec![0, light_bar(1)];
+        let light = svg(&Figure::single(Chart::Bar(b.clone()))).unwrap();
+        assert!(light.contains(&hex(colour(1))) && !light.contains(&hex(colour(2))));
         b.styles = vec![1];
         let err = svg(&Figure::single(Chart::Bar(b))).unwrap_err().to_string();
         assert!(err.contains("1 styles for 2 series"), "{err}");

@@ -19,8 +19,8 @@
 //! whose maximum is below p, "the next step with fewer than p free" skips blocks whose minimum is
 //! at least p, and a new breakpoint moves at most a block's worth of steps, not the whole profile.
 //! Every answer is that of the plain scan over the steps (the test module keeps that scan as the
-//! reference and compares them on random profiles): the earliest start depends only
-//! on the step *function*, never on how its steps are stored.
+//! reference and compares them on random profiles): the earliest start depends only on the step
+//! *function*, never on how its steps are stored.
 //!
 //! Two more things keep a backlogged plan cheap to search (Thunder's first 50,000 lines, SFSJ:
 //! 21.9 → 9.9 s, identical outputs; BENCHMARKS.md, "blocks passed over whole"):
