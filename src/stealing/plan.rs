@@ -319,15 +319,38 @@ impl Profile {
         self.rises_in(from, until, false)
     }
 
+    /// [`Profile::rises_on_demand`] from the same instant as `old`, up to `until`, reusing
+    /// its memory.
+    pub fn rises_again(&mut self, old: Rises, until: Option<&Time>) -> Rises {
+        let buf = match old.inner {
+            RisesIn::Ticks(r, _) => r.into_buffer(),
+            RisesIn::Exact(_) => Vec::new(),
+        };
+        self.rises_with(buf, &old.from, until, false)
+    }
+
     /// [`Profile::rises`] (`all`) or [`Profile::rises_on_demand`].
     fn rises_in(&mut self, from: &Time, until: Option<&Time>, all: bool) -> Rises {
+        self.rises_with(Vec::new(), from, until, all)
+    }
+
+    /// [`Profile::rises_in`], its highs kept in `buf` when the profile is in ticks.
+    fn rises_with(
+        &mut self,
+        buf: Vec<(i64, Tick)>,
+        from: &Time,
+        until: Option<&Time>,
+        all: bool,
+    ) -> Rises {
         let inner = match until {
             None => match self.at([from]) {
-                At::Ticks(s, sc, [f]) => RisesIn::Ticks(s.rises_in(&f, None, all), sc),
+                At::Ticks(s, sc, [f]) => RisesIn::Ticks(s.rises_into(buf, &f, None, all), sc),
                 At::Exact(s) => RisesIn::Exact(s.rises_in(from, None, all)),
             },
             Some(u) => match self.at([from, u]) {
-                At::Ticks(s, sc, [f, u]) => RisesIn::Ticks(s.rises_in(&f, Some(&u), all), sc),
+                At::Ticks(s, sc, [f, u]) => {
+                    RisesIn::Ticks(s.rises_into(buf, &f, Some(&u), all), sc)
+                }
                 At::Exact(s) => RisesIn::Exact(s.rises_in(from, Some(u), all)),
             },
         };

@@ -87,6 +87,13 @@ impl<K: Instant> BlockRuns<K> {
         k.checked_sub(1).map(|k| &self.longest[k].1)
     }
 
+    /// Whether every run of raw counts `≥ q` that ends inside the block is shorter than
+    /// `len`, by [`BlockRuns::longest`]; the bound over every threshold is tried first, as it
+    /// needs no search and most windows sought are longer than any inner run.
+    pub(super) fn all_shorter(&self, q: i64, len: &K) -> bool {
+        self.longest.last().is_none_or(|(_, m)| m < len) || self.longest(q).is_none_or(|l| l < len)
+    }
+
     /// Where the run of raw counts `≥ q` that contains the last step begins (`None`: the last
     /// step is below `q`).
     pub(super) fn suffix_begin(&self, q: i64) -> Option<usize> {
@@ -167,6 +174,11 @@ mod tests {
                     }
                 }
                 assert_eq!(r.suffix_begin(q), suffix, "{ctx}");
+                // The quick bound over every threshold never changes the answer.
+                for l in [0, 1, 7, 40, 300, 3000].map(i) {
+                    let by_search = r.longest(q).is_none_or(|b| *b < l);
+                    assert_eq!(r.all_shorter(q, &l), by_search, "{ctx}, len {l}");
+                }
                 match (&best, r.longest(q)) {
                     (Some(b), Some(u)) => assert!(u >= b, "{ctx}: bound {u} below run {b}"),
                     (Some(b), None) => panic!("{ctx}: no bound for a run of {b}"),

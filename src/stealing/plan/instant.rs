@@ -79,10 +79,17 @@ impl Scale {
     pub(super) fn tick(self, t: &Time) -> Option<Tick> {
         let r = t.as_small()?;
         let (n, d) = (*r.numer(), *r.denom());
-        if self.0 % d != 0 {
+        // Whole seconds and instants on the scale itself, most of a run's, need no division.
+        let factor = if d == 1 {
+            self.0
+        } else if d == self.0 {
+            1
+        } else if self.0 % d == 0 {
+            self.0 / d
+        } else {
             return None;
-        }
-        n.checked_mul(self.0 / d)
+        };
+        n.checked_mul(factor)
             .filter(|x| x.unsigned_abs() <= LIMIT.unsigned_abs())
             .map(Tick)
     }

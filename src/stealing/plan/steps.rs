@@ -20,6 +20,8 @@ pub(super) struct Steps<K> {
 /// A run of consecutive steps: starts `t`, counts `v[i] + add`, and `min`/`max` of `v`.
 #[derive(Clone, Debug)]
 struct Block<K> {
+    /// `t[0]`, kept beside the counts so that finding a block reads no step vector.
+    first: K,
     t: Vec<K>,
     v: Vec<i64>,
     add: i64,
@@ -51,6 +53,7 @@ impl<K: Instant> Eq for Block<K> {}
 impl<K: Instant> Block<K> {
     fn new(t: Vec<K>, v: Vec<i64>) -> Block<K> {
         let mut b = Block {
+            first: t[0].clone(),
             t,
             v,
             add: 0,
@@ -63,9 +66,10 @@ impl<K: Instant> Block<K> {
         b
     }
 
-    /// Recomputes `min`/`max` (a block is never empty) and drops the cached runs.
+    /// Recomputes `first`, `min` and `max` (a block is never empty) and drops the cached runs.
     fn refresh(&mut self) {
         debug_assert!(!self.v.is_empty());
+        self.first = self.t[0].clone();
         self.runs = OnceCell::new();
         self.asked.set(0);
         let (mut lo, mut hi) = (i64::MAX, i64::MIN);
@@ -109,6 +113,11 @@ pub(super) struct Rises<K> {
 }
 
 impl<K: Instant> Rises<K> {
+    /// The vector of highs, for [`Steps::rises_into`] to use again.
+    pub(super) fn into_buffer(self) -> Vec<(i64, K)> {
+        self.highs
+    }
+
     /// The first instant at which at least `p` nodes are free (None: never), among the
     /// instants scanned so far (all of them when built with `all`).
     pub(super) fn first_at_least(&self, p: u32) -> Option<&K> {
@@ -160,7 +169,7 @@ impl<K: Instant> Rises<K> {
         self.next = prof
             .blocks
             .get(b + 1)
-            .map(|n| n.t[0].clone())
+            .map(|n| n.first.clone())
             .filter(|t| before(t));
     }
 }
@@ -254,7 +263,7 @@ impl<K: Instant> Steps<K> {
         // Most look-ups are at the plan's start (`now`: every compression check begins there),
         // so the first step is tried before the binary searches.
         let bi = match self.blocks.get(1) {
-            Some(b) if b.t[0] <= *t => self.blocks.partition_point(|b| b.t[0] <= *t) - 1,
+            Some(b) if b.first <= *t => self.blocks.partition_point(|b| b.first <= *t) - 1,
             _ => 0,
         };
         let bt = &self.blocks[bi].t;
@@ -319,7 +328,7 @@ impl<K: Instant> Steps<K> {
             let last = &blk.t[blk.t.len() - 1];
             if blk.min + blk.add < p && clip.is_none_or(|c| c > last) {
                 let q = p - blk.add;
-                if let Some(runs) = blk.runs().filter(|r| r.longest(q).is_none_or(|l| l < len)) {
+                if let Some(runs) = blk.runs().filter(|r| r.all_shorter(q, len)) {
                     match runs.suffix_begin(q) {
                         Some(k) => return Some((b, k.max(start))),
                         None => continue,
@@ -458,8 +467,22 @@ impl<K: Instant> Steps<K> {
     /// reservations (counts reached only at or after `until` are simply absent). Scanned to
     /// `until` when `all`, else only as far as questions need ([`Rises::reaches_before`]).
     pub(super) fn rises_in(&self, from: &K, until: Option<&K>, all: bool) -> Rises<K> {
+        self.rises_into(Vec::new(), from, until, all)
+    }
+
+    /// [`Steps::rises_in`], its highs kept in `buf` (cleared first): a compression pass
+    /// takes the rises again after every move, and growing a new vector each time was most
+    /// of its allocations.
+    pub(super) fn rises_into(
+        &self,
+        mut buf: Vec<(i64, K)>,
+        from: &K,
+        until: Option<&K>,
+        all: bool,
+    ) -> Rises<K> {
+        buf.clear();
         let mut r = Rises {
-            highs: Vec::new(),
+            highs: buf,
             next: until.is_none_or(|u| from < u).then(|| from.clone()),
             until: until.cloned(),
         };
@@ -583,7 +606,7 @@ impl<K: Instant> Steps<K> {
         // Whole blocks whose successor starts at or before `now`.
         let keep = self
             .blocks
-            .partition_point(|b| b.t[0] <= *now)
+            .partition_point(|b| b.first <= *now)
             .saturating_sub(1);
         if keep > 0 {
             self.blocks.drain(..keep);

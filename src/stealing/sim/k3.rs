@@ -29,8 +29,8 @@ impl Sim<'_> {
         let mut prof = Profile::new(&self.now, self.n, &self.base_busy(None));
         for q in self.queue.iter().filter(|q| q.prio == 3 && q.job < f) {
             let len = q.len.clone();
-            let s = prof.earliest(self.jobs[q.job].nodes, &len, &self.now);
-            prof.reserve(&s, &len, self.jobs[q.job].nodes);
+            let s = prof.earliest(q.nodes, &len, &self.now);
+            prof.reserve(&s, &len, q.nodes);
         }
         let s = prof.earliest(jf.nodes, f_len, &self.now);
         let f_end = &s + f_len;
@@ -72,8 +72,8 @@ impl Sim<'_> {
                 .filter(|q| q.prio == 3 || (q.prio == 2 && q.job < v))
             {
                 let len = q.len.clone();
-                let s = prof.earliest(self.jobs[q.job].nodes, &len, &self.now);
-                prof.reserve(&s, &len, self.jobs[q.job].nodes);
+                let s = prof.earliest(q.nodes, &len, &self.now);
+                prof.reserve(&s, &len, q.nodes);
             }
             let v_len = &self.res.recovery + &(&jv.wall_len - &plan.commit);
             let s = prof.earliest(jv.nodes, &v_len, &at);

@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::stealing::plan::{Busy, Profile, Rises, Runs};
 use crate::stealing::readings::NodeReturns;
 use crate::time::Time;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 impl Sim<'_> {
     /// Occupations known now: down nodes, running attempts (to their walltime or stopping
@@ -121,16 +121,17 @@ impl Sim<'_> {
         // profile only loses nodes, so the set of feasible starts of a (p, ℓ) job only shrinks
         // and its earliest start only grows; the search of the next such job begins there
         // (from a later `not_before` the earliest feasible start is the same one).
-        let mut last: HashMap<(u32, Time), Time> = HashMap::new();
+        let mut last: FxHashMap<(u32, Time), Time> = FxHashMap::default();
+        self.first_planned = None;
         for k in 0..self.queue.len() {
             let len = self.queue[k].len.clone();
-            let p = self.jobs[self.queue[k].job].nodes;
+            let p = self.queue[k].nodes;
             let key = (p, len);
             let from = last.get(&key).unwrap_or(&self.now); // default: no such job placed yet
             let s = prof.earliest(p, &key.1, from);
             prof.reserve(&s, &key.1, p);
             last.insert(key, s.clone());
-            self.queue[k].planned = Some(s);
+            self.set_planned(k, s);
         }
         self.plan = prof;
         self.base_plan = base;
@@ -218,17 +219,23 @@ impl Sim<'_> {
         // alone is what the next pass inherits.
         let mut moved: Option<(Time, Time)> = None;
         let mut rises: Option<Rises> = None;
+        // The rises are taken again after a move (the profile rose), in the same memory.
+        let mut rises_stale = false;
         // Per node count, the runs where jobs of that size could start before the end of
         // `raised` ([`Profile::runs_before`]), valid until a move changes the profile.
-        let mut runs: HashMap<u32, Runs> = HashMap::new();
+        let mut runs: FxHashMap<u32, Runs> = FxHashMap::default();
         for k in 0..self.queue.len() {
-            let p = self.jobs[self.queue[k].job].nodes;
+            // Nothing raised: no job can move (see above), and every new job is placed.
+            if raised.is_none() && self.unplanned == 0 {
+                break;
+            }
+            let p = self.queue[k].nodes;
             let Some(start) = self.queue[k].planned.clone() else {
                 self.stats.plan_checks += 1;
                 let len = self.queue[k].len.clone();
                 let s = prof.earliest(p, &len, &self.now);
                 prof.reserve(&s, &len, p);
-                self.queue[k].planned = Some(s);
+                self.set_planned(k, s);
                 continue;
             };
             // The hull of every rise so far: before this pass, given back, and moves in it.
@@ -239,6 +246,10 @@ impl Sim<'_> {
             let below = if b < &start { b.clone() } else { start.clone() };
             // Only counts reached before `b` matter (`below ≤ b`); `b` grows only at a move,
             // which recomputes the rises anyway.
+            if rises_stale {
+                rises = rises.take().map(|r| prof.rises_again(r, Some(b)));
+                rises_stale = false;
+            }
             let r = rises.get_or_insert_with(|| prof.rises_on_demand(&self.now, Some(b)));
             if !r.reaches_before(&mut prof, p, &below) {
                 continue;
@@ -283,22 +294,39 @@ impl Sim<'_> {
             let end = &start + &len;
             widen(&mut moved, &start, &end);
             widen(&mut raised, &start, &end);
-            rises = None;
+            rises_stale = true;
             runs.clear();
-            self.queue[k].planned = Some(s);
+            self.set_planned(k, s);
         }
         self.plan = prof;
         self.raised = moved;
     }
 
+    /// Gives queued job `k` the planned start `s`, keeping [`Sim::first_planned`] and
+    /// [`Sim::unplanned`]. Starts are given only by planning, and a start given by a pass is
+    /// never later than the one it replaces, so the minimum stays exact; a full
+    /// recomputation clears it first and gives every job a start.
+    fn set_planned(&mut self, k: usize, s: Time) {
+        if self.first_planned.as_ref().is_none_or(|f| s < *f) {
+            self.first_planned = Some(s.clone());
+        }
+        if self.queue[k].planned.replace(s).is_none() {
+            self.unplanned -= 1;
+        }
+    }
+
     /// Step 6 of the event loop: queued jobs planned to start now start, in queue order, on
     /// the lowest free ids.
     pub(super) fn start_due(&mut self) -> Result<()> {
+        if self.first_planned.as_ref().is_none_or(|f| *f > self.now) {
+            return Ok(());
+        }
         let mut k = 0;
+        let mut first: Option<Time> = None;
         while k < self.queue.len() {
             if self.queue[k].planned.as_ref() == Some(&self.now) {
                 let q = self.queue.remove(k);
-                let p = self.jobs[q.job].nodes;
+                let p = q.nodes;
                 let nodes = self.free.take_lowest(p).ok_or_else(|| {
                     self.internal(format!(
                         "plan starts job {} on {p} nodes but only {} are free",
@@ -311,9 +339,15 @@ impl Sim<'_> {
                 self.base_plan.reserve(&self.now, &len, p);
                 self.start_attempt(q.job, nodes, q.cause, q.recovery, q.pos);
             } else {
+                if let Some(p) = &self.queue[k].planned {
+                    if first.as_ref().is_none_or(|f| p < f) {
+                        first = Some(p.clone());
+                    }
+                }
                 k += 1;
             }
         }
+        self.first_planned = first;
         Ok(())
     }
 }
