@@ -28,6 +28,12 @@ use super::instant::Instant;
 pub(super) struct BlockRuns<K> {
     /// `suffix_min[i]` = min of `v[i..]`: non-decreasing in `i`.
     suffix_min: Vec<i64>,
+    /// `suffix_min`'s first and last values, and the bound over every threshold (the last
+    /// of `longest`), kept inline: a search passes over most blocks on these alone, without
+    /// reading the vectors.
+    min_all: i64,
+    last: i64,
+    longest_all: Option<K>,
     /// `(threshold, longest)` with thresholds strictly decreasing and `longest` the largest
     /// length of an inner run recorded at that threshold or a higher one (non-decreasing).
     longest: Vec<(i64, K)>,
@@ -75,6 +81,9 @@ impl<K: Instant> BlockRuns<K> {
             }
         }
         BlockRuns {
+            min_all: suffix_min[0],
+            last: suffix_min[n - 1],
+            longest_all: longest.last().map(|(_, l)| l.clone()),
             suffix_min,
             longest,
         }
@@ -91,12 +100,18 @@ impl<K: Instant> BlockRuns<K> {
     /// `len`, by [`BlockRuns::longest`]; the bound over every threshold is tried first, as it
     /// needs no search and most windows sought are longer than any inner run.
     pub(super) fn all_shorter(&self, q: i64, len: &K) -> bool {
-        self.longest.last().is_none_or(|(_, m)| m < len) || self.longest(q).is_none_or(|l| l < len)
+        self.longest_all.as_ref().is_none_or(|m| m < len) || self.longest(q).is_none_or(|l| l < len)
     }
 
     /// Where the run of raw counts `≥ q` that contains the last step begins (`None`: the last
     /// step is below `q`).
     pub(super) fn suffix_begin(&self, q: i64) -> Option<usize> {
+        if self.last < q {
+            return None;
+        }
+        if self.min_all >= q {
+            return Some(0);
+        }
         let k = self.suffix_min.partition_point(|m| *m < q);
         (k < self.suffix_min.len()).then_some(k)
     }
