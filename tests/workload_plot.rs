@@ -24,6 +24,7 @@ fn line() -> LineChart {
             .collect(),
         y_range: None,
         reference: Some(1.0),
+        styles: Vec::new(),
     }
 }
 

@@ -195,6 +195,7 @@ fn panel((title, x_label, pts): &SweepDef, series: Vec<Series>) -> Chart {
         series,
         y_range: None,
         reference: None,
+        styles: Vec::new(),
     });
     if *x_label == LAMBDA {
         plot = plot.log_x("");

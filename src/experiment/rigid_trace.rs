@@ -18,7 +18,7 @@
 //!
 //! `--quick`: the first 2 eligible days of each trace, 3 scenarios.
 use super::eval;
-use super::rigid_sweep::{rigid_cell, RigidCell, KEPT};
+use super::rigid_sweep::{heuristic_styles, rigid_cell, RigidCell, KEPT};
 use super::runner::{self, Cell};
 use super::{fmt3, labels, version, Options, Outcome};
 use crate::error::{Error, Result};
@@ -619,6 +619,7 @@ fn table1_figure(tn: &str, of_trace: &[&RigidCell], columns: &[&str]) -> Figure 
         series: ours,
         y_range: None,
         reference: Some(1.0),
+        styles: heuristic_styles(columns),
     })
     .with_note(
         "bars: ± 1 std over days; hollow, dashed: the paper's Table 1 averages (Mira, June 2019)",
@@ -678,7 +679,7 @@ fn days_figure(tn: &str, of_trace: &[&RigidCell], columns: &[&str]) -> Figure {
                 )),
                 series,
                 reference: Some(1.0),
-                styles: Vec::new(),
+                styles: heuristic_styles(columns),
             })
         })
         .collect();

@@ -82,6 +82,18 @@ pub struct LineChart {
     pub y_range: Option<(f64, f64)>,
     /// A horizontal reference line (e.g. ratio 1).
     pub reference: Option<f64>,
+    /// The style of each series, as an index into the line styles ([`style::Style::of`]), so
+    /// that one heuristic keeps its colour and marker across the figures of a campaign, and
+    /// across campaigns, whatever else each one draws; empty: series `i` gets style `i`.
+    pub styles: Vec<usize>,
+}
+
+impl LineChart {
+    /// The style index of series `i` (see [`LineChart::styles`]).
+    fn style_of(&self, i: usize) -> usize {
+        // default: no styles given, the series' own place
+        self.styles.get(i).copied().unwrap_or(i)
+    }
 }
 
 /// One series of a grouped bar chart: one value per group (NaN leaves a gap).
@@ -196,14 +208,20 @@ impl LinePlot {
 
     /// Every series drawn, ours then the paper's, each with its style.
     fn drawn(&self) -> Vec<(&Series, Style)> {
-        let ours = self.chart.series.iter().enumerate();
-        ours.map(|(i, s)| (s, Style::of(i)))
-            .chain(self.paper.iter().map(|p| (&p.series, Style::paper(p.like))))
+        let c = &self.chart;
+        let ours = c.series.iter().enumerate();
+        ours.map(|(i, s)| (s, Style::of(c.style_of(i))))
+            .chain(
+                self.paper
+                    .iter()
+                    .map(|p| (&p.series, Style::paper(c.style_of(p.like)))),
+            )
             .collect()
     }
 
     fn validate(&self) -> Result<()> {
         let n = self.chart.series.len();
+        check_styles("line", &self.chart.title, &self.chart.styles, n)?;
         if let Some(p) = self.paper.iter().find(|p| p.like >= n) {
             return Err(Error::Limit(format!(
                 "paper series `{}` is drawn like series {} of {n}",
@@ -224,6 +242,17 @@ impl LinePlot {
         }
         Ok(())
     }
+}
+
+/// A chart's styles list is empty or gives one style per series.
+fn check_styles(kind: &str, title: &str, styles: &[usize], series: usize) -> Result<()> {
+    if styles.is_empty() || styles.len() == series {
+        return Ok(());
+    }
+    Err(Error::Limit(format!(
+        "{kind} chart `{title}`: {} styles for {series} series",
+        styles.len()
+    )))
 }
 
 fn check_err_len(s: &Series) -> Result<()> {
@@ -301,17 +330,13 @@ impl Figure {
         }
         for p in &self.panels {
             match p {
-                Chart::Line(c) => c.series.iter().try_for_each(check_err_len)?,
+                Chart::Line(c) => {
+                    check_styles("line", &c.title, &c.styles, c.series.len())?;
+                    c.series.iter().try_for_each(check_err_len)?
+                }
                 Chart::Plot(c) => c.validate()?,
                 Chart::Bar(c) => {
-                    if !c.styles.is_empty() && c.styles.len() != c.series.len() {
-                        return Err(Error::Limit(format!(
-                            "bar chart `{}`: {} styles for {} series",
-                            c.title,
-                            c.styles.len(),
-                            c.series.len()
-                        )));
-                    }
+                    check_styles("bar", &c.title, &c.styles, c.series.len())?;
                     for s in &c.series {
                         if s.values.len() != c.groups.len()
                             || s.err.as_ref().is_some_and(|e| e.len() != c.groups.len())
@@ -832,6 +857,7 @@ mod tests {
             ],
             y_range: None,
             reference: Some(1.0),
+            styles: Vec::new(),
         }
     }
 
@@ -862,6 +888,7 @@ mod tests {
             }],
             y_range: None,
             reference: Some(1.0),
+            styles: Vec::new(),
         })
         .log_x("h")
         .with_paper(
@@ -970,5 +997,39 @@ mod tests {
         b.styles = vec![1];
         let err = svg(&Figure::single(Chart::Bar(b))).unwrap_err().to_string();
         assert!(err.contains("1 styles for 2 series"), "{err}");
+    }
+
+    /// Line series, and the published values drawn like one of them, take the style they are
+    /// given: a heuristic keeps its colour in a figure that draws others beside it.
+    #[test]
+    fn line_series_keep_the_style_they_are_given() {
+        let hex = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        let mut c = LineChart {
+            series: vec![
+                Series::new("R-ShelfFill-B", vec![(0.0, 1.0), (1.0, 2.0)]),
+                Series::new("R-ShelfFill-NB", vec![(0.0, 1.5), (1.0, 2.5)]),
+            ],
+            ..Default::default()
+        };
+        let plain = svg(&Figure::single(Chart::Line(c.clone()))).unwrap();
+        assert!(plain.contains(&hex(colour(0))) && !plain.contains(&hex(colour(4))));
+        c.styles = vec![3, 4];
+        let styled = svg(&Figure::single(Chart::Line(c.clone()))).unwrap();
+        assert!(
+            !styled.contains(&hex(colour(0))) && !styled.contains(&hex(colour(1))),
+            "a series drawn in its place's style"
+        );
+        assert!(styled.contains(&hex(colour(3))) && styled.contains(&hex(colour(4))));
+        // The paper's values beside series 1 are drawn in series 1's style (4), not style 1.
+        c.styles = vec![3, 7];
+        let paper = LinePlot::from(c.clone())
+            .with_paper(1, Series::new("paper", vec![(0.0, 1.2), (1.0, 1.2)]));
+        let with_paper = svg(&Figure::single(Chart::Plot(paper))).unwrap();
+        assert!(with_paper.contains(&hex(colour(7))) && !with_paper.contains(&hex(colour(1))));
+        c.styles = vec![3];
+        for chart in [Chart::Line(c.clone()), Chart::Plot(LinePlot::from(c))] {
+            let err = svg(&Figure::single(chart)).unwrap_err().to_string();
+            assert!(err.contains("1 styles for 2 series"), "{err}");
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! the kept-reservation variants beside them, and a last panel with each heuristic's best
 //! priority.
 use super::aggregate::{find, Agg};
-use super::{heuristics, Sweep, KEPT, PRIORITIES};
+use super::{heuristic_styles, heuristics, Sweep, KEPT, PRIORITIES};
 use crate::error::Result;
 use crate::experiment::{eval, labels};
 use crate::oracle::catalogue::{self, Algo};
@@ -47,7 +47,8 @@ pub(super) fn write(
                 .collect(),
         ),
     };
-    let line = |title: String, series: Vec<Series>| {
+    // `styles` empty: the series are priorities; else each heuristic's own style.
+    let line = |title: String, series: Vec<Series>, styles: Vec<usize>| {
         Chart::Line(LineChart {
             title,
             x_label: sw.x_label.into(),
@@ -55,15 +56,18 @@ pub(super) fn write(
             series,
             y_range: None,
             reference: None,
+            styles,
         })
     };
     let mut files = Vec::new();
+    let shelf_labels = labels(&shelves())?;
     let shelf = line(
         format!("Shelf heuristics, LPT (like Figure {})", sw.figures.0),
-        labels(&shelves())?
-            .into_iter()
+        shelf_labels
+            .iter()
             .map(|h| series_of(h, "LPT", h.to_string()))
             .collect(),
+        heuristic_styles(&shelf_labels),
     );
     files.extend(plot::write_both(
         &Figure::single(with_paper_bound(shelf, xs)),
@@ -79,7 +83,7 @@ pub(super) fn write(
                 .iter()
                 .map(|p| series_of(h, &p.to_string(), p.to_string()))
                 .collect();
-            line(h.to_string(), series)
+            line(h.to_string(), series, Vec::new())
         })
         .collect();
     let best: Vec<Series> = panel_labels
@@ -89,7 +93,11 @@ pub(super) fn write(
             series_of(h, &prio, format!("{h} {prio}"))
         })
         .collect();
-    panels.push(line("best priorities".into(), best));
+    panels.push(line(
+        "best priorities".into(),
+        best,
+        heuristic_styles(&panel_labels),
+    ));
     let fig = Figure::grid(
         format!("{} (like Figure {}), seed {seed}", sw.name, sw.figures.1),
         3,

@@ -50,6 +50,23 @@ pub fn sweep_heuristics() -> Vec<&'static str> {
     heuristics().into_iter().chain(KEPT).collect()
 }
 
+/// The style of heuristic `label` (a catalogue label) in every rigid figure: its place among
+/// the labels of [`sweep_heuristics`] (nine, so each gets its own colour), so that a
+/// heuristic is drawn alike in rigid-qbar, rigid-procs and rigid-trace whatever else a figure
+/// shows. An unknown label gets the style after them all.
+pub fn heuristic_style(label: &str) -> usize {
+    let all = sweep_heuristics();
+    all.iter()
+        .position(|n| catalogue::label(n).is_ok_and(|l| l == label))
+        // default: not one of the sweeps' heuristics
+        .unwrap_or(all.len())
+}
+
+/// The styles of the series labelled `labels` ([`heuristic_style`]).
+pub fn heuristic_styles(labels: &[&str]) -> Vec<usize> {
+    labels.iter().map(|l| heuristic_style(l)).collect()
+}
+
 /// The seven priority rules of Section 5.1.
 pub const PRIORITIES: [Priority; 7] = Priority::PAPER;
 
@@ -163,5 +180,22 @@ mod tests {
                 "R-List-Q-kept"
             ]
         );
+    }
+
+    /// Each heuristic of the rigid figures has a style of its own, the same in a figure of a
+    /// few of them (rigid-qbar's shelf heuristics) as in one of all (rigid-trace's Table 1).
+    #[test]
+    fn each_heuristic_keeps_one_style_everywhere() {
+        let all = labels(&sweep_heuristics()).unwrap();
+        let styles = heuristic_styles(&all);
+        assert_eq!(styles, (0..all.len()).collect::<Vec<_>>());
+        assert!(all.len() <= 10, "more heuristics than palette colours");
+        let fill_b = heuristic_style("R-ShelfFill-B");
+        assert_eq!(
+            heuristic_styles(&["R-Shelf-B", "R-ShelfFill-B"])[1],
+            heuristic_styles(&["R-List-0", "R-List-1", "R-List-Q", "R-ShelfFill-B"])[3],
+        );
+        assert_eq!(all[fill_b], "R-ShelfFill-B");
+        assert_eq!(heuristic_style("no such heuristic"), all.len());
     }
 }

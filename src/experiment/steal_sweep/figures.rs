@@ -127,6 +127,7 @@ fn sweep_panels(
                 series,
                 y_range: None,
                 reference: Some(1.0),
+                styles: Vec::new(),
             })
             .log_x("h")
             .with_note(NOTES[i])

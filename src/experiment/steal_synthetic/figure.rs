@@ -121,6 +121,7 @@ fn figure13(m: Measure, results: &[SynthCell]) -> Chart {
         series,
         y_range: None,
         reference: Some(1.0),
+        styles: Vec::new(),
     })
     .log_x("")
     .with_paper(0, paper("max flow"))
@@ -158,6 +159,7 @@ fn figure12(m: Measure, results: &[SynthCell]) -> Chart {
         series,
         y_range: None,
         reference: None,
+        styles: Vec::new(),
     })
     .log_x("")
     .log_y()
