@@ -64,7 +64,8 @@ impl<K: Instant> BlockRuns<K> {
             }
             stack.push(i);
         }
-        by_threshold.sort_by_key(|b| std::cmp::Reverse(b.0));
+        // Equal thresholds are merged by their maximum below, so their order does not matter.
+        by_threshold.sort_unstable_by_key(|b| std::cmp::Reverse(b.0));
         let mut longest: Vec<(i64, K)> = Vec::with_capacity(by_threshold.len());
         for (q, len) in by_threshold {
             match longest.last_mut() {

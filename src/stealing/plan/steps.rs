@@ -70,14 +70,19 @@ impl<K: Instant> Block<K> {
     fn refresh(&mut self) {
         debug_assert!(!self.v.is_empty());
         self.first = self.t[0].clone();
-        self.runs = OnceCell::new();
-        self.asked.set(0);
+        self.forget_runs();
         let (mut lo, mut hi) = (i64::MAX, i64::MIN);
         for &x in &self.v {
             lo = lo.min(x);
             hi = hi.max(x);
         }
         (self.min, self.max) = (lo, hi);
+    }
+
+    /// Drops the cached runs after a change of `t` or `v` that keeps `first`, `min` and `max`.
+    fn forget_runs(&mut self) {
+        self.runs = OnceCell::new();
+        self.asked.set(0);
     }
 
     fn value(&self, i: usize) -> i64 {
@@ -506,8 +511,7 @@ impl<K: Instant> Steps<K> {
         let x = blk.v[i];
         blk.t.insert(i + 1, t.clone());
         blk.v.insert(i + 1, x);
-        blk.runs = OnceCell::new();
-        blk.asked.set(0);
+        blk.forget_runs();
         if blk.t.len() > BLOCK_MAX {
             let half = blk.t.len() / 2;
             let mut right = Block::new(blk.t.split_off(half), blk.v.split_off(half));
@@ -582,7 +586,14 @@ impl<K: Instant> Steps<K> {
         }
         blk.t.remove(i);
         blk.v.remove(i);
-        blk.refresh();
+        if i > 0 {
+            // The count removed equals the one before it in the block: the block's counts,
+            // so its minimum and maximum, and its first instant are unchanged; only its runs
+            // are.
+            blk.forget_runs();
+        } else {
+            blk.refresh();
+        }
     }
 
     /// Moves a reservation of `p` nodes from `[start, start_end)` to `[to, to_end)`, earlier
