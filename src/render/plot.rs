@@ -965,6 +965,11 @@ mod tests {
         assert!(svg(&Figure::grid("", 2, vec![])).is_err());
     }
 
+    /// A colour as the SVG writes it.
+    fn hex(c: RGBColor) -> String {
+        format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+    }
+
     /// A bar series drawn in the style it is given, legend included: the same variant keeps
     /// its colour in a figure that leaves other series out.
     #[test]
@@ -974,7 +979,6 @@ mod tests {
             values: vec![1.0],
             err: None,
         };
-        let hex = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
         let mut b = BarChart {
             groups: vec!["a".into()],
             series: vec![bar("H111"), bar("H112")],
@@ -1003,7 +1007,6 @@ mod tests {
     /// given: a heuristic keeps its colour in a figure that draws others beside it.
     #[test]
     fn line_series_keep_the_style_they_are_given() {
-        let hex = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
         let mut c = LineChart {
             series: vec![
                 Series::new("R-ShelfFill-B", vec![(0.0, 1.0), (1.0, 2.0)]),
