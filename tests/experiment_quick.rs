@@ -202,6 +202,44 @@ fn rigid_trace_quick() {
     );
 }
 
+/// The manifest says why job lines of a trace were dropped, not only how many: a trace with
+/// one line of each kind the cleaning rule drops, beside 21 schedulable jobs on one day.
+#[test]
+fn rigid_trace_manifest_counts_dropped_lines_by_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("dirty.swf");
+    let mut swf = String::from("; MaxProcs: 8\n");
+    for j in 1..=21 {
+        swf.push_str(&format!(
+            "{j} {} 0 {} 2 -1 -1 2 100 -1 1 -1 -1 -1 -1 -1 -1 -1\n",
+            10 * j,
+            50 + j
+        ));
+    }
+    swf.push_str("22 5 0 0 2 -1 -1 2 100 -1 1 -1 -1 -1 -1 -1 -1 -1\n"); // run time 0
+    swf.push_str("23 5 0 30 -1 -1 -1 -1 100 -1 1 -1 -1 -1 -1 -1 -1 -1\n"); // no processor count
+    swf.push_str("24 -1 0 30 2 -1 -1 2 100 -1 1 -1 -1 -1 -1 -1 -1 -1\n"); // submit time unknown
+    swf.push_str("25 7 0 -1 2 -1 -1 2 100 -1 1 -1 -1 -1 -1 -1 -1 -1\n"); // run time unknown
+    std::fs::write(&trace, swf).unwrap();
+    let out = dir.path().join("out");
+    let opts = Options {
+        traces: vec![trace],
+        min_jobs: Some(1),
+        ..quick(&out)
+    };
+    experiment::run("rigid-trace", &opts).unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    let t = &manifest["traces"][0];
+    assert_eq!(t["jobs"], 21, "{t}");
+    assert_eq!(t["dropped_by_cleaning"], 4, "{t}");
+    assert_eq!(
+        t["dropped_by_reason"],
+        serde_json::json!({"run_time": 2, "procs": 1, "submit": 1}),
+        "{t}"
+    );
+}
+
 #[test]
 fn thread_count_does_not_change_results() {
     let run = |threads: usize| {

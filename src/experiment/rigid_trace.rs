@@ -15,6 +15,8 @@
 //! two 10-day windows of March 2018 whose first and last days are partial (jobs that were
 //! already running when the window opened). Days with fewer than `--min-jobs` jobs (default
 //! 20) are left out and counted. Jobs larger than P are dropped (none on Mira: P = 49152).
+//! `manifest.json` lists, per trace, the job lines the SWF cleaning rule dropped, in total
+//! and by reason (run time, processor count, submit time), and the oversize jobs dropped.
 //!
 //! `--quick`: the first 2 eligible days of each trace, 3 scenarios.
 use super::eval;
@@ -407,7 +409,8 @@ fn load_days(
             .collect();
         trace_info.push(serde_json::json!({
             "file": path.display().to_string(), "procs": procs, "jobs": log.jobs.len(),
-            "dropped_by_cleaning": log.dropped.total(), "oversize_dropped": split.oversize,
+            "dropped_by_cleaning": log.dropped.total(), "dropped_by_reason": log.dropped,
+            "oversize_dropped": split.oversize,
             "days": total, "days_used": kept.len(), "min_jobs": min_jobs,
         }));
         for d in kept {

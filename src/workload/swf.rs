@@ -74,7 +74,7 @@ pub struct SwfJob {
 }
 
 /// Counts of the job lines dropped by the cleaning rule, by reason (see the module doc).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Dropped {
     /// Run time ≤ 0 or unknown.
     pub run_time: usize,
