@@ -308,7 +308,7 @@ impl Profile {
     /// raised hull, so it stops there instead of running over the whole backlog's
     /// reservations (counts reached only at or after `until` are simply absent).
     pub fn rises(&mut self, from: &Time, until: Option<&Time>) -> Rises {
-        self.rises_in(from, until, true)
+        self.rises_with(Vec::new(), from, until, true)
     }
 
     /// As [`Profile::rises`], scanned only as questions need ([`Rises::reaches_before`]):
@@ -316,7 +316,7 @@ impl Profile {
     /// recomputed after every move, so scanning them to `until` each time was 10–12 % of a run
     /// on the archive traces.
     pub fn rises_on_demand(&mut self, from: &Time, until: Option<&Time>) -> Rises {
-        self.rises_in(from, until, false)
+        self.rises_with(Vec::new(), from, until, false)
     }
 
     /// [`Profile::rises_on_demand`] from the same instant as `old`, up to `until`, reusing
@@ -329,12 +329,8 @@ impl Profile {
         self.rises_with(buf, &old.from, until, false)
     }
 
-    /// [`Profile::rises`] (`all`) or [`Profile::rises_on_demand`].
-    fn rises_in(&mut self, from: &Time, until: Option<&Time>, all: bool) -> Rises {
-        self.rises_with(Vec::new(), from, until, all)
-    }
-
-    /// [`Profile::rises_in`], its highs kept in `buf` when the profile is in ticks.
+    /// [`Profile::rises`] (`all`) or [`Profile::rises_on_demand`], its highs kept in `buf`
+    /// when the profile is in ticks.
     fn rises_with(
         &mut self,
         buf: Vec<(i64, Tick)>,
@@ -344,14 +340,12 @@ impl Profile {
     ) -> Rises {
         let inner = match until {
             None => match self.at([from]) {
-                At::Ticks(s, sc, [f]) => RisesIn::Ticks(s.rises_into(buf, &f, None, all), sc),
-                At::Exact(s) => RisesIn::Exact(s.rises_in(from, None, all)),
+                At::Ticks(s, sc, [f]) => RisesIn::Ticks(s.rises_in(buf, &f, None, all), sc),
+                At::Exact(s) => RisesIn::Exact(s.rises_in(Vec::new(), from, None, all)),
             },
             Some(u) => match self.at([from, u]) {
-                At::Ticks(s, sc, [f, u]) => {
-                    RisesIn::Ticks(s.rises_into(buf, &f, Some(&u), all), sc)
-                }
-                At::Exact(s) => RisesIn::Exact(s.rises_in(from, Some(u), all)),
+                At::Ticks(s, sc, [f, u]) => RisesIn::Ticks(s.rises_in(buf, &f, Some(&u), all), sc),
+                At::Exact(s) => RisesIn::Exact(s.rises_in(Vec::new(), from, Some(u), all)),
             },
         };
         Rises {

@@ -118,7 +118,7 @@ pub(super) struct Rises<K> {
 }
 
 impl<K: Instant> Rises<K> {
-    /// The vector of highs, for [`Steps::rises_into`] to use again.
+    /// The vector of highs, for [`Steps::rises_in`] to use again.
     pub(super) fn into_buffer(self) -> Vec<(i64, K)> {
         self.highs
     }
@@ -471,14 +471,9 @@ impl<K: Instant> Steps<K> {
     /// raised hull, so it stops there instead of running over the whole backlog's
     /// reservations (counts reached only at or after `until` are simply absent). Scanned to
     /// `until` when `all`, else only as far as questions need ([`Rises::reaches_before`]).
-    pub(super) fn rises_in(&self, from: &K, until: Option<&K>, all: bool) -> Rises<K> {
-        self.rises_into(Vec::new(), from, until, all)
-    }
-
-    /// [`Steps::rises_in`], its highs kept in `buf` (cleared first): a compression pass
-    /// takes the rises again after every move, and growing a new vector each time was most
-    /// of its allocations.
-    pub(super) fn rises_into(
+    /// The highs are kept in `buf` (cleared first): a compression pass takes the rises again
+    /// after every move, and growing a new vector each time was most of its allocations.
+    pub(super) fn rises_in(
         &self,
         mut buf: Vec<(i64, K)>,
         from: &K,
