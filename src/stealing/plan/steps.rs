@@ -39,8 +39,9 @@ struct Block<K> {
 /// See [`Block::asked`]. Thunder's first 50,000 lines, SFSJ, CPU user s on a loaded host
 /// (noise ±15 %): 1 → 15.4, 2 → 14.4, 4 → 12.8–13.7, 8 → 11.4, 16 → 11.9; larger blocks were
 /// slower (128 steps: 19.5–20.6, 256: 26.7–29.2; 32: 12.2–16.8). Counted exactly later
-/// (cachegrind, Thunder 25k SFSJ / SDSC-BLUE 60k Baseline, billions of instructions): 4 →
-/// 8.03 / 9.37, 8 → 7.68 / 8.87, 16 → 7.60 / 8.70, 32 → 7.61 / 8.69, 64 → 7.66 / 8.70; and
+/// (cachegrind at 32e2510, Thunder 25k SFSJ / SDSC-BLUE 60k Baseline, billions of
+/// instructions): 4 → 8.03 / 9.37, 8 → 7.66 / 8.86, 16 → 7.60 / 8.70, 32 → 7.61 / 8.69,
+/// 64 → 7.66 / 8.70; and
 /// on an idle host, whole logs, 8 → 16: SDSC-BLUE Baseline 102.4 → 95.9 s, SFSJ 34.3 → 33.1 s,
 /// Thunder SFSJ 25.1 → 24.4 s (BENCHMARKS.md).
 const BUILD_AFTER: u8 = 16;
