@@ -896,7 +896,7 @@ mod tests {
             Series::new("paper (Fig. 9, read off)", vec![(1.0, 1.02)]),
         )
         .with_note("dashed: the paper");
-        let s = svg(&Figure::single(Chart::Plot(p.clone()))).unwrap();
+        let s = alone(Chart::Plot(p.clone())).unwrap();
         roxmltree::Document::parse(&s).unwrap();
         for want in [
             "1 h",
@@ -910,16 +910,14 @@ mod tests {
         assert!(!s.contains("NaN") && !s.contains(">0.0<") && !s.contains(">2<"));
         let mut bad = p.clone();
         bad.chart.series[0].points[0].0 = 0.0;
-        let e = svg(&Figure::single(Chart::Plot(bad)))
-            .unwrap_err()
-            .to_string();
+        let e = alone(Chart::Plot(bad)).unwrap_err().to_string();
         assert!(
             e.contains("D = 10 min") && e.contains("logarithmic x"),
             "{e}"
         );
         let mut bad = p;
         bad.paper[0].like = 3;
-        assert!(svg(&Figure::single(Chart::Plot(bad))).is_err());
+        assert!(alone(Chart::Plot(bad)).is_err());
     }
 
     #[test]
@@ -943,7 +941,7 @@ mod tests {
 
     #[test]
     fn svg_has_labels_and_series() {
-        let s = svg(&Figure::single(Chart::Line(line()))).unwrap();
+        let s = alone(Chart::Line(line())).unwrap();
         assert!(s.starts_with("<svg") && s.contains("R-List-0") && s.contains("makespan / L(f)"));
     }
 
@@ -951,7 +949,7 @@ mod tests {
     fn mismatched_error_bars_are_an_error() {
         let mut c = line();
         c.series[0].err = Some(vec![0.1]);
-        assert!(svg(&Figure::single(Chart::Line(c))).is_err());
+        assert!(alone(Chart::Line(c)).is_err());
         let b = BarChart {
             groups: vec!["a".into()],
             series: vec![BarSeries {
@@ -961,8 +959,13 @@ mod tests {
             }],
             ..Default::default()
         };
-        assert!(svg(&Figure::single(Chart::Bar(b))).is_err());
+        assert!(alone(Chart::Bar(b)).is_err());
         assert!(svg(&Figure::grid("", 2, vec![])).is_err());
+    }
+
+    /// The SVG of `chart` drawn alone.
+    fn alone(chart: Chart) -> Result<String> {
+        svg(&Figure::single(chart))
     }
 
     /// A colour as the SVG writes it.
@@ -984,10 +987,10 @@ mod tests {
             series: vec![bar("H111"), bar("H112")],
             ..Default::default()
         };
-        let plain = svg(&Figure::single(Chart::Bar(b.clone()))).unwrap();
+        let plain = alone(Chart::Bar(b.clone())).unwrap();
         assert!(plain.contains(&hex(colour(0))) && !plain.contains(&hex(colour(2))));
         b.styles = vec![1, 2];
-        let styled = svg(&Figure::single(Chart::Bar(b.clone()))).unwrap();
+        let styled = alone(Chart::Bar(b.clone())).unwrap();
         assert!(
             !styled.contains(&hex(colour(0))),
             "series 0 drawn in style 0"
@@ -996,10 +999,10 @@ mod tests {
         // A published value beside series 1: its colour, as the outline of a light bar.
         assert_eq!((light_bar(1), light_bar(11)), (11, 11));
         b.styles = vec![0, light_bar(1)];
-        let light = svg(&Figure::single(Chart::Bar(b.clone()))).unwrap();
+        let light = alone(Chart::Bar(b.clone())).unwrap();
         assert!(light.contains(&hex(colour(1))) && !light.contains(&hex(colour(2))));
         b.styles = vec![1];
-        let err = svg(&Figure::single(Chart::Bar(b))).unwrap_err().to_string();
+        let err = alone(Chart::Bar(b)).unwrap_err().to_string();
         assert!(err.contains("1 styles for 2 series"), "{err}");
     }
 
@@ -1014,10 +1017,10 @@ mod tests {
             ],
             ..Default::default()
         };
-        let plain = svg(&Figure::single(Chart::Line(c.clone()))).unwrap();
+        let plain = alone(Chart::Line(c.clone())).unwrap();
         assert!(plain.contains(&hex(colour(0))) && !plain.contains(&hex(colour(4))));
         c.styles = vec![3, 4];
-        let styled = svg(&Figure::single(Chart::Line(c.clone()))).unwrap();
+        let styled = alone(Chart::Line(c.clone())).unwrap();
         assert!(
             !styled.contains(&hex(colour(0))) && !styled.contains(&hex(colour(1))),
             "a series drawn in its place's style"
@@ -1027,11 +1030,11 @@ mod tests {
         c.styles = vec![3, 7];
         let paper = LinePlot::from(c.clone())
             .with_paper(1, Series::new("paper", vec![(0.0, 1.2), (1.0, 1.2)]));
-        let with_paper = svg(&Figure::single(Chart::Plot(paper))).unwrap();
+        let with_paper = alone(Chart::Plot(paper)).unwrap();
         assert!(with_paper.contains(&hex(colour(7))) && !with_paper.contains(&hex(colour(1))));
         c.styles = vec![3];
         for chart in [Chart::Line(c.clone()), Chart::Plot(LinePlot::from(c))] {
-            let err = svg(&Figure::single(chart)).unwrap_err().to_string();
+            let err = alone(chart).unwrap_err().to_string();
             assert!(err.contains("1 styles for 2 series"), "{err}");
         }
     }
