@@ -54,6 +54,7 @@ use steps::Steps;
 
 mod block_runs;
 mod instant;
+mod pass;
 mod steps;
 
 /// An occupation of `count` nodes over `[from, to)`.
@@ -308,7 +309,7 @@ impl Profile {
     /// raised hull, so it stops there instead of running over the whole backlog's
     /// reservations (counts reached only at or after `until` are simply absent).
     pub fn rises(&mut self, from: &Time, until: Option<&Time>) -> Rises {
-        self.rises_with(Vec::new(), from, until, true)
+        self.rises_with(from, until, true)
     }
 
     /// As [`Profile::rises`], scanned only as questions need ([`Rises::reaches_before`]):
@@ -316,35 +317,20 @@ impl Profile {
     /// recomputed after every move, so scanning them to `until` each time was 10–12 % of a run
     /// on the archive traces.
     pub fn rises_on_demand(&mut self, from: &Time, until: Option<&Time>) -> Rises {
-        self.rises_with(Vec::new(), from, until, false)
+        self.rises_with(from, until, false)
     }
 
-    /// [`Profile::rises_on_demand`] from the same instant as `old`, up to `until`, reusing
-    /// its memory.
-    pub fn rises_again(&mut self, old: Rises, until: Option<&Time>) -> Rises {
-        let buf = match old.inner {
-            RisesIn::Ticks(r, _) => r.into_buffer(),
-            RisesIn::Exact(_) => Vec::new(),
-        };
-        self.rises_with(buf, &old.from, until, false)
-    }
-
-    /// [`Profile::rises`] (`all`) or [`Profile::rises_on_demand`], its highs kept in `buf`
-    /// when the profile is in ticks.
-    fn rises_with(
-        &mut self,
-        buf: Vec<(i64, Tick)>,
-        from: &Time,
-        until: Option<&Time>,
-        all: bool,
-    ) -> Rises {
+    /// [`Profile::rises`] (`all`) or [`Profile::rises_on_demand`].
+    fn rises_with(&mut self, from: &Time, until: Option<&Time>, all: bool) -> Rises {
         let inner = match until {
             None => match self.at([from]) {
-                At::Ticks(s, sc, [f]) => RisesIn::Ticks(s.rises_in(buf, &f, None, all), sc),
+                At::Ticks(s, sc, [f]) => RisesIn::Ticks(s.rises_in(Vec::new(), &f, None, all), sc),
                 At::Exact(s) => RisesIn::Exact(s.rises_in(Vec::new(), from, None, all)),
             },
             Some(u) => match self.at([from, u]) {
-                At::Ticks(s, sc, [f, u]) => RisesIn::Ticks(s.rises_in(buf, &f, Some(&u), all), sc),
+                At::Ticks(s, sc, [f, u]) => {
+                    RisesIn::Ticks(s.rises_in(Vec::new(), &f, Some(&u), all), sc)
+                }
                 At::Exact(s) => RisesIn::Exact(s.rises_in(Vec::new(), from, Some(u), all)),
             },
         };
@@ -439,6 +425,201 @@ impl Profile {
             Repr::Exact(s) => s.min_free(),
         }
     }
+
+    /// Section 4.1's compression pass from `now` over the queue `q` mirrors (`jobs`, the
+    /// simulator's own values, are read only when the mirror must be taken again): every
+    /// queued job, in priority order, moved to its earliest slot before its start that meets
+    /// `raised` (the hull of where counts rose since the plan was last settled), and the
+    /// `unplanned` new jobs placed at their earliest slot (see `Sim::replan_pass` for why each
+    /// filter of [`pass::compress`] is exact). Runs in ticks when every instant fits the scale
+    /// and no reservation end the pass can make leaves the tick range (the last breakpoint
+    /// plus every queued length), else on exact rationals; the answers are the same.
+    pub fn compress(
+        &mut self,
+        q: &mut Queue,
+        jobs: impl Fn() -> Vec<QueuedSlot>,
+        now: &Time,
+        raised: Option<&(Time, Time)>,
+        unplanned: usize,
+    ) -> Compressed {
+        let mut out = Compressed {
+            checks: 0,
+            moves: 0,
+            moved: None,
+            started: Vec::new(),
+        };
+        // Nothing raised and no new job: nothing can move (and the mirror is not taken).
+        if raised.is_none() && unplanned == 0 {
+            return out;
+        }
+        // Each `continue` follows a refinement of the scale or the turn to exact rationals.
+        while let Repr::Ticks(steps, sc) = &mut self.repr {
+            let sc = *sc;
+            let ts: Vec<&Time> = std::iter::once(now)
+                .chain(raised.into_iter().flat_map(|(a, b)| [a, b]))
+                .collect();
+            let ks: Result<Vec<Tick>, &Time> = ts.iter().map(|t| sc.tick(t).ok_or(*t)).collect();
+            let ks = match ks {
+                Ok(ks) => ks,
+                Err(t) => {
+                    let t = t.clone();
+                    self.widen(&t);
+                    continue;
+                }
+            };
+            if q.scale != Some(sc) {
+                if let Err(t) = q.take(sc, &jobs()) {
+                    q.forget();
+                    self.widen(&t);
+                    continue;
+                }
+            }
+            debug_assert!(q.scale == Some(sc) && mirrors(q, sc, &jobs()));
+            let last = steps.bounds().1.raw();
+            if i128::from(last) + q.total > i128::from(instant::LIMIT) {
+                q.forget();
+                self.on_exact(|_| ());
+                break;
+            }
+            let r = raised.map(|_| (ks[1], ks[2]));
+            let d = pass::compress(steps, &mut q.slots, &ks[0], r, unplanned);
+            out.started = d
+                .started
+                .iter()
+                .filter_map(|&k| Some((k, sc.time(q.slots[k].start?))))
+                .collect();
+            (out.checks, out.moves) = (d.checks, d.moves);
+            out.moved = d.moved.map(|(a, b)| (sc.time(a), sc.time(b)));
+            return out;
+        }
+        let mut slots: Vec<pass::Slot<Time>> = jobs()
+            .into_iter()
+            .map(|j| pass::Slot {
+                p: j.p,
+                len: j.len,
+                start: j.start,
+            })
+            .collect();
+        let d = self.on_exact(|s| pass::compress(s, &mut slots, now, raised.cloned(), unplanned));
+        out.started = d
+            .started
+            .iter()
+            .filter_map(|&k| Some((k, slots[k].start.clone()?)))
+            .collect();
+        (out.checks, out.moves, out.moved) = (d.checks, d.moves, d.moved);
+        out
+    }
+}
+
+/// Whether `q` holds `jobs` at scale `sc` (the mirror the simulator keeps, checked in debug
+/// builds before every pass).
+fn mirrors(q: &Queue, sc: Scale, jobs: &[QueuedSlot]) -> bool {
+    q.slots.len() == jobs.len()
+        && q.slots.iter().zip(jobs).all(|(s, j)| {
+            s.p == j.p
+                && Some(s.len) == sc.tick(&j.len)
+                && s.start == j.start.as_ref().and_then(|t| sc.tick(t))
+                && s.start.is_some() == j.start.is_some()
+        })
+        && q.total
+            == q.slots
+                .iter()
+                .map(|s| i128::from(s.len.raw()))
+                .sum::<i128>()
+}
+
+/// The queued jobs' node counts, lengths and planned starts in a plan's ticks, kept beside the
+/// simulator's queue in the same order ([`Profile::compress`] runs on them; see [`pass`] for
+/// why). The simulator mirrors every insertion and removal of its queue here; starts are
+/// given here by the passes, and [`Queue::forget`] after any other change of them has the
+/// next pass take the queue again from the simulator's own (exact) values.
+#[derive(Clone, Debug, Default)]
+pub struct Queue {
+    /// The scale of `slots`; `None`: to be taken again at the next pass.
+    scale: Option<Scale>,
+    slots: Vec<pass::Slot<Tick>>,
+    /// The sum of every slot's length in ticks, for the bound that keeps each reservation end
+    /// a pass makes within the tick range (see [`Profile::compress`]).
+    total: i128,
+}
+
+impl Queue {
+    /// An empty queue.
+    pub fn new() -> Queue {
+        Queue::default()
+    }
+
+    /// Mirrors a job of `p` nodes and length `len`, with no start yet, queued at index `i`.
+    pub fn insert(&mut self, i: usize, p: u32, len: &Time) {
+        let Some(sc) = self.scale else { return };
+        match sc.tick(len) {
+            Some(l) => {
+                self.total += i128::from(l.raw());
+                self.slots.insert(
+                    i,
+                    pass::Slot {
+                        p,
+                        len: l,
+                        start: None,
+                    },
+                );
+            }
+            None => self.forget(),
+        }
+    }
+
+    /// Mirrors the removal of the job at index `i`.
+    pub fn remove(&mut self, i: usize) {
+        if self.scale.is_some() && i < self.slots.len() {
+            let s = self.slots.remove(i);
+            self.total -= i128::from(s.len.raw());
+        }
+    }
+
+    /// Drops the mirror: the next pass takes the queue again.
+    pub fn forget(&mut self) {
+        self.scale = None;
+        self.slots.clear();
+        self.total = 0;
+    }
+
+    /// Takes the queue `jobs` (node count, length, start) at scale `sc`, or returns the first
+    /// instant that does not fit it.
+    fn take(&mut self, sc: Scale, jobs: &[QueuedSlot]) -> Result<(), Time> {
+        self.forget();
+        for j in jobs {
+            let len = sc.tick(&j.len).ok_or_else(|| j.len.clone())?;
+            let start = match &j.start {
+                Some(t) => Some(sc.tick(t).ok_or_else(|| t.clone())?),
+                None => None,
+            };
+            self.total += i128::from(len.raw());
+            self.slots.push(pass::Slot { p: j.p, len, start });
+        }
+        self.scale = Some(sc);
+        Ok(())
+    }
+}
+
+/// A queued job as [`Profile::compress`] reads it from the simulator: node count, reserved
+/// length, planned start (`None`: not placed yet).
+#[derive(Clone, Debug)]
+pub struct QueuedSlot {
+    pub p: u32,
+    pub len: Time,
+    pub start: Option<Time>,
+}
+
+/// What [`Profile::compress`] did.
+#[derive(Clone, Debug)]
+pub struct Compressed {
+    /// Jobs checked (placed or asked whether they can move) and moved.
+    pub checks: u64,
+    pub moves: u64,
+    /// The hull of the slots the moves freed (`None`: nobody moved, the plan is settled).
+    pub moved: Option<(Time, Time)>,
+    /// The jobs given a start (a new job placed, or a job moved), by queue index, with it.
+    pub started: Vec<(usize, Time)>,
 }
 
 /// The successive highs of a profile from some instant on: `(count, t)` with strictly rising
@@ -1016,6 +1197,149 @@ mod tests {
         assert!(!pr.in_ticks());
         assert_eq!(pr.free_at(&i(1 << 61)), 3);
         assert_eq!(pr.earliest(4, &i(10), &i(0)), &i(10) + &i(1 << 61));
+    }
+
+    /// [`Profile::compress`] after a completion gives every queued job the start of the plain
+    /// pass (each job given back and placed again at its earliest slot no later than its start,
+    /// new jobs at their earliest), and leaves the same profile: in ticks from a fresh mirror,
+    /// in ticks from a mirror kept through insertions and removals, and in exact rationals;
+    /// on instants off the 1/1000 grid (the scale refined, or the plan turned exact) and with
+    /// lengths whose sum leaves the tick range (the pass runs exact).
+    #[test]
+    fn compress_gives_the_starts_of_the_plain_pass() {
+        use rand::{RngExt, SeedableRng};
+        let (mut moves, mut exact_runs) = (0, 0);
+        for seed in 0..60u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let ctx = format!("seed {seed}");
+            let nodes = rng.random_range(1..12u32);
+            let at = |rng: &mut rand_chacha::ChaCha8Rng, hi: i64| {
+                let den = [1, 1, 2, 1000, 3, 7][rng.random_range(0..6)];
+                Time::new(rng.random_range(1..hi * den), den).unwrap()
+            };
+            // Running jobs, and occupations from a later instant (a hold, a return).
+            let running: Vec<Busy> = (0..rng.random_range(1..6))
+                .map(|_| {
+                    let from = match rng.random_bool(0.5) {
+                        true => i(0),
+                        false => at(&mut rng, 40),
+                    };
+                    Busy {
+                        to: &from + &at(&mut rng, 80),
+                        from,
+                        count: rng.random_range(1..=nodes.div_ceil(2)),
+                    }
+                })
+                .collect();
+            let mut prof = Profile::new(&i(0), nodes, &running);
+            let mut queue: Vec<QueuedSlot> = Vec::new();
+            for _ in 0..rng.random_range(1..30) {
+                let (p, len) = (rng.random_range(1..=nodes), at(&mut rng, 60));
+                let s = prof.earliest(p, &len, &i(0));
+                prof.reserve(&s, &len, p);
+                queue.push(QueuedSlot {
+                    p,
+                    len,
+                    start: Some(s),
+                });
+            }
+            for _ in 0..rng.random_range(0..3) {
+                queue.push(QueuedSlot {
+                    p: rng.random_range(1..=nodes),
+                    len: at(&mut rng, 60),
+                    start: None,
+                });
+            }
+            // Two lengths of 2^50 s sum to just under the tick range at D = 1000 (the pass
+            // stays in ticks); three leave it (the pass runs exact).
+            if seed % 10 >= 8 {
+                for _ in 0..seed % 10 - 6 {
+                    queue.push(QueuedSlot {
+                        p: 1,
+                        len: i(1 << 50),
+                        start: None,
+                    });
+                }
+            }
+            // An occupation ends early: a running job completes at 0, or one from a later
+            // instant is given back (the counts rise on a hull that starts after now).
+            let done = &running[rng.random_range(0..running.len())];
+            prof.release(&done.from, &done.to, done.count);
+            let raised = (done.from.clone(), done.to.clone());
+            let unplanned = queue.iter().filter(|j| j.start.is_none()).count();
+            // The plain pass, on exact rationals.
+            let mut plain = prof.exact_copy();
+            let mut want = queue.clone();
+            for j in &mut want {
+                let s = match &j.start {
+                    None => plain.earliest(j.p, &j.len, &i(0)),
+                    Some(s) => {
+                        plain.unreserve(s, &j.len, j.p);
+                        plain.earliest_before(j.p, &j.len, &i(0), Some(s))
+                    }
+                };
+                plain.reserve(&s, &j.len, j.p);
+                j.start = Some(s);
+            }
+            let run = |pr: &mut Profile, q: &mut Queue, jobs: &[QueuedSlot]| {
+                let d = pr.compress(q, || jobs.to_vec(), &i(0), Some(&raised), unplanned);
+                let mut got = jobs.to_vec();
+                for (k, s) in &d.started {
+                    got[*k].start = Some(s.clone());
+                }
+                (got, d)
+            };
+            let mut fresh = prof.clone();
+            let (got, d) = run(&mut fresh, &mut Queue::new(), &queue);
+            let starts = |js: &[QueuedSlot]| js.iter().map(|j| j.start.clone()).collect::<Vec<_>>();
+            assert_eq!(starts(&got), starts(&want), "{ctx}");
+            assert_eq!(fresh.steps(), plain.steps(), "{ctx}");
+            moves += d.moves;
+            exact_runs += usize::from(!fresh.in_ticks());
+            let mut exact = prof.exact_copy();
+            let (got, _) = run(&mut exact, &mut Queue::new(), &queue);
+            assert_eq!(starts(&got), starts(&want), "{ctx}");
+            assert_eq!(exact.steps(), plain.steps(), "{ctx}");
+            // The simulator's protocol: a mirror kept through insertions (new jobs, with no
+            // start) and removals, its starts given by the passes, answers as one taken
+            // afresh from the queue (and is checked against it in debug builds).
+            let (mut kept, mut fresh2) = (prof.clone(), prof.clone());
+            let mut q = Queue::new();
+            run(&mut kept, &mut q, &[]);
+            let mut jobs: Vec<QueuedSlot> = Vec::new();
+            for round in 0..3 {
+                for j in &queue {
+                    let k = rng.random_range(0..=jobs.len());
+                    q.insert(k, j.p, &j.len);
+                    jobs.insert(
+                        k,
+                        QueuedSlot {
+                            start: None,
+                            ..j.clone()
+                        },
+                    );
+                }
+                let k = rng.random_range(0..jobs.len());
+                if let Some(s) = &jobs[k].start {
+                    kept.unreserve(s, &jobs[k].len, jobs[k].p);
+                    fresh2.unreserve(s, &jobs[k].len, jobs[k].p);
+                }
+                jobs.remove(k);
+                q.remove(k);
+                let n = jobs.iter().filter(|j| j.start.is_none()).count();
+                let rs = Some(&raised).filter(|_| round == 0);
+                let d1 = kept.compress(&mut q, || jobs.clone(), &i(0), rs, n);
+                let d2 = fresh2.compress(&mut Queue::new(), || jobs.clone(), &i(0), rs, n);
+                assert_eq!(d1.started, d2.started, "{ctx}, round {round}");
+                assert_eq!(kept.steps(), fresh2.steps(), "{ctx}, round {round}");
+                assert_eq!(q.scale.is_some(), kept.in_ticks(), "{ctx}, round {round}");
+                for (k, s) in d1.started {
+                    jobs[k].start = Some(s);
+                }
+            }
+        }
+        assert!(moves > 100, "only {moves} moves");
+        assert!(exact_runs >= 6, "{exact_runs} passes ran exact");
     }
 
     fn steps_min(st: &[(Time, i64)]) -> i64 {

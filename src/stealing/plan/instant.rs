@@ -48,6 +48,13 @@ pub(super) fn fits(k: Tick) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(super) struct Tick(i64);
 
+impl Tick {
+    /// The integer itself (for sums kept beside the plan, such as [`super::Queue`]'s).
+    pub(super) fn raw(self) -> i64 {
+        self.0
+    }
+}
+
 impl Instant for Tick {
     fn zero() -> Tick {
         Tick(0)

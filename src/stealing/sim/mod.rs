@@ -69,7 +69,7 @@ use super::failures::FailureSource;
 use super::limits::{self, Budget};
 use super::model::{Resilience, Variant, Workload};
 use super::nodes::{NodeBitset, NodeSet};
-use super::plan::Profile;
+use super::plan::{Profile, Queue as PlanQueue};
 use super::readings::Readings;
 use crate::error::{Error, Result};
 use crate::time::Time;
@@ -195,6 +195,10 @@ struct Sim<'a> {
     plan: Profile,
     /// What occupies nodes besides the queue (the base of `plan`), kept as `plan` is.
     base_plan: Profile,
+    /// The queue's node counts, lengths and planned starts in the plan's ticks, for the
+    /// compression passes ([`crate::stealing::plan::Queue`]): every insertion and removal of
+    /// `queue` is mirrored there.
+    plan_queue: PlanQueue,
     /// Where the free counts of `plan` rose since it was last *settled* (no queued job could
     /// start earlier), as the hull `[from, to)` of those intervals; `None`: settled. A queued
     /// job can only move into a window that meets it (see `Sim::replan_pass`).
@@ -324,6 +328,7 @@ impl<'a> Sim<'a> {
             compress: false,
             plan: Profile::new(&Time::zero(), nodes, &[]),
             base_plan: Profile::new(&Time::zero(), nodes, &[]),
+            plan_queue: PlanQueue::new(),
             raised: None,
             greedy: true,
             freed: Vec::new(),
@@ -547,6 +552,7 @@ impl<'a> Sim<'a> {
         let i = self
             .queue
             .partition_point(|x| (std::cmp::Reverse(x.prio), x.job) < key);
+        self.plan_queue.insert(i, q.nodes, &q.len);
         self.queue.insert(i, q);
         self.unplanned += 1;
     }

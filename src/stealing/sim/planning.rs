@@ -4,7 +4,7 @@
 //! jobs whose planned start has come. The profile itself is [`crate::stealing::plan`].
 use super::Sim;
 use crate::error::Result;
-use crate::stealing::plan::{Busy, Profile, Rises, Runs};
+use crate::stealing::plan::{Busy, Profile, QueuedSlot};
 use crate::stealing::readings::NodeReturns;
 use crate::time::Time;
 use rustc_hash::FxHashMap;
@@ -133,6 +133,8 @@ impl Sim<'_> {
             last.insert(key, s.clone());
             self.set_planned(k, s);
         }
+        // Every start changed outside a pass: the next pass takes the queue again.
+        self.plan_queue.forget();
         self.plan = prof;
         self.base_plan = base;
         self.freed.clear();
@@ -196,7 +198,9 @@ impl Sim<'_> {
     /// A job that moves frees its old slot `[s_k, s_k + ℓ)`, which joins `raised` (the jobs
     /// before it were checked without it). The plan is settled afterwards iff nobody moved.
     /// Each case gives the very start the full pass gives (`tests/stealing_pins.rs` pins whole
-    /// runs).
+    /// runs; the plan's `compress_gives_the_starts_of_the_plain_pass` compares single passes).
+    /// The pass runs in the plan, on its own instants and on its mirror of the queue
+    /// ([`Profile::compress`]); here the give-backs are made and the new starts taken.
     pub(super) fn replan_pass(&mut self) {
         let mut prof = std::mem::replace(&mut self.plan, Profile::new(&self.now, 0, &[]));
         prof.forget_before(&self.now);
@@ -210,96 +214,33 @@ impl Sim<'_> {
                 self.greedy = false;
             }
         }
-        // A job's new start is searched with its reservation in place, which is exact when no
-        // count is negative ([`Profile::earlier_start`]). Every plan is built so (reservations
-        // at feasible slots, give-backs only add), and a move keeps it so; the check costs one
-        // look at each block per pass, and the give-back path stays for a plan that breaks it.
-        let in_place = prof.min_free() >= 0;
-        // `raised` from here on also covers the slots the moves of this pass free; `moved`
-        // alone is what the next pass inherits.
-        let mut moved: Option<(Time, Time)> = None;
-        let mut rises: Option<Rises> = None;
-        // The rises are taken again after a move (the profile rose), in the same memory.
-        let mut rises_stale = false;
-        // Per node count, the runs where jobs of that size could start before the end of
-        // `raised` ([`Profile::runs_before`]), valid until a move changes the profile.
-        let mut runs: FxHashMap<u32, Runs> = FxHashMap::default();
-        for k in 0..self.queue.len() {
-            // Nothing raised: no job can move (see above), and every new job is placed.
-            if raised.is_none() && self.unplanned == 0 {
-                break;
-            }
-            let p = self.queue[k].nodes;
-            let Some(start) = self.queue[k].planned.clone() else {
-                self.stats.plan_checks += 1;
-                let len = self.queue[k].len.clone();
-                let s = prof.earliest(p, &len, &self.now);
-                prof.reserve(&s, &len, p);
-                self.set_planned(k, s);
-                continue;
-            };
-            // The hull of every rise so far: before this pass, given back, and moves in it.
-            let Some((a, b)) = &raised else {
-                continue;
-            };
-            self.stats.plan_checks += 1;
-            let below = if b < &start { b.clone() } else { start.clone() };
-            // Only counts reached before `b` matter (`below ≤ b`); `b` grows only at a move,
-            // which recomputes the rises anyway.
-            if rises_stale {
-                rises = rises.take().map(|r| prof.rises_again(r, Some(b)));
-                rises_stale = false;
-            }
-            let r = rises.get_or_insert_with(|| prof.rises_on_demand(&self.now, Some(b)));
-            if !r.reaches_before(&mut prof, p, &below) {
-                continue;
-            }
-            let len = self.queue[k].len.clone();
-            // The first start whose window can meet [a, b) (`now` when a − ℓ is before it;
-            // `a` is `now` itself after a completion, the common case: no subtraction then).
-            let from = match a > &self.now {
-                true => (a - &len).max(self.now.clone()),
-                false => self.now.clone(),
-            };
-            // The runs answer "can it move" for every job of `p` nodes starting after `b`;
-            // only a job that can is searched for its new start.
-            if from == self.now
-                && *b <= start
-                && !runs
-                    .entry(p)
-                    .or_insert_with(|| prof.runs_before(p, &self.now, b))
-                    .fit(&len, &start)
-            {
-                continue;
-            }
-            // Nothing before `below`: the job keeps its slot, still free (every other
-            // reservation was placed with it present), so it never moves later.
-            let to = if in_place {
-                prof.earlier_start(p, &len, &from, &below, &start)
-            } else {
-                prof.unreserve(&start, &len, p);
-                let s = prof.earliest_before(p, &len, &from, Some(&below));
-                let s = (s < below).then_some(s);
-                // default: no start before `below`, the job keeps its own slot.
-                prof.reserve(s.as_ref().unwrap_or(&start), &len, p);
-                s
-            };
-            let Some(s) = to else {
-                continue;
-            };
-            if in_place {
-                prof.move_earlier(&start, &s, &len, p);
-            }
-            self.stats.plan_moves += 1;
-            let end = &start + &len;
-            widen(&mut moved, &start, &end);
-            widen(&mut raised, &start, &end);
-            rises_stale = true;
-            runs.clear();
+        // The pass itself runs on the plan's ticks ([`Profile::compress`]); the queue's
+        // values are read from here only when the plan's mirror of them must be taken again.
+        let queue = &self.queue;
+        let jobs = || {
+            queue
+                .iter()
+                .map(|q| QueuedSlot {
+                    p: q.nodes,
+                    len: q.len.clone(),
+                    start: q.planned.clone(),
+                })
+                .collect()
+        };
+        let d = prof.compress(
+            &mut self.plan_queue,
+            jobs,
+            &self.now,
+            raised.as_ref(),
+            self.unplanned,
+        );
+        self.stats.plan_checks += d.checks;
+        self.stats.plan_moves += d.moves;
+        for (k, s) in d.started {
             self.set_planned(k, s);
         }
         self.plan = prof;
-        self.raised = moved;
+        self.raised = d.moved;
     }
 
     /// Gives queued job `k` the planned start `s`, keeping [`Sim::first_planned`] and
@@ -326,6 +267,7 @@ impl Sim<'_> {
         while k < self.queue.len() {
             if self.queue[k].planned.as_ref() == Some(&self.now) {
                 let q = self.queue.remove(k);
+                self.plan_queue.remove(k);
                 let p = q.nodes;
                 let nodes = self.free.take_lowest(p).ok_or_else(|| {
                     self.internal(format!(
