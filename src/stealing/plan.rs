@@ -431,9 +431,8 @@ impl Profile {
     /// queued job, in priority order, moved to its earliest slot before its start that meets
     /// `raised` (the hull of where counts rose since the plan was last settled), and the
     /// `unplanned` new jobs placed at their earliest slot (see `Sim::replan_pass` for why each
-    /// filter of [`pass::compress`] is exact). Runs in ticks when every instant fits the scale
-    /// and no reservation end the pass can make leaves the tick range (the last breakpoint
-    /// plus every queued length), else on exact rationals; the answers are the same.
+    /// filter of [`pass::compress`] is exact). Runs in ticks when they can hold the pass
+    /// ([`Profile::mirror`]), else on exact rationals; the answers are the same.
     pub fn compress(
         &mut self,
         q: &mut Queue,
@@ -452,35 +451,11 @@ impl Profile {
         if raised.is_none() && unplanned == 0 {
             return out;
         }
-        // Each `continue` follows a refinement of the scale or the turn to exact rationals.
-        while let Repr::Ticks(steps, sc) = &mut self.repr {
+        let ts: Vec<&Time> = std::iter::once(now)
+            .chain(raised.into_iter().flat_map(|(a, b)| [a, b]))
+            .collect();
+        if let (Some(ks), Repr::Ticks(steps, sc)) = (self.mirror(q, &jobs, &ts), &mut self.repr) {
             let sc = *sc;
-            let ts: Vec<&Time> = std::iter::once(now)
-                .chain(raised.into_iter().flat_map(|(a, b)| [a, b]))
-                .collect();
-            let ks: Result<Vec<Tick>, &Time> = ts.iter().map(|t| sc.tick(t).ok_or(*t)).collect();
-            let ks = match ks {
-                Ok(ks) => ks,
-                Err(t) => {
-                    let t = t.clone();
-                    self.widen(&t);
-                    continue;
-                }
-            };
-            if q.scale != Some(sc) {
-                if let Err(t) = q.take(sc, &jobs()) {
-                    q.forget();
-                    self.widen(&t);
-                    continue;
-                }
-            }
-            debug_assert!(q.scale == Some(sc) && mirrors(q, sc, &jobs()));
-            let last = steps.bounds().1.raw();
-            if i128::from(last) + q.total > i128::from(instant::LIMIT) {
-                q.forget();
-                self.on_exact(|_| ());
-                break;
-            }
             let r = raised.map(|_| (ks[1], ks[2]));
             let d = pass::compress(steps, &mut q.slots, &ks[0], r, unplanned);
             out.started = d
@@ -492,14 +467,7 @@ impl Profile {
             out.moved = d.moved.map(|(a, b)| (sc.time(a), sc.time(b)));
             return out;
         }
-        let mut slots: Vec<pass::Slot<Time>> = jobs()
-            .into_iter()
-            .map(|j| pass::Slot {
-                p: j.p,
-                len: j.len,
-                start: j.start,
-            })
-            .collect();
+        let mut slots = exact_slots(jobs());
         let d = self.on_exact(|s| pass::compress(s, &mut slots, now, raised.cloned(), unplanned));
         out.started = d
             .started
@@ -509,6 +477,85 @@ impl Profile {
         (out.checks, out.moves, out.moved) = (d.checks, d.moves, d.moved);
         out
     }
+
+    /// Section 4.1's full recomputation on this profile (the occupations known now): every
+    /// job of the queue `q` mirrors placed, in priority order, at its earliest slot from
+    /// `now` ([`pass::place_all`]). Returns the starts, in queue order, and leaves them in the
+    /// mirror. In ticks when they can hold it ([`Profile::mirror`]), else exact.
+    pub fn place_all(
+        &mut self,
+        q: &mut Queue,
+        jobs: impl Fn() -> Vec<QueuedSlot>,
+        now: &Time,
+    ) -> Vec<Time> {
+        if let (Some(ks), Repr::Ticks(steps, sc)) = (self.mirror(q, &jobs, &[now]), &mut self.repr)
+        {
+            let sc = *sc;
+            pass::place_all(steps, &mut q.slots, &ks[0]);
+            return q
+                .slots
+                .iter()
+                .filter_map(|s| Some(sc.time(s.start?)))
+                .collect();
+        }
+        let mut slots = exact_slots(jobs());
+        self.on_exact(|s| pass::place_all(s, &mut slots, now));
+        slots.into_iter().filter_map(|s| s.start).collect()
+    }
+
+    /// Readies the profile and the mirror `q` of the queue `jobs` for a pass in ticks: the
+    /// instants `ts` and every length and start of the queue on the profile's scale (the
+    /// scale refined first if need be, the mirror taken again when it is at another one), and
+    /// room in the tick range for every reservation end the pass can make (the last
+    /// breakpoint plus every queued length: a job is placed no later than the last breakpoint,
+    /// and a move only brings an end earlier). Returns the ticks of `ts`, or `None` when the
+    /// profile is (or has just been turned) exact.
+    fn mirror(
+        &mut self,
+        q: &mut Queue,
+        jobs: &impl Fn() -> Vec<QueuedSlot>,
+        ts: &[&Time],
+    ) -> Option<Vec<Tick>> {
+        // Each `continue` follows a refinement of the scale, or the turn to exact rationals.
+        while let Repr::Ticks(steps, sc) = &self.repr {
+            let sc = *sc;
+            let ks: Result<Vec<Tick>, &Time> = ts.iter().map(|t| sc.tick(t).ok_or(*t)).collect();
+            let ks = match ks {
+                Ok(ks) => ks,
+                Err(t) => {
+                    self.widen(t);
+                    continue;
+                }
+            };
+            let last = steps.bounds().1.raw();
+            if q.scale != Some(sc) {
+                if let Err(t) = q.take(sc, &jobs()) {
+                    q.forget();
+                    self.widen(&t);
+                    continue;
+                }
+            }
+            debug_assert!(q.scale == Some(sc) && mirrors(q, sc, &jobs()));
+            if i128::from(last) + q.total > i128::from(instant::LIMIT) {
+                q.forget();
+                self.on_exact(|_| ());
+                return None;
+            }
+            return Some(ks);
+        }
+        None
+    }
+}
+
+/// The queue as exact slots, for a pass on a profile in rationals.
+fn exact_slots(jobs: Vec<QueuedSlot>) -> Vec<pass::Slot<Time>> {
+    jobs.into_iter()
+        .map(|j| pass::Slot {
+            p: j.p,
+            len: j.len,
+            start: j.start,
+        })
+        .collect()
 }
 
 /// Whether `q` holds `jobs` at scale `sc` (the mirror the simulator keeps, checked in debug
@@ -573,6 +620,13 @@ impl Queue {
         if self.scale.is_some() && i < self.slots.len() {
             let s = self.slots.remove(i);
             self.total -= i128::from(s.len.raw());
+        }
+    }
+
+    /// Mirrors a full recomputation about to give every job a new start: no job has one.
+    pub fn clear_starts(&mut self) {
+        for s in &mut self.slots {
+            s.start = None;
         }
     }
 
@@ -1340,6 +1394,78 @@ mod tests {
         }
         assert!(moves > 100, "only {moves} moves");
         assert!(exact_runs >= 6, "{exact_runs} passes ran exact");
+    }
+
+    /// [`Profile::place_all`] gives every job the start of the plain greedy placement (each at
+    /// its earliest slot in queue order), in ticks from a fresh mirror and from one kept with
+    /// its old starts cleared, and in exact rationals; on instants off the 1/1000 grid and with
+    /// lengths whose sum leaves the tick range.
+    #[test]
+    fn place_all_gives_the_greedy_starts() {
+        use rand::{RngExt, SeedableRng};
+        for seed in 0..60u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let ctx = format!("seed {seed}");
+            let nodes = rng.random_range(1..12u32);
+            let at = |rng: &mut rand_chacha::ChaCha8Rng, hi: i64| {
+                let den = [1, 1, 2, 1000, 3, 7][rng.random_range(0..6)];
+                Time::new(rng.random_range(1..hi * den), den).unwrap()
+            };
+            let busy: Vec<Busy> = (0..rng.random_range(0..6))
+                .map(|_| {
+                    let from = at(&mut rng, 40);
+                    Busy {
+                        to: &from + &at(&mut rng, 80),
+                        from,
+                        count: rng.random_range(1..=nodes),
+                    }
+                })
+                .collect();
+            let base = Profile::new(&i(0), nodes, &busy);
+            let mut jobs: Vec<QueuedSlot> = (0..rng.random_range(1..30))
+                .map(|_| QueuedSlot {
+                    // Repeated sizes and lengths, so that the floor per (p, ℓ) is used.
+                    p: rng.random_range(1..=nodes.min(3)),
+                    len: at(&mut rng, 20),
+                    start: None,
+                })
+                .collect();
+            for _ in 0..(seed % 10).saturating_sub(6) {
+                jobs.push(QueuedSlot {
+                    p: 1,
+                    len: i(1 << 50),
+                    start: None,
+                });
+            }
+            let mut plain = base.exact_copy();
+            let want: Vec<Time> = jobs
+                .iter()
+                .map(|j| {
+                    let s = plain.earliest(j.p, &j.len, &i(0));
+                    plain.reserve(&s, &j.len, j.p);
+                    s
+                })
+                .collect();
+            let mut kept_q = Queue::new();
+            for (mut pr, fresh) in [
+                (base.clone(), true),
+                (base.clone(), false),
+                (base.exact_copy(), true),
+            ] {
+                let got = match fresh {
+                    true => pr.place_all(&mut Queue::new(), || jobs.clone(), &i(0)),
+                    false => {
+                        // A mirror that held other starts, cleared as a full recomputation does.
+                        let mut warm = base.clone();
+                        warm.place_all(&mut kept_q, || jobs.clone(), &i(0));
+                        kept_q.clear_starts();
+                        pr.place_all(&mut kept_q, || jobs.clone(), &i(0))
+                    }
+                };
+                assert_eq!(got, want, "{ctx}, fresh mirror {fresh}");
+                assert_eq!(pr.steps(), plain.steps(), "{ctx}, fresh mirror {fresh}");
+            }
+        }
     }
 
     fn steps_min(st: &[(Time, i64)]) -> i64 {

@@ -13,6 +13,7 @@
 use super::instant::Instant;
 use super::steps::{Rises, Runs, Steps};
 use rustc_hash::FxHashMap;
+use std::hash::Hash;
 
 /// A queued job as the pass sees it: its node count, the length it reserves and its planned
 /// start (`None`: not placed yet).
@@ -140,6 +141,25 @@ pub(super) fn compress<K: Instant>(
         done.started.push(k);
     }
     done
+}
+
+/// Section 4.1, full recomputation: every slot placed, in priority order, at its earliest slot
+/// from `now` on `steps` (the occupations known now, with no reservation yet).
+pub(super) fn place_all<K: Instant + Hash>(steps: &mut Steps<K>, slots: &mut [Slot<K>], now: &K) {
+    // The start given to the last job of each size and length: during this placement the
+    // profile only loses nodes, so the set of feasible starts of a (p, ℓ) job only shrinks
+    // and its earliest start only grows; the search of the next such job begins there
+    // (from a later `not_before` the earliest feasible start is the same one).
+    let mut last: FxHashMap<(u32, K), K> = FxHashMap::default();
+    for slot in slots {
+        let key = (slot.p, slot.len.clone());
+        // default: no such job placed yet
+        let from = last.get(&key).unwrap_or(now);
+        let s = steps.earliest_before(slot.p, &slot.len, from, None);
+        steps.add(&s, &s.plus(&slot.len), -i64::from(slot.p));
+        last.insert(key, s.clone());
+        slot.start = Some(s);
+    }
 }
 
 /// Widens the hull `h` to cover `[from, to)`.

@@ -7,7 +7,6 @@ use crate::error::Result;
 use crate::stealing::plan::{Busy, Profile, QueuedSlot};
 use crate::stealing::readings::NodeReturns;
 use crate::time::Time;
-use rustc_hash::FxHashMap;
 
 impl Sim<'_> {
     /// Occupations known now: down nodes, running attempts (to their walltime or stopping
@@ -117,24 +116,24 @@ impl Sim<'_> {
         }
         self.stats.plan_checks += self.queue.len() as u64;
         let mut prof = base.clone();
-        // The start given to the last job of each size and length: during this placement the
-        // profile only loses nodes, so the set of feasible starts of a (p, ℓ) job only shrinks
-        // and its earliest start only grows; the search of the next such job begins there
-        // (from a later `not_before` the earliest feasible start is the same one).
-        let mut last: FxHashMap<(u32, Time), Time> = FxHashMap::default();
+        // The placement runs in the plan, on its mirror of the queue ([`Profile::place_all`]).
+        let queue = &self.queue;
+        let jobs = || {
+            queue
+                .iter()
+                .map(|q| QueuedSlot {
+                    p: q.nodes,
+                    len: q.len.clone(),
+                    start: None,
+                })
+                .collect()
+        };
+        self.plan_queue.clear_starts();
+        let starts = prof.place_all(&mut self.plan_queue, jobs, &self.now);
         self.first_planned = None;
-        for k in 0..self.queue.len() {
-            let len = self.queue[k].len.clone();
-            let p = self.queue[k].nodes;
-            let key = (p, len);
-            let from = last.get(&key).unwrap_or(&self.now); // default: no such job placed yet
-            let s = prof.earliest(p, &key.1, from);
-            prof.reserve(&s, &key.1, p);
-            last.insert(key, s.clone());
+        for (k, s) in starts.into_iter().enumerate() {
             self.set_planned(k, s);
         }
-        // Every start changed outside a pass: the next pass takes the queue again.
-        self.plan_queue.forget();
         self.plan = prof;
         self.base_plan = base;
         self.freed.clear();
