@@ -1,15 +1,9 @@
-//! The compression pass of conservative backfilling (node-stealing paper, Section 4.1) run on a
-//! plan's steps in their own instant type: every queued job, in priority order, moved to its
-//! earliest slot no later than its current start, and new jobs placed at their earliest slot.
-//! Why each filter is exact is in the doc of `Sim::replan_pass`, which calls it through
-//! [`super::Profile::compress`].
-//!
-//! # Why the pass runs here, on the queue's instants in ticks (issue 16, item 5)
-//! A pass checks every queued job (SDSC-BLUE, SFSJ: 224 million checks for 18.7 million moves).
-//! Run in the simulator, each check read its job's rational start and length from the queue
-//! and converted them to the plan's ticks for every question it asked; here the queue is kept
-//! in ticks beside the simulator's ([`super::Queue`]), converted once when a job is queued or
-//! given a start, and a check is integer comparisons on a compact record.
+//! The two planning passes of conservative backfilling (node-stealing paper, Section 4.1), run
+//! on a plan's steps in their own instant type and on the queue mirrored in it: the
+//! compression pass (every queued job, in priority order, moved to its earliest slot no later
+//! than its current start; new jobs placed at their earliest slot) and the full recomputation
+//! (every job placed at its earliest slot). Why each filter of the compression is exact is in
+//! the doc of `Sim::replan_pass`; why the passes run here, in the doc of [`super`].
 use super::instant::Instant;
 use super::steps::{Rises, Runs, Steps};
 use rustc_hash::FxHashMap;
