@@ -1278,19 +1278,15 @@ mod tests {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let ctx = format!("seed {seed}");
             let nodes = rng.random_range(1..12u32);
-            let at = |rng: &mut rand_chacha::ChaCha8Rng, hi: i64| {
-                let den = [1, 1, 2, 1000, 3, 7][rng.random_range(0..6)];
-                Time::new(rng.random_range(1..hi * den), den).unwrap()
-            };
             // Running jobs, and occupations from a later instant (a hold, a return).
             let running: Vec<Busy> = (0..rng.random_range(1..6))
                 .map(|_| {
                     let from = match rng.random_bool(0.5) {
                         true => i(0),
-                        false => at(&mut rng, 40),
+                        false => drawn(&mut rng, 40),
                     };
                     Busy {
-                        to: &from + &at(&mut rng, 80),
+                        to: &from + &drawn(&mut rng, 80),
                         from,
                         count: rng.random_range(1..=nodes.div_ceil(2)),
                     }
@@ -1299,7 +1295,7 @@ mod tests {
             let mut prof = Profile::new(&i(0), nodes, &running);
             let mut queue: Vec<QueuedSlot> = Vec::new();
             for _ in 0..rng.random_range(1..30) {
-                let (p, len) = (rng.random_range(1..=nodes), at(&mut rng, 60));
+                let (p, len) = (rng.random_range(1..=nodes), drawn(&mut rng, 60));
                 let s = prof.earliest(p, &len, &i(0));
                 prof.reserve(&s, &len, p);
                 queue.push(QueuedSlot {
@@ -1311,7 +1307,7 @@ mod tests {
             for _ in 0..rng.random_range(0..3) {
                 queue.push(QueuedSlot {
                     p: rng.random_range(1..=nodes),
-                    len: at(&mut rng, 60),
+                    len: drawn(&mut rng, 60),
                     start: None,
                 });
             }
@@ -1418,15 +1414,11 @@ mod tests {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let ctx = format!("seed {seed}");
             let nodes = rng.random_range(1..12u32);
-            let at = |rng: &mut rand_chacha::ChaCha8Rng, hi: i64| {
-                let den = [1, 1, 2, 1000, 3, 7][rng.random_range(0..6)];
-                Time::new(rng.random_range(1..hi * den), den).unwrap()
-            };
             let busy: Vec<Busy> = (0..rng.random_range(0..6))
                 .map(|_| {
-                    let from = at(&mut rng, 40);
+                    let from = drawn(&mut rng, 40);
                     Busy {
-                        to: &from + &at(&mut rng, 80),
+                        to: &from + &drawn(&mut rng, 80),
                         from,
                         count: rng.random_range(1..=nodes),
                     }
@@ -1437,7 +1429,7 @@ mod tests {
                 .map(|_| QueuedSlot {
                     // Repeated sizes and lengths, so that the floor per (p, ℓ) is used.
                     p: rng.random_range(1..=nodes.min(3)),
-                    len: at(&mut rng, 20),
+                    len: drawn(&mut rng, 20),
                     start: None,
                 })
                 .collect();
@@ -1477,6 +1469,14 @@ mod tests {
                 assert_eq!(pr.steps(), plain.steps(), "{ctx}, fresh mirror {fresh}");
             }
         }
+    }
+
+    /// A positive instant below `hi`, on the 1/1000 grid or off it (1/3, 1/7), for the tests of
+    /// the passes.
+    fn drawn(rng: &mut rand_chacha::ChaCha8Rng, hi: i64) -> Time {
+        use rand::RngExt;
+        let den = [1, 1, 2, 1000, 3, 7][rng.random_range(0..6)];
+        Time::new(rng.random_range(1..hi * den), den).unwrap()
     }
 
     fn steps_min(st: &[(Time, i64)]) -> i64 {

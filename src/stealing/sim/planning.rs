@@ -2,7 +2,7 @@
 //! Section 5.1 for when it is recomputed): what is known to occupy nodes from now on, the
 //! placement of every queued job at its earliest slot in priority order, and the start of the
 //! jobs whose planned start has come. The profile itself is [`crate::stealing::plan`].
-use super::Sim;
+use super::{Queued, Sim};
 use crate::error::Result;
 use crate::stealing::plan::{Busy, Profile, QueuedSlot};
 use crate::stealing::readings::NodeReturns;
@@ -117,18 +117,8 @@ impl Sim<'_> {
         self.stats.plan_checks += self.queue.len() as u64;
         let mut prof = base.clone();
         // The placement runs in the plan, on its mirror of the queue ([`Profile::place_all`]).
-        let queue = &self.queue;
-        let jobs = || {
-            queue
-                .iter()
-                .map(|q| QueuedSlot {
-                    p: q.nodes,
-                    len: q.len.clone(),
-                    start: None,
-                })
-                .collect()
-        };
         self.plan_queue.clear_starts();
+        let jobs = || queued_slots(&self.queue, false);
         let starts = prof.place_all(&mut self.plan_queue, jobs, &self.now);
         self.first_planned = None;
         for (k, s) in starts.into_iter().enumerate() {
@@ -215,17 +205,7 @@ impl Sim<'_> {
         }
         // The pass itself runs on the plan's ticks ([`Profile::compress`]); the queue's
         // values are read from here only when the plan's mirror of them must be taken again.
-        let queue = &self.queue;
-        let jobs = || {
-            queue
-                .iter()
-                .map(|q| QueuedSlot {
-                    p: q.nodes,
-                    len: q.len.clone(),
-                    start: q.planned.clone(),
-                })
-                .collect()
-        };
+        let jobs = || queued_slots(&self.queue, true);
         let d = prof.compress(
             &mut self.plan_queue,
             jobs,
@@ -291,6 +271,19 @@ impl Sim<'_> {
         self.first_planned = first;
         Ok(())
     }
+}
+
+/// The queue as the plan's passes read it ([`QueuedSlot`]), with each job's planned start or,
+/// for a full recomputation, none.
+fn queued_slots(queue: &[Queued], starts: bool) -> Vec<QueuedSlot> {
+    queue
+        .iter()
+        .map(|q| QueuedSlot {
+            p: q.nodes,
+            len: q.len.clone(),
+            start: q.planned.clone().filter(|_| starts),
+        })
+        .collect()
 }
 
 /// Widens the hull `h` to cover `[from, to)`.
