@@ -554,6 +554,8 @@ impl Profile {
             }
             return Some(ks);
         }
+        // An exact pass gives starts the mirror does not see: it is taken again later.
+        q.forget();
         None
     }
 }
@@ -587,17 +589,18 @@ fn mirrors(q: &Queue, sc: Scale, jobs: &[QueuedSlot]) -> bool {
 }
 
 /// The queued jobs' node counts, lengths and planned starts in a plan's ticks, kept beside the
-/// simulator's queue in the same order ([`Profile::compress`] runs on them; see [`pass`] for
-/// why). The simulator mirrors every insertion and removal of its queue here; starts are
-/// given here by the passes, and [`Queue::forget`] after any other change of them has the
-/// next pass take the queue again from the simulator's own (exact) values.
+/// simulator's queue in the same order: [`Profile::compress`] and [`Profile::place_all`] run
+/// on them (the module doc says why). The simulator mirrors every insertion and removal of
+/// its queue here; starts are given here by the passes (a full recomputation clears them
+/// first, [`Queue::clear_starts`]). After a change of scale, or a pass run on exact
+/// rationals, the next pass takes the queue again from the simulator's own (exact) values.
 #[derive(Clone, Debug, Default)]
 pub struct Queue {
     /// The scale of `slots`; `None`: to be taken again at the next pass.
     scale: Option<Scale>,
     slots: Vec<pass::Slot<Tick>>,
     /// The sum of every slot's length in ticks, for the bound that keeps each reservation end
-    /// a pass makes within the tick range (see [`Profile::compress`]).
+    /// a pass makes within the tick range (see `Profile::mirror`).
     total: i128,
 }
 

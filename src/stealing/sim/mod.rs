@@ -196,8 +196,8 @@ struct Sim<'a> {
     /// What occupies nodes besides the queue (the base of `plan`), kept as `plan` is.
     base_plan: Profile,
     /// The queue's node counts, lengths and planned starts in the plan's ticks, for the
-    /// compression passes ([`crate::stealing::plan::Queue`]): every insertion and removal of
-    /// `queue` is mirrored there.
+    /// planning passes, compression and full recomputation ([`crate::stealing::plan::Queue`]):
+    /// every insertion and removal of `queue` is mirrored there.
     plan_queue: PlanQueue,
     /// Where the free counts of `plan` rose since it was last *settled* (no queued job could
     /// start earlier), as the hull `[from, to)` of those intervals; `None`: settled. A queued
