@@ -462,13 +462,14 @@ impl Profile {
         if raised.is_none() && unplanned == 0 {
             return out;
         }
-        let ts: Vec<&Time> = std::iter::once(now)
-            .chain(raised.into_iter().flat_map(|(a, b)| [a, b]))
-            .collect();
-        if let (Some(ks), Repr::Ticks(steps, sc)) = (self.mirror(q, &jobs, &ts), &mut self.repr) {
+        // `now` stands for the hull's ends when nothing is raised (they are not used then).
+        let (a, b) = raised.map_or((now, now), |(a, b)| (a, b));
+        if let (Some([n, ka, kb]), Repr::Ticks(steps, sc)) =
+            (self.mirror(q, &jobs, [now, a, b]), &mut self.repr)
+        {
             let sc = *sc;
-            let r = raised.map(|_| (ks[1], ks[2]));
-            let d = pass::compress(steps, &mut q.slots, &ks[0], r, unplanned);
+            let r = raised.map(|_| (ka, kb));
+            let d = pass::compress(steps, &mut q.slots, &n, r, unplanned);
             out.started = d
                 .started
                 .iter()
@@ -499,10 +500,10 @@ impl Profile {
         jobs: impl Fn() -> Vec<QueuedSlot>,
         now: &Time,
     ) -> Vec<Time> {
-        if let (Some(ks), Repr::Ticks(steps, sc)) = (self.mirror(q, &jobs, &[now]), &mut self.repr)
+        if let (Some([n]), Repr::Ticks(steps, sc)) = (self.mirror(q, &jobs, [now]), &mut self.repr)
         {
             let sc = *sc;
-            pass::place_all(steps, &mut q.slots, &ks[0]);
+            pass::place_all(steps, &mut q.slots, &n);
             return q
                 .slots
                 .iter()
@@ -516,31 +517,29 @@ impl Profile {
 
     /// Readies the profile and the mirror `q` of the queue `jobs` for a pass in ticks: the
     /// instants `ts` and every length and start of the queue on the profile's scale (the
-    /// scale refined first if need be, the mirror taken again when it is at another one), and
-    /// room in the tick range for every reservation end the pass can make (the last
-    /// breakpoint plus every queued length: a job is placed no later than the last breakpoint,
-    /// and a move only brings an end earlier). Returns the ticks of `ts`, or `None` when the
-    /// profile is (or has just been turned) exact.
-    fn mirror(
+    /// scale refined first if need be, by [`Profile::at`]; the mirror taken again when it is
+    /// at another one), and room in the tick range for every reservation end the pass can
+    /// make (the last breakpoint plus every queued length: a job is placed no later than the
+    /// last breakpoint, and a move only brings an end earlier). Returns the ticks of `ts`, or
+    /// `None` when the profile is (or has just been turned) exact.
+    fn mirror<const N: usize>(
         &mut self,
         q: &mut Queue,
         jobs: &impl Fn() -> Vec<QueuedSlot>,
-        ts: &[&Time],
-    ) -> Option<Vec<Tick>> {
-        // Each `continue` follows a refinement of the scale, or the turn to exact rationals.
-        while let Repr::Ticks(steps, sc) = &self.repr {
-            let sc = *sc;
-            let ks: Result<Vec<Tick>, &Time> = ts.iter().map(|t| sc.tick(t).ok_or(*t)).collect();
-            let ks = match ks {
-                Ok(ks) => ks,
-                Err(t) => {
-                    self.widen(t);
-                    continue;
+        ts: [&Time; N],
+    ) -> Option<[Tick; N]> {
+        loop {
+            let (sc, ks, last) = match self.at(ts) {
+                At::Ticks(steps, sc, ks) => (sc, ks, steps.bounds().1.raw()),
+                At::Exact(_) => {
+                    // An exact pass gives starts the mirror does not see: taken again later.
+                    q.forget();
+                    return None;
                 }
             };
-            let last = steps.bounds().1.raw();
             if q.scale != Some(sc) {
                 if let Err(t) = q.take(sc, &jobs()) {
+                    // The scale is refined, or the profile turned exact, and `ts` asked again.
                     q.forget();
                     self.widen(&t);
                     continue;
@@ -554,9 +553,6 @@ impl Profile {
             }
             return Some(ks);
         }
-        // An exact pass gives starts the mirror does not see: it is taken again later.
-        q.forget();
-        None
     }
 }
 
