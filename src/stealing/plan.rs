@@ -607,9 +607,11 @@ impl Queue {
     }
 
     /// Mirrors a job of `p` nodes and length `len`, with no start yet, queued at index `i`.
+    /// An index past the end (no such queue) drops the mirror, as a length off the scale does:
+    /// the next pass takes the queue again.
     pub fn insert(&mut self, i: usize, p: u32, len: &Time) {
         let Some(sc) = self.scale else { return };
-        match sc.tick(len) {
+        match sc.tick(len).filter(|_| i <= self.slots.len()) {
             Some(l) => {
                 self.total += i128::from(l.raw());
                 self.slots.insert(
@@ -625,9 +627,11 @@ impl Queue {
         }
     }
 
-    /// Mirrors the removal of the job at index `i`.
+    /// Mirrors the removal of the job at index `i` (past the end: the mirror is dropped).
     pub fn remove(&mut self, i: usize) {
-        if self.scale.is_some() && i < self.slots.len() {
+        if i >= self.slots.len() {
+            self.forget();
+        } else if self.scale.is_some() {
             let s = self.slots.remove(i);
             self.total -= i128::from(s.len.raw());
         }
@@ -1467,6 +1471,31 @@ mod tests {
                 assert_eq!(got, want, "{ctx}, fresh mirror {fresh}");
                 assert_eq!(pr.steps(), plain.steps(), "{ctx}, fresh mirror {fresh}");
             }
+        }
+    }
+
+    /// A mirror told of an insertion or a removal past its end does not panic: it is dropped,
+    /// and the next pass takes the queue again and answers as a fresh one.
+    #[test]
+    fn a_mirror_given_an_index_past_its_end_is_taken_again() {
+        let jobs = vec![QueuedSlot {
+            p: 1,
+            len: i(5),
+            start: None,
+        }];
+        for bad in [true, false] {
+            let mut q = Queue::new();
+            let mut pr = Profile::new(&i(0), 2, &[]);
+            pr.place_all(&mut q, Vec::new, &i(0));
+            assert!(q.scale.is_some());
+            if bad {
+                q.insert(3, 1, &i(5));
+            } else {
+                q.remove(0);
+            }
+            assert!(q.scale.is_none() && q.slots.is_empty());
+            assert_eq!(pr.place_all(&mut q, || jobs.clone(), &i(0)), vec![i(0)]);
+            assert!(q.scale.is_some());
         }
     }
 
