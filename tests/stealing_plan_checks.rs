@@ -61,7 +61,8 @@ fn early_completions_check_the_whole_backlog() {
     }
 }
 
-/// The same backlog through `resched steal`: its stderr line reports both counts.
+/// The same backlog through `resched steal`: its stderr line reports both counts, and the
+/// jobs waiting.
 #[test]
 fn steal_reports_checks_and_moves() {
     let d = tempfile::tempdir().unwrap();
@@ -94,10 +95,13 @@ fn steal_reports_checks_and_moves() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
-    // n = 6: 6 + 15 checks, 15 moves.
+    // n = 6: 6 + 15 checks, 15 moves; all six released at 0, where one starts.
     assert!(
         err.contains("21 checks of queued jobs' slots")
-            && err.contains("15 reservations moved earlier, 2.5 per job"),
+            && err.contains(
+                "15 reservations moved earlier, 2.5 per job; 5 jobs waiting at the median \
+                 submission, 5 at the last)"
+            ),
         "{err}"
     );
 }

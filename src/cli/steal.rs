@@ -10,6 +10,7 @@
 //! the tables and the metrics CSV, [`jobs_csv`] the per-job rows, [`plots`] draws the figures.
 use super::Exit;
 use crate::error::{write_atomic, Error, Result};
+use crate::stealing::backlog::backlog;
 use crate::stealing::check::check;
 use crate::stealing::limits;
 use crate::stealing::measure::Measure;
@@ -348,9 +349,18 @@ fn run_variant(
         None => s.pruning.clone(),
     };
     let m = compute(run, &pruning);
+    // The queue a complete run had halfway through its submissions and at the last one: a
+    // growing queue (a saturated platform) is what makes the work per job grow.
+    let waiting = match (&stopped, backlog(run)) {
+        (None, Some(b)) => format!(
+            "; {} jobs waiting at the median submission, {} at the last",
+            b.at_median, b.at_last
+        ),
+        _ => String::new(),
+    };
     eprintln!(
         "{v}: {} in {:.2} s ({} events, {} checks of queued jobs' slots, {:.0} per event; {} \
-         reservations moved earlier, {:.1} per job)",
+         reservations moved earlier, {:.1} per job{waiting})",
         if stopped.is_some() {
             "stopped"
         } else {

@@ -17,11 +17,13 @@
 //!   file per step under `sim/`;
 //! - [`metrics`]: flows, size classes, utilization, decomposition, pruning (Section 5.3);
 //! - [`measure`]: the named pruning rules (`all`, Section 5.3.3's `paper`, `scaled`);
+//! - [`backlog`]: the jobs waiting as the trace goes on, which a run's work follows;
 //! - [`readings`]: where the paper allows two readings (does the plan foresee node returns?);
 //! - [`check`]: the independent checker, one file per invariant under `check/`;
 //! - [`synthetic`]: Table 6's synthetic workload; [`trace`]: SWF logs as workloads;
 //! - [`examples`]: Section 3's toy example;
 //! - [`limits`]: the stated ranges of every input and the event and attempt budgets of a run.
+pub mod backlog;
 pub mod check;
 pub mod checkpoint;
 pub mod examples;
