@@ -105,3 +105,38 @@ fn steal_reports_checks_and_moves() {
         "{err}"
     );
 }
+
+/// Whole nodes raise the load: `steal` says how many jobs were rounded up to whole nodes and
+/// what share of the processor-time they hold stays idle (a 1-processor and a 4-processor job,
+/// 10 s each, on nodes of 4: 80 held, 50 used, 37.5 % idle).
+#[test]
+fn steal_reports_processors_left_idle_by_whole_nodes() {
+    let d = tempfile::tempdir().unwrap();
+    let swf = d.path().join("nodes4.swf");
+    std::fs::write(
+        &swf,
+        "; MaxNodes: 2\n; MaxProcs: 8\n\
+         1 0 -1 10 1 -1 -1 1 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n\
+         2 0 -1 10 4 -1 -1 4 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n",
+    )
+    .unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_resched"))
+        .args(["steal", "--workload"])
+        .arg(&swf)
+        .args(["--variant", "baseline", "--quiet"])
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(o.status.success(), "{err}");
+    // The workload line is the report's first, on standard output.
+    assert!(
+        out.contains(
+            "1 jobs on a processor count that is not a multiple of 4 hold whole nodes, leaving \
+             37.5% of the processor-time held idle"
+        ),
+        "{out}"
+    );
+}

@@ -479,8 +479,19 @@ fn load_workload(a: &Args) -> Result<(Workload, String, bool)> {
             max_job_nodes: a.max_job_nodes,
         },
     )?;
+    // Whole nodes raise the load the platform sees: say by how much, as a growing queue
+    // (and a long run) often comes from there.
+    let rounding = match c.rounded_up {
+        0 => String::new(),
+        n => format!(
+            "; {n} jobs on a processor count that is not a multiple of {} hold whole nodes, \
+             leaving {:.1}% of the processor-time held idle",
+            c.procs_per_node,
+            100.0 * c.idle_share().to_f64()
+        ),
+    };
     let note = format!(
-        "{}: {} jobs on {} nodes (from {}) of {} processors (from {}); {}, {} runs cut to their walltime, {} without walltime, {} reduced to --max-job-nodes",
+        "{}: {} jobs on {} nodes (from {}) of {} processors (from {}); {}, {} runs cut to their walltime, {} without walltime, {} reduced to --max-job-nodes{rounding}",
         a.workload,
         w.jobs.len(),
         w.nodes,

@@ -18,6 +18,7 @@
 use super::limits;
 use super::model::{BatchJob, Workload};
 use crate::error::{Error, Result};
+use crate::time::Time;
 use crate::workload::swf::{Dropped, SwfJob, SwfLog};
 use std::path::Path;
 
@@ -49,6 +50,28 @@ pub struct Conversion {
     pub no_walltime: usize,
     /// Jobs reduced to `max_job_nodes`.
     pub reduced: usize,
+    /// Jobs whose processor count is not a multiple of the processors per node: each holds
+    /// whole nodes, and the processors it does not use stay idle (a one-processor job on an
+    /// 8-processor node holds 8).
+    pub rounded_up: usize,
+    /// Processor-time the jobs use (Σ processors · run) and hold (Σ nodes · processors per
+    /// node · run): the load the platform sees grows by their ratio.
+    pub procs_used: Time,
+    pub procs_held: Time,
+}
+
+impl Conversion {
+    /// The share of the processor-time held that rounding to whole nodes leaves idle, in
+    /// [0, 1] (0 for a workload of no run time).
+    pub fn idle_share(&self) -> Time {
+        if self.procs_held.is_zero() {
+            return Time::zero();
+        }
+        // default: unreachable, as the held time is not zero
+        (&self.procs_held - &self.procs_used)
+            .checked_div(&self.procs_held)
+            .unwrap_or_else(Time::zero)
+    }
 }
 
 /// Converts a parsed log (see the module doc).
@@ -164,6 +187,13 @@ fn batch_job(
             ),
         ));
     }
+    if j.procs % conv.procs_per_node.max(1) != 0 {
+        conv.rounded_up += 1;
+    }
+    // A job reduced by --max-job-nodes uses no more than it holds.
+    let held_procs = i64::from(p) * i64::from(conv.procs_per_node.max(1));
+    let held = Time::from_int(held_procs);
+    let used = Time::from_int(i64::from(j.procs).min(held_procs));
     let walltime = match &j.requested_time {
         Some(w) => w.clone(),
         None => {
@@ -177,6 +207,8 @@ fn batch_job(
     } else {
         j.run.clone()
     };
+    conv.procs_used += &(&used * &run);
+    conv.procs_held += &(&held * &run);
     let b = BatchJob {
         name: j.id.to_string(),
         release: j.submit.clone(),
@@ -260,6 +292,44 @@ mod tests {
         };
         let e = from_swf(&log, zero).unwrap_err().to_string();
         assert!(e.contains("--procs-per-node"), "{e}");
+    }
+
+    /// Jobs of 1, 4 and 6 processors on nodes of 4, running 10, 10 and 5 s: they hold 4·10 +
+    /// 4·10 + 8·5 = 120 processor-seconds and use 10 + 40 + 30 = 80, so a third stays idle;
+    /// two of them are rounded up. A job cut by --max-job-nodes uses only what it holds.
+    #[test]
+    fn whole_nodes_leave_processors_idle() {
+        let head = "; MaxNodes: 4
+; MaxProcs: 16
+";
+        let text = format!(
+            "{head}1 0 5 10 1 -1 -1 1 20 -1 1 -1 -1 -1 1 -1 -1 -1
+2 1 5 10 4 -1 -1 4 20 -1 1 -1 -1 -1 1 -1 -1 -1
+3 2 5 5 6 -1 -1 6 20 -1 1 -1 -1 -1 1 -1 -1 -1
+"
+        );
+        let log = SwfLog::parse(&text, "nodes4.swf").unwrap();
+        let (w, c) = from_swf(&log, Sizing::default()).unwrap();
+        assert_eq!(
+            w.jobs.iter().map(|j| j.nodes).collect::<Vec<_>>(),
+            [1, 1, 2]
+        );
+        assert_eq!(c.rounded_up, 2);
+        assert_eq!(
+            (c.procs_used.clone(), c.procs_held.clone()),
+            (Time::from_int(80), Time::from_int(120))
+        );
+        assert_eq!(c.idle_share(), Time::new(1, 3).unwrap());
+        let cut = Sizing {
+            max_job_nodes: Some(1),
+            ..Sizing::default()
+        };
+        let (_, c) = from_swf(&log, cut).unwrap();
+        // The 6-processor job now holds one node: 4·5 held, 4·5 used.
+        assert_eq!(
+            (c.procs_used, c.procs_held),
+            (Time::from_int(70), Time::from_int(100))
+        );
     }
 
     /// A headerless slice is sized by its largest job, as `rigid-trace` sizes it
