@@ -299,14 +299,11 @@ mod tests {
     /// two of them are rounded up. A job cut by --max-job-nodes uses only what it holds.
     #[test]
     fn whole_nodes_leave_processors_idle() {
-        let head = "; MaxNodes: 4
-; MaxProcs: 16
-";
+        let head = "; MaxNodes: 4\n; MaxProcs: 16\n";
         let text = format!(
-            "{head}1 0 5 10 1 -1 -1 1 20 -1 1 -1 -1 -1 1 -1 -1 -1
-2 1 5 10 4 -1 -1 4 20 -1 1 -1 -1 -1 1 -1 -1 -1
-3 2 5 5 6 -1 -1 6 20 -1 1 -1 -1 -1 1 -1 -1 -1
-"
+            "{head}1 0 5 10 1 -1 -1 1 20 -1 1 -1 -1 -1 1 -1 -1 -1\n\
+             2 1 5 10 4 -1 -1 4 20 -1 1 -1 -1 -1 1 -1 -1 -1\n\
+             3 2 5 5 6 -1 -1 6 20 -1 1 -1 -1 -1 1 -1 -1 -1\n"
         );
         let log = SwfLog::parse(&text, "nodes4.swf").unwrap();
         let (w, c) = from_swf(&log, Sizing::default()).unwrap();
