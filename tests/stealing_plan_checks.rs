@@ -131,6 +131,8 @@ fn steal_reports_processors_left_idle_by_whole_nodes() {
         String::from_utf8_lossy(&o.stderr),
     );
     assert!(o.status.success(), "{err}");
+    // The platform line gives the node MTBF in days too (1 h × 2 nodes).
+    assert!(out.contains("(μ_ind = 7200 s = 0.1 days)"), "{out}");
     // The workload line is the report's first, on standard output.
     assert!(
         out.contains(
