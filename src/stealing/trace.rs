@@ -67,10 +67,9 @@ impl Conversion {
         if self.procs_held.is_zero() {
             return Time::zero();
         }
-        // default: unreachable, as the held time is not zero
-        (&self.procs_held - &self.procs_used)
-            .checked_div(&self.procs_held)
-            .unwrap_or_else(Time::zero)
+        let share = (&self.procs_held - &self.procs_used).checked_div(&self.procs_held);
+        // unreachable: the held time is not zero (returned above)
+        share.unwrap_or_else(Time::zero)
     }
 }
 
