@@ -148,7 +148,7 @@ fn runs_that_cannot_progress_end_on_the_event_budget() {
     .unwrap();
     refused(
         d.path(),
-        &["--workload", late.to_str().unwrap()],
+        &["--workload", late.to_str().unwrap(), "--mtbf", "1h"],
         &["--max-events"],
     );
     // Ten-day downtimes on Table 6's workload: 64-node jobs almost never find 64 nodes up.

@@ -131,8 +131,12 @@ fn steal_reports_processors_left_idle_by_whole_nodes() {
         String::from_utf8_lossy(&o.stderr),
     );
     assert!(o.status.success(), "{err}");
-    // The platform line gives the node MTBF in days too (1 h × 2 nodes).
-    assert!(out.contains("(μ_ind = 7200 s = 0.1 days)"), "{out}");
+    // The platform line gives the node MTBF in days too (the paper's, by default: 1 h × 49,152
+    // nodes; tests/stealing_node_mtbf.rs tests the rate options).
+    assert!(
+        out.contains("(μ_ind = 176947200 s = 2048.0 days, default:"),
+        "{out}"
+    );
     // The workload line is the report's first, on standard output.
     assert!(
         out.contains(

@@ -15,6 +15,7 @@ use crate::stealing::check::check;
 use crate::stealing::limits;
 use crate::stealing::measure::Measure;
 use crate::stealing::metrics::{compute, Metrics, Pruning};
+use crate::stealing::model::PAPER_NODE_MTBF_S;
 use crate::stealing::synthetic::{paper_resilience, Synthetic};
 use crate::stealing::{
     simulate_read_reporting, trace, Budget, Ending, FailureSource, NodeReturns, Readings,
@@ -62,9 +63,14 @@ pub struct Args {
     /// Reduce larger jobs to this many nodes (Section 5.2: 49152 → 49000 on Mira).
     #[arg(long)]
     pub max_job_nodes: Option<u32>,
-    /// Platform MTBF μ = μ_ind/N (default 1h; 30min for the synthetic workload).
-    #[arg(long, allow_hyphen_values = true)]
+    /// Platform MTBF μ = μ_ind/N (default: μ_ind/N with the paper's μ_ind, 1h on Mira's
+    /// 49,152 nodes; 30min for the synthetic workload).
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "node_mtbf")]
     pub mtbf: Option<String>,
+    /// Node MTBF μ_ind instead of --mtbf: the platform MTBF is μ_ind/N (default: the paper's
+    /// 5.61 years, 49152h, for a trace; the synthetic workload's is 30min × N).
+    #[arg(long, allow_hyphen_values = true)]
+    pub node_mtbf: Option<String>,
     /// Downtime D of a struck node (default 1h; 10min for the synthetic workload).
     #[arg(long, allow_hyphen_values = true)]
     pub downtime: Option<String>,
@@ -140,11 +146,17 @@ struct Options {
     prune_jobs: Option<u32>,
     /// `--window`, relative to the first submission.
     window: Option<(Time, Time)>,
-    mtbf: Option<Time>,
+    mtbf: Option<Rate>,
     downtime: Option<Time>,
     checkpoint: Option<Time>,
     recovery: Option<Time>,
     max_wall: Option<Duration>,
+}
+
+/// The failure rate asked for: a platform MTBF (`--mtbf`) or a node MTBF (`--node-mtbf`).
+enum Rate {
+    Platform(Time),
+    Node(Time),
 }
 
 /// Parses every option value and checks it against [`crate::stealing::limits`].
@@ -178,13 +190,16 @@ fn options(a: &Args) -> Result<Options> {
         limits::check_seconds(&t, name)?;
         Ok(Some(t))
     };
-    let mtbf = match &a.mtbf {
-        Some(s) => {
+    // The node MTBF is checked once N is known (its platform MTBF is what failures are drawn
+    // with); here only that it is a duration.
+    let mtbf = match (&a.mtbf, &a.node_mtbf) {
+        (Some(s), _) => {
             let t = parse_duration(s, "--mtbf")?;
             limits::check_mean_gap(&t, "--mtbf")?;
-            Some(t)
+            Some(Rate::Platform(t))
         }
-        None => None,
+        (None, Some(s)) => Some(Rate::Node(parse_duration(s, "--node-mtbf")?)),
+        (None, None) => None,
     };
     Ok(Options {
         variants,
@@ -249,7 +264,7 @@ pub fn run(a: Args) -> Result<Exit> {
     println!("workload: {note}");
     println!("{}", measure_line(&opts, &pruning));
     println!("node returns: {} by the plan", opts.readings.returns);
-    print_platform(&a, &w, &res, &mtbf);
+    print_platform(&a, &w, &res, &mtbf, synthetic);
     let setup = Setup {
         a: &a,
         opts: &opts,
@@ -516,16 +531,29 @@ fn resilience(o: &Options, w: &Workload, synthetic: bool) -> Result<(Resilience,
             downtime: Time::from_int(3600),
             checkpoint: Time::from_int(300),
             recovery: Time::from_int(300),
-            mtbf_ind: Some(Time::from_int(3600).mul_int(u64::from(w.nodes))),
+            mtbf_ind: Some(Time::from_int(PAPER_NODE_MTBF_S)),
         }
     };
+    let per_node = |ind: &Time, name: &str| -> Result<Time> {
+        let m = ind
+            .div_int(u64::from(w.nodes))
+            .ok_or_else(|| Error::option(name, "the platform has no nodes"))?;
+        // The message names the platform MTBF this node MTBF gives, which is what is drawn.
+        limits::check_mean_gap(&m, name).map_err(|e| match e {
+            Error::Option { msg, .. } => {
+                Error::option(name, format!("μ_ind/N on {} nodes: {msg}", w.nodes))
+            }
+            e => e,
+        })?;
+        Ok(m)
+    };
     let mtbf = match &o.mtbf {
-        Some(m) => m.clone(),
-        None => defaults
-            .mtbf_ind
-            .as_ref()
-            .and_then(|m| m.div_int(u64::from(w.nodes)))
-            .ok_or_else(|| Error::option("--mtbf", "no default MTBF here: give --mtbf"))?,
+        Some(Rate::Platform(m)) => m.clone(),
+        Some(Rate::Node(ind)) => per_node(ind, "--node-mtbf")?,
+        None => match &defaults.mtbf_ind {
+            Some(ind) => per_node(ind, "--mtbf")?,
+            None => return Err(Error::option("--mtbf", "no default MTBF here: give --mtbf")),
+        },
     };
     // default: the workload's documented default C when --checkpoint is absent
     let checkpoint = o.checkpoint.clone().unwrap_or(defaults.checkpoint);
@@ -550,9 +578,16 @@ fn resilience(o: &Options, w: &Workload, synthetic: bool) -> Result<(Resilience,
 }
 
 /// The platform line of the report.
-fn print_platform(a: &Args, w: &Workload, res: &Resilience, mtbf: &Time) {
-    // The node MTBF in days as well: the paper's platform MTBF of 1 h means nodes failing
-    // every 5.6 years on Mira but every 6 days on a 144-node machine, which saturates it.
+fn print_platform(a: &Args, w: &Workload, res: &Resilience, mtbf: &Time, synthetic: bool) {
+    // The node MTBF in days as well, and where it comes from: a platform MTBF of 1 h means
+    // nodes failing every 5.6 years on Mira but every 6 days on a 144-node machine, which
+    // saturates it (BENCHMARKS.md, "what the cost per job follows").
+    let from = match (&a.mtbf, &a.node_mtbf) {
+        (Some(_), _) => "from --mtbf",
+        (None, Some(_)) => "from --node-mtbf",
+        (None, None) if synthetic => "default: Section 6.3's μ = 30 min",
+        (None, None) => "default: the paper's nodes, μ = 1 h on Mira's 49,152",
+    };
     let ind = mtbf.mul_int(u64::from(w.nodes));
     let days = ind
         .div_int(86_400)
@@ -560,7 +595,7 @@ fn print_platform(a: &Args, w: &Workload, res: &Resilience, mtbf: &Time) {
         // default: unreachable, the divisor is not zero
         .unwrap_or_default();
     println!(
-        "platform: {} nodes, MTBF {} s (μ_ind = {} s{days}), D = {} s, C = {} s, R = {} s, failures: {}",
+        "platform: {} nodes, MTBF {} s (μ_ind = {} s{days}, {from}), D = {} s, C = {} s, R = {} s, failures: {}",
         w.nodes,
         mtbf.to_decimal_string(1),
         ind.to_decimal_string(0),

@@ -135,6 +135,14 @@ impl Workload {
     }
 }
 
+/// The node MTBF μ_ind of the paper's failure scenario, in seconds: "the MTBF of the platform
+/// is one hour … Given that Mira platform had 49152 nodes, this leads to an individual MTBF
+/// for each node of μ_ind = 5.61 years" (Section 2, again in Section 6.1). Failures are a
+/// property of the nodes (Section 1: "the MTBF of each computing resource is around 10
+/// years"; Section 5.2: μ = μ_ind/N), so the same nodes give another machine μ = μ_ind/N, not
+/// the 1 h of 49,152 nodes.
+pub const PAPER_NODE_MTBF_S: i64 = 3600 * 49_152;
+
 /// Resilience parameters (Sections 2 and 5.2).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resilience {

@@ -1,0 +1,122 @@
+//! `resched steal`'s failure rate (issue 16, item 5): the default keeps the paper's *nodes*
+//! (μ_ind = 49,152 h, Sections 2 and 6.1: a platform MTBF of 1 h on Mira's 49,152 nodes), so
+//! the platform MTBF is μ_ind/N on any machine; `--node-mtbf` gives μ_ind, `--mtbf` gives μ,
+//! and the two are the same failures when μ = μ_ind/N.
+use std::path::Path;
+use std::process::Command;
+
+/// Four 2-node jobs on a machine of `nodes` nodes, long enough for failures to strike.
+fn trace(dir: &Path, nodes: u32) -> String {
+    let p = dir.join(format!("n{nodes}.swf"));
+    let mut s = format!("; MaxNodes: {nodes}\n; MaxProcs: {nodes}\n");
+    for i in 1..=4 {
+        s.push_str(&format!(
+            "{i} {} -1 90000 2 -1 -1 2 100000 -1 1 -1 -1 -1 -1 -1 -1 -1\n",
+            i * 10
+        ));
+    }
+    std::fs::write(&p, s).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+/// `resched steal ARGS --variant baseline --quiet`: (exit code, stdout, stderr).
+fn steal(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_resched"))
+        .arg("steal")
+        .args(args)
+        .args(["--variant", "baseline", "--quiet"])
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// The report without its `platform:` line (which says where the rate came from).
+fn without_platform(out: &str) -> String {
+    out.lines()
+        .filter(|l| !l.starts_with("platform:"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_default_keeps_the_papers_nodes() {
+    let d = tempfile::tempdir().unwrap();
+    let small = trace(d.path(), 4);
+    let (code, out, err) = steal(&["--workload", &small]);
+    assert_eq!(code, 0, "{err}");
+    // 176,947,200 s / 4 nodes, not 3600 s.
+    assert!(
+        out.contains(
+            "platform: 4 nodes, MTBF 44236800.0 s (μ_ind = 176947200 s = 2048.0 days, default: \
+             the paper's nodes, μ = 1 h on Mira's 49,152)"
+        ),
+        "{out}"
+    );
+    // On Mira's 49,152 nodes the default is the paper's platform MTBF of 1 h, failure for
+    // failure.
+    let mira = trace(d.path(), 49_152);
+    let (c1, default, e1) = steal(&["--workload", &mira]);
+    let (c2, one_hour, e2) = steal(&["--workload", &mira, "--mtbf", "1h"]);
+    assert_eq!((c1, c2), (0, 0), "{e1}{e2}");
+    assert!(default.contains("MTBF 3600.0 s"), "{default}");
+    assert_eq!(without_platform(&default), without_platform(&one_hour));
+    // Table 6's synthetic workload keeps Section 6.3's platform MTBF.
+    let (c, syn, e) = steal(&["--workload", "synthetic"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(
+        syn.contains("MTBF 1800.0 s (μ_ind = 230400 s = 2.7 days, default: Section 6.3's"),
+        "{syn}"
+    );
+}
+
+#[test]
+fn node_mtbf_is_the_platform_mtbf_times_n() {
+    let d = tempfile::tempdir().unwrap();
+    let w = trace(d.path(), 4);
+    // 20 h per node on 4 nodes is 5 h for the platform: the same draws, the same report.
+    let (c1, node, e1) = steal(&["--workload", &w, "--node-mtbf", "20h"]);
+    let (c2, platform, e2) = steal(&["--workload", &w, "--mtbf", "5h"]);
+    assert_eq!((c1, c2), (0, 0), "{e1}{e2}");
+    assert!(
+        node.contains("MTBF 18000.0 s (μ_ind = 72000 s = 0.8 days, from --node-mtbf)"),
+        "{node}"
+    );
+    assert!(platform.contains("from --mtbf)"), "{platform}");
+    assert_eq!(without_platform(&node), without_platform(&platform));
+    // Failures did strike: the comparison is not between two failure-free runs.
+    let failed = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("Baseline "))
+            .and_then(|l| l.split_whitespace().nth_back(3))
+            .and_then(|n| n.parse::<u64>().ok())
+    };
+    assert!(failed(&node).is_some_and(|n| n > 0), "{node}");
+}
+
+#[test]
+fn bad_node_mtbfs_are_refused_by_name() {
+    let d = tempfile::tempdir().unwrap();
+    let w = trace(d.path(), 4);
+    // Both rates at once: a usage error.
+    let (code, _, err) = steal(&["--workload", &w, "--node-mtbf", "1d", "--mtbf", "1h"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot be used with"), "{err}");
+    // 1/500 s per node is 1/2000 s for the platform: below one grid step.
+    let (code, _, err) = steal(&["--workload", &w, "--node-mtbf", "0.002"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(
+            "option `--node-mtbf`: μ_ind/N on 4 nodes: 1/2000 s is outside the valid range"
+        ),
+        "{err}"
+    );
+    for bad in ["-1h", "0", "nan", "10y"] {
+        let (code, _, err) = steal(&["--workload", &w, "--node-mtbf", bad]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("--node-mtbf"), "{bad}: {err}");
+    }
+}
