@@ -15,7 +15,6 @@ use crate::stealing::check::check;
 use crate::stealing::limits;
 use crate::stealing::measure::Measure;
 use crate::stealing::metrics::{compute, Metrics, Pruning};
-use crate::stealing::model::PAPER_NODE_MTBF_S;
 use crate::stealing::synthetic::{paper_resilience, Synthetic};
 use crate::stealing::{
     simulate_read_reporting, trace, Budget, Ending, FailureSource, NodeReturns, Readings,
@@ -527,12 +526,7 @@ fn resilience(o: &Options, w: &Workload, synthetic: bool) -> Result<(Resilience,
     let defaults = if synthetic {
         paper_resilience(w.nodes)
     } else {
-        Resilience {
-            downtime: Time::from_int(3600),
-            checkpoint: Time::from_int(300),
-            recovery: Time::from_int(300),
-            mtbf_ind: Some(Time::from_int(PAPER_NODE_MTBF_S)),
-        }
+        Resilience::trace_defaults()
     };
     let per_node = |ind: &Time, name: &str| -> Result<Time> {
         let m = ind

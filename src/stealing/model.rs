@@ -158,6 +158,17 @@ pub struct Resilience {
 }
 
 impl Resilience {
+    /// `resched steal`'s defaults for a trace: Section 6.1's scenario (D = 1 h, C = R = 5 min)
+    /// on nodes of the paper's reliability ([`PAPER_NODE_MTBF_S`]), whatever their number.
+    pub fn trace_defaults() -> Resilience {
+        Resilience {
+            downtime: Time::from_int(3600),
+            checkpoint: Time::from_int(300),
+            recovery: Time::from_int(300),
+            mtbf_ind: Some(Time::from_int(PAPER_NODE_MTBF_S)),
+        }
+    }
+
     /// Checks ranges: D, C, R in [0, [`limits::MAX_SECONDS`]], μ_ind > 0; C > 0 needs μ_ind.
     pub fn validate(&self) -> Result<()> {
         if self.downtime.is_negative() {
