@@ -23,7 +23,11 @@ pub struct Backlog {
 /// The number of jobs of `run` released at or before each instant of `at` whose first attempt
 /// had not started by then (a job released and started at the same instant is not waiting).
 pub fn waiting_at(run: &Run, at: &[Time]) -> Vec<usize> {
-    let releases = sorted_releases(run);
+    waiting(run, &sorted_releases(run), at)
+}
+
+/// [`waiting_at`] with the releases already sorted (by [`sorted_releases`]).
+fn waiting(run: &Run, releases: &[&Time], at: &[Time]) -> Vec<usize> {
     // Attempts are recorded in start order per job, the first one with index 1.
     let mut starts: Vec<&Time> = run
         .attempts
@@ -48,7 +52,7 @@ pub fn backlog(run: &Run) -> Option<Backlog> {
     let releases = sorted_releases(run);
     let median = (*releases.get((releases.len().max(1) - 1) / 2)?).clone();
     let last = (*releases.last()?).clone();
-    match waiting_at(run, &[median, last])[..] {
+    match waiting(run, &releases, &[median, last])[..] {
         [at_median, at_last] => Some(Backlog { at_median, at_last }),
         _ => None,
     }
