@@ -158,6 +158,16 @@ enum Rate {
     Node(Time),
 }
 
+/// Where the failure rate of a run comes from, for the platform line.
+fn rate_source(rate: Option<&Rate>, synthetic: bool) -> &'static str {
+    match rate {
+        Some(Rate::Platform(_)) => "from --mtbf",
+        Some(Rate::Node(_)) => "from --node-mtbf",
+        None if synthetic => "default: Section 6.3's μ = 30 min",
+        None => "default: the paper's nodes, μ = 1 h on Mira's 49,152",
+    }
+}
+
 /// Parses every option value and checks it against [`crate::stealing::limits`].
 fn options(a: &Args) -> Result<Options> {
     let variants = parse_variants(&a.variant)?;
@@ -263,7 +273,13 @@ pub fn run(a: Args) -> Result<Exit> {
     println!("workload: {note}");
     println!("{}", measure_line(&opts, &pruning));
     println!("node returns: {} by the plan", opts.readings.returns);
-    print_platform(&a, &w, &res, &mtbf, synthetic);
+    print_platform(
+        &a,
+        &w,
+        &res,
+        &mtbf,
+        rate_source(opts.mtbf.as_ref(), synthetic),
+    );
     let setup = Setup {
         a: &a,
         opts: &opts,
@@ -572,16 +588,10 @@ fn resilience(o: &Options, w: &Workload, synthetic: bool) -> Result<(Resilience,
 }
 
 /// The platform line of the report.
-fn print_platform(a: &Args, w: &Workload, res: &Resilience, mtbf: &Time, synthetic: bool) {
+fn print_platform(a: &Args, w: &Workload, res: &Resilience, mtbf: &Time, from: &str) {
     // The node MTBF in days as well, and where it comes from: a platform MTBF of 1 h means
     // nodes failing every 5.6 years on Mira but every 6 days on a 144-node machine, which
-    // saturates it (BENCHMARKS.md, "what the cost per job follows").
-    let from = match (&a.mtbf, &a.node_mtbf) {
-        (Some(_), _) => "from --mtbf",
-        (None, Some(_)) => "from --node-mtbf",
-        (None, None) if synthetic => "default: Section 6.3's μ = 30 min",
-        (None, None) => "default: the paper's nodes, μ = 1 h on Mira's 49,152",
-    };
+    // saturates it (BENCHMARKS.md, "the default failure rate keeps the paper's nodes").
     let ind = mtbf.mul_int(u64::from(w.nodes));
     let days = ind
         .div_int(86_400)
