@@ -82,10 +82,11 @@ fn synthetic(c: &mut Criterion) {
     g.finish();
 }
 
-/// The `steal` defaults with a platform MTBF of 1 h on `nodes` nodes (`steal --mtbf 1h`).
-fn one_hour(nodes: u32) -> Resilience {
+/// The `steal` defaults with platform MTBF `mtbf` on `nodes` nodes (`steal --mtbf`): each
+/// node fails with MTBF `mtbf`·`nodes`, which the Young/Daly period reads.
+fn at_platform_mtbf(mtbf: &Time, nodes: u32) -> Resilience {
     Resilience {
-        mtbf_ind: Some(Time::from_int(3600).mul_int(u64::from(nodes))),
+        mtbf_ind: Some(mtbf.mul_int(u64::from(nodes))),
         ..Resilience::trace_defaults()
     }
 }
@@ -127,25 +128,25 @@ fn archive(c: &mut Criterion) {
     let mut g = c.benchmark_group("stealing_archive");
     g.sample_size(10);
     for (name, path, cut) in cases {
-        let Ok((mut w, _)) = trace::load(&path, trace::Sizing::default()) else {
+        let Ok((mut w, conv)) = trace::load(&path, trace::Sizing::default()) else {
             eprintln!("skipping: {name} does not load");
             continue;
         };
         if let Some(n) = cut {
             w.jobs.truncate(n);
         }
-        for (regime, res) in [
-            ("default", Resilience::trace_defaults()),
-            ("mtbf 1h", one_hour(w.nodes)),
+        // The `steal` default: the paper's node MTBF over the nodes failures strike.
+        let paper = Resilience::trace_defaults().mtbf_ind;
+        let default = paper.and_then(|m| m.div_int(u64::from(conv.failing_nodes)));
+        for (regime, mtbf) in [
+            ("default", default),
+            ("mtbf 1h", Some(Time::from_int(3600))),
         ] {
-            // unreachable: both node MTBFs are positive and the platform has nodes
-            let Some(mtbf) = res
-                .mtbf_ind
-                .as_ref()
-                .and_then(|m| m.div_int(u64::from(w.nodes)))
-            else {
+            // unreachable: the paper's node MTBF is positive and the machine has nodes
+            let Some(mtbf) = mtbf else {
                 continue;
             };
+            let res = at_platform_mtbf(&mtbf, w.nodes);
             for v in [Variant::Baseline, Variant::SFSJ] {
                 let id = format!("{name} ({} jobs) {regime} {v}", w.jobs.len());
                 g.bench_function(id, |b| {

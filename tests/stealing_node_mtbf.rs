@@ -120,3 +120,57 @@ fn bad_node_mtbfs_are_refused_by_name() {
         assert!(err.contains("--node-mtbf"), "{bad}: {err}");
     }
 }
+
+/// A machine of unlike nodes, CEA-Curie in small (`MaxProcs` 5 on `MaxNodes` 2, not a
+/// multiple): its processors are scheduled as one-processor nodes, and failures strike its
+/// 2 nodes, μ = μ_ind/2 (CEA-Curie: μ_ind/5,544, not μ_ind/93,312).
+#[test]
+fn unlike_nodes_fail_as_the_machines_nodes() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("unlike.swf");
+    let mut s = "; MaxNodes: 2\n; MaxProcs: 5\n".to_string();
+    for i in 1..=4 {
+        s.push_str(&format!(
+            "{i} {} -1 90000 2 -1 -1 2 100000 -1 1 -1 -1 -1 -1 -1 -1 -1\n",
+            i * 10
+        ));
+    }
+    std::fs::write(&p, s).unwrap();
+    let w = p.to_str().unwrap();
+    let (code, default, err) = steal(&["--workload", w]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        default.contains(
+            "platform: 5 nodes, MTBF 88473600.0 s (μ_ind = 176947200 s = 2048.0 days per node \
+             of the machine's 2 (the MaxNodes header: its processors are scheduled as \
+             one-processor nodes), default: the paper's nodes"
+        ),
+        "{default}"
+    );
+    let (c, given, e) = steal(&["--workload", w, "--mtbf", "88473600s"]);
+    assert_eq!(c, 0, "{e}");
+    assert_eq!(without_platform(&default), without_platform(&given));
+    // `--node-mtbf` is per node of the machine too: 20 h over 2 nodes.
+    let (c, node, e) = steal(&["--workload", w, "--node-mtbf", "20h"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(node.contains("MTBF 36000.0 s (μ_ind = 72000 s"), "{node}");
+    let (c, ten, e) = steal(&["--workload", w, "--mtbf", "10h"]);
+    assert_eq!(c, 0, "{e}");
+    assert_eq!(without_platform(&node), without_platform(&ten));
+    // Failures did strike in that run (the comparison is not of two failure-free runs).
+    let failed = node
+        .lines()
+        .find(|l| l.starts_with("Baseline "))
+        .and_then(|l| l.split_whitespace().nth_back(3))
+        .and_then(|n| n.parse::<u64>().ok());
+    assert!(failed.is_some_and(|n| n > 0), "{node}");
+    // Processors the user calls nodes are the nodes that fail: μ_ind/5.
+    let (c, ppn, e) = steal(&["--workload", w, "--procs-per-node", "1"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(
+        ppn.contains(
+            "platform: 5 nodes, MTBF 35389440.0 s (μ_ind = 176947200 s = 2048.0 days, default"
+        ),
+        "{ppn}"
+    );
+}

@@ -66,8 +66,10 @@ pub struct Args {
     /// 49,152 nodes; 30min for the synthetic workload).
     #[arg(long, allow_hyphen_values = true, conflicts_with = "node_mtbf")]
     pub mtbf: Option<String>,
-    /// Node MTBF μ_ind instead of --mtbf: the platform MTBF is μ_ind/N (default: the paper's
-    /// 5.61 years, 49152h, for a trace; the synthetic workload's is 30min × N).
+    /// Node MTBF μ_ind instead of --mtbf: the platform MTBF is μ_ind/N, N the machine's nodes:
+    /// MaxNodes when MaxProcs is not a multiple of it and neither --nodes nor
+    /// --procs-per-node is given, else the platform's (default: the paper's 5.61 years,
+    /// 49152h, for a trace; the synthetic workload's is 30min × N).
     #[arg(long, allow_hyphen_values = true)]
     pub node_mtbf: Option<String>,
     /// Downtime D of a struck node (default 1h; 10min for the synthetic workload).
@@ -263,8 +265,8 @@ pub fn run(a: Args) -> Result<Exit> {
     // Before anything long: a Ctrl-C while the trace is read stops before the first variant.
     let stop = Stop::new(opts.max_wall)?;
     check_outputs(&a)?;
-    let (w, note, synthetic) = load_workload(&a)?;
-    let (res, mtbf) = resilience(&opts, &w, synthetic)?;
+    let (w, note, synthetic, failing) = load_workload(&a)?;
+    let (res, mtbf) = resilience(&opts, &w, synthetic, &failing)?;
     let pruning = pruning(&opts, &w, &a.workload)?;
     let failure_list = match &a.failures {
         Some(p) => Some(FailureSource::load(p, w.nodes)?),
@@ -278,6 +280,7 @@ pub fn run(a: Args) -> Result<Exit> {
         &w,
         &res,
         &mtbf,
+        &failing,
         rate_source(opts.mtbf.as_ref(), synthetic),
     );
     let setup = Setup {
@@ -494,12 +497,25 @@ fn check_outputs(a: &Args) -> Result<()> {
     Ok(())
 }
 
-/// The workload named by `--workload`, a line describing it, and whether it is synthetic.
-fn load_workload(a: &Args) -> Result<(Workload, String, bool)> {
+/// The nodes failures strike (N in μ = μ_ind/N) and where that number came from
+/// ([`trace::Conversion::failing_nodes`]).
+struct Failing {
+    nodes: u32,
+    rule: &'static str,
+}
+
+/// The workload named by `--workload`, a line describing it, whether it is synthetic, and
+/// the nodes failures strike.
+fn load_workload(a: &Args) -> Result<(Workload, String, bool, Failing)> {
     if a.workload.starts_with("synthetic") {
         let s = Synthetic::parse(&a.workload, a.seed)?;
         let note = format!("Table 6 synthetic workload (seed {})", s.seed);
-        return Ok((s.generate()?, note, true));
+        let w = s.generate()?;
+        let failing = Failing {
+            nodes: w.nodes,
+            rule: "the platform's",
+        };
+        return Ok((w, note, true, failing));
     }
     let (w, c) = trace::load(
         std::path::Path::new(&a.workload),
@@ -533,12 +549,24 @@ fn load_workload(a: &Args) -> Result<(Workload, String, bool)> {
         c.no_walltime,
         c.reduced
     );
-    Ok((w, note, false))
+    let failing = Failing {
+        nodes: c.failing_nodes,
+        rule: c.failing_rule,
+    };
+    Ok((w, note, false, failing))
 }
 
 /// The resilience parameters from the options and the defaults (Section 6.3's for the
-/// synthetic workload), and the platform MTBF.
-fn resilience(o: &Options, w: &Workload, synthetic: bool) -> Result<(Resilience, Time)> {
+/// synthetic workload), and the platform MTBF: a node MTBF μ_ind (the default's or
+/// `--node-mtbf`) gives μ = μ_ind/N with N the nodes failures strike (`failing`). Each of
+/// the platform's nodes then fails with MTBF μ times its size, which is what the Young/Daly
+/// period is computed from, as the failures are drawn.
+fn resilience(
+    o: &Options,
+    w: &Workload,
+    synthetic: bool,
+    failing: &Failing,
+) -> Result<(Resilience, Time)> {
     let defaults = if synthetic {
         paper_resilience(w.nodes)
     } else {
@@ -546,12 +574,12 @@ fn resilience(o: &Options, w: &Workload, synthetic: bool) -> Result<(Resilience,
     };
     let per_node = |ind: &Time, name: &str| -> Result<Time> {
         let m = ind
-            .div_int(u64::from(w.nodes))
+            .div_int(u64::from(failing.nodes))
             .ok_or_else(|| Error::option(name, "the platform has no nodes"))?;
         // The message names the platform MTBF this node MTBF gives, which is what is drawn.
         limits::check_mean_gap(&m, name).map_err(|e| match e {
             Error::Option { msg, .. } => {
-                Error::option(name, format!("μ_ind/N on {} nodes: {msg}", w.nodes))
+                Error::option(name, format!("μ_ind/N on {} nodes: {msg}", failing.nodes))
             }
             e => e,
         })?;
@@ -588,18 +616,35 @@ fn resilience(o: &Options, w: &Workload, synthetic: bool) -> Result<(Resilience,
 }
 
 /// The platform line of the report.
-fn print_platform(a: &Args, w: &Workload, res: &Resilience, mtbf: &Time, from: &str) {
+fn print_platform(
+    a: &Args,
+    w: &Workload,
+    res: &Resilience,
+    mtbf: &Time,
+    failing: &Failing,
+    from: &str,
+) {
     // The node MTBF in days as well, and where it comes from: a platform MTBF of 1 h means
     // nodes failing every 5.6 years on Mira but every 6 days on a 144-node machine, which
     // saturates it (BENCHMARKS.md, "the default failure rate keeps the paper's nodes").
-    let ind = mtbf.mul_int(u64::from(w.nodes));
+    // Failures strike the machine's nodes, which are not the platform's on a machine of
+    // unlike nodes (CEA-Curie): say which, as μ_ind is theirs.
+    let ind = mtbf.mul_int(u64::from(failing.nodes));
     let days = ind
         .div_int(86_400)
         .map(|d| format!(" = {} days", d.to_decimal_string(1)))
         // default: unreachable, the divisor is not zero
         .unwrap_or_default();
+    let machine = if failing.nodes == w.nodes {
+        String::new()
+    } else {
+        format!(
+            " per node of the machine's {} ({})",
+            failing.nodes, failing.rule
+        )
+    };
     println!(
-        "platform: {} nodes, MTBF {} s (μ_ind = {} s{days}, {from}), D = {} s, C = {} s, R = {} s, failures: {}",
+        "platform: {} nodes, MTBF {} s (μ_ind = {} s{days}{machine}, {from}), D = {} s, C = {} s, R = {} s, failures: {}",
         w.nodes,
         mtbf.to_decimal_string(1),
         ind.to_decimal_string(0),

@@ -8,6 +8,11 @@
 //! - the platform size is `--nodes`, else ⌈P / c⌉ with P the processor count every trace
 //!   command uses ([`SwfLog::platform_procs`], shared with `rigid-trace`: `MaxProcs`, else
 //!   `MaxNodes`, else — a headerless slice — the largest job);
+//! - failures strike the machine's nodes (μ = μ_ind/N, Section 5.2): N is the platform size,
+//!   except on a machine whose nodes are not alike, `MaxProcs` not a multiple of `MaxNodes`
+//!   with neither `--nodes` nor `--procs-per-node` given: its processors are then scheduled as
+//!   one-processor nodes, but it still has `MaxNodes` nodes to fail (CEA-Curie: 93,312
+//!   processors on 5,544 nodes), so N is `MaxNodes` ([`Conversion::failing_nodes`]);
 //! - walltime = requested time (field 9); when unknown, the run time itself;
 //! - a run time above the walltime is cut to it (the batch system kills the job then);
 //! - Section 5.2 reduces "the size of the largest jobs from 49152 nodes to 49000 nodes" so that
@@ -42,6 +47,11 @@ pub struct Conversion {
     /// Where the platform size came from: `--nodes`, the log's header, or its largest job (a
     /// log without a header, whose real machine the reader cannot know).
     pub platform_rule: &'static str,
+    /// The nodes failures strike, N in μ = μ_ind/N (see the module doc), and where that
+    /// number came from. Each of the platform's nodes then fails with MTBF μ times the
+    /// platform's size, which is what the Young/Daly period reads.
+    pub failing_nodes: u32,
+    pub failing_rule: &'static str,
     /// Lines dropped by the SWF reader's cleaning rule, by reason.
     pub dropped: Dropped,
     /// Jobs whose run time was cut to the walltime.
@@ -86,10 +96,13 @@ pub fn from_swf(log: &SwfLog, sizing: Sizing) -> Result<(Workload, Conversion)> 
     }
     let (ppn, rule) = procs_per_node(log, sizing.procs_per_node)?;
     let (n, platform_rule) = platform(log, sizing.nodes, ppn, sizing.max_job_nodes)?;
+    let (failing_nodes, failing_rule) = failing_nodes(log, sizing, n);
     let mut conv = Conversion {
         procs_per_node: ppn,
         procs_per_node_rule: rule,
         platform_rule,
+        failing_nodes,
+        failing_rule,
         dropped: log.dropped,
         ..Conversion::default()
     };
@@ -111,6 +124,24 @@ fn procs_per_node(log: &SwfLog, given: Option<u32>) -> Result<(u32, &'static str
             (Some(_), Some(_)) => (1, "MaxProcs is not a multiple of MaxNodes, so 1"),
             _ => (1, "no MaxProcs and MaxNodes headers, so 1"),
         }),
+    }
+}
+
+/// The nodes failures strike on a platform of `n` nodes (see the module doc), and the rule.
+/// Only a header whose nodes each hold several processors, `MaxNodes < MaxProcs`, is read
+/// as a machine's nodes; given sizes are the user's nodes.
+fn failing_nodes(log: &SwfLog, sizing: Sizing, n: u32) -> (u32, &'static str) {
+    match (
+        sizing.nodes,
+        sizing.procs_per_node,
+        log.max_procs,
+        log.max_nodes,
+    ) {
+        (None, None, Some(p), Some(m)) if m > 0 && m < p && p % m != 0 => (
+            m,
+            "the MaxNodes header: its processors are scheduled as one-processor nodes",
+        ),
+        _ => (n, "the platform's"),
     }
 }
 
@@ -291,6 +322,54 @@ mod tests {
         };
         let e = from_swf(&log, zero).unwrap_err().to_string();
         assert!(e.contains("--procs-per-node"), "{e}");
+    }
+
+    /// CEA-Curie's headers in small: 17 processors on 3 nodes that are not alike. The
+    /// processors are scheduled as one-processor nodes, and failures strike the machine's 3
+    /// nodes; sizes the user gives are the nodes failures strike.
+    #[test]
+    fn unlike_nodes_fail_as_the_machines_nodes() {
+        let head = "; MaxNodes: 3\n; MaxProcs: 17\n";
+        let text = format!("{head}1 0 5 100 5 -1 -1 5 200 -1 1 -1 -1 -1 1 -1 -1 -1\n");
+        let log = SwfLog::parse(&text, "curie.swf").unwrap();
+        let (w, c) = from_swf(&log, Sizing::default()).unwrap();
+        assert_eq!((w.nodes, w.jobs[0].nodes, c.procs_per_node), (17, 5, 1));
+        assert_eq!(
+            (c.failing_nodes, c.failing_rule),
+            (
+                3,
+                "the MaxNodes header: its processors are scheduled as one-processor nodes"
+            )
+        );
+        let given = [
+            Sizing {
+                procs_per_node: Some(1),
+                ..Sizing::default()
+            },
+            Sizing {
+                nodes: Some(20),
+                ..Sizing::default()
+            },
+        ];
+        for sizing in given {
+            let (w, c) = from_swf(&log, sizing).unwrap();
+            assert_eq!(
+                (c.failing_nodes, c.failing_rule),
+                (w.nodes, "the platform's")
+            );
+        }
+        // Alike nodes (Thunder: 4 processors each), one-processor nodes and a header with
+        // more nodes than processors: the platform's nodes are the machine's.
+        for (head, n) in [
+            ("; MaxNodes: 2\n; MaxProcs: 8\n", 2),
+            ("; MaxNodes: 17\n; MaxProcs: 17\n", 17),
+            ("; MaxNodes: 40\n; MaxProcs: 17\n", 17),
+        ] {
+            let text = format!("{head}1 0 5 100 1 -1 -1 1 200 -1 1 -1 -1 -1 1 -1 -1 -1\n");
+            let log = SwfLog::parse(&text, "alike.swf").unwrap();
+            let (w, c) = from_swf(&log, Sizing::default()).unwrap();
+            assert_eq!((w.nodes, c.failing_nodes), (n, n), "{head}");
+        }
     }
 
     /// Jobs of 1, 4 and 6 processors on nodes of 4, running 10, 10 and 5 s: they hold 4·10 +
