@@ -9,9 +9,11 @@
 //!   Baseline and SFSJ under both readings, with the paper's March 2018 idle time beside ours.
 //!
 //! Changes against Baseline are drawn in percent from 0 (bars) so that the few-percent
-//! differences the paper discusses are visible.
+//! differences the paper discusses are visible. A point where the platform saturates (a
+//! `saturated` cell) is not drawn, and its panel's note or title says so.
 use super::tables::{
-    at, class_label, focus, mean_part, paired, Paired, CLASS_STATS, PAPER_MARCH_2018, SWEEP_STATS,
+    at, class_label, focus, mean_part, paired, saturated, saturated_text, Paired, CLASS_STATS,
+    PAPER_MARCH_2018, SWEEP_STATS,
 };
 use super::{Grid, StealCell};
 use crate::render::plot::{BarChart, BarSeries, Chart, Figure, LineChart, LinePlot, Series};
@@ -53,9 +55,17 @@ pub fn figures(
     let mut per_trace = Vec::new();
     let mut dec_panels = Vec::new();
     for (tn, _) in workloads {
+        // A saturated focus point has no measure: its panels are drawn empty, and say why.
         let cs = at(results, tn, m, d);
-        per_trace.push(class_panels_of(tn, &cs));
-        dec_panels.push(decomposition_panel(tn, &cs));
+        let (cs, tn) = match saturated(&cs) {
+            0 => (cs, tn.clone()),
+            _ => (
+                Vec::new(),
+                format!("{tn} ({} at this point)", saturated_text(&cs)),
+            ),
+        };
+        per_trace.push(class_panels_of(&tn, &cs));
+        dec_panels.push(decomposition_panel(&tn, &cs));
     }
     let class_panels = (0..CLASS_STATS.len())
         .flat_map(|i| per_trace.iter().filter_map(move |p| p.get(i).cloned()))
@@ -102,6 +112,17 @@ fn sweep_panels(
         format!("{tn}: weighted mean flow, SFSJ / Baseline"),
     ];
     let y_labels = ["utilization ratio", "flow ratio", "flow ratio"];
+    // A saturated point has no ratio ([`saturated`]): no marker, and the note says so.
+    let gaps: Vec<String> = downs
+        .iter()
+        .flat_map(|&d| mtbfs.iter().map(move |&m| (m, d)))
+        .filter(|&(m, d)| saturated(&at(results, tn, m, d)) > 0)
+        .map(|(m, d)| format!("μ = {}, D = {}", downtime_label(m), downtime_label(d)))
+        .collect();
+    let gap_note = match gaps.len() {
+        0 => String::new(),
+        _ => format!("; saturated, not drawn: {}", gaps.join(", ")),
+    };
     SWEEP_STATS
         .iter()
         .enumerate()
@@ -111,7 +132,18 @@ fn sweep_panels(
                 .map(|&d| {
                     let ps: Vec<(f64, Paired)> = mtbfs
                         .iter()
-                        .map(|&m| (m as f64 / 60.0, paired(&at(results, tn, m, d), r, pick)))
+                        .map(|&m| {
+                            let cs = at(results, tn, m, d);
+                            let p = match saturated(&cs) {
+                                0 => paired(&cs, r, pick),
+                                _ => Paired {
+                                    ratio: f64::NAN,
+                                    se: f64::NAN,
+                                    n: 0,
+                                },
+                            };
+                            (m as f64 / 60.0, p)
+                        })
                         .collect();
                     Series {
                         label: format!("D = {}", downtime_label(d)),
@@ -130,7 +162,7 @@ fn sweep_panels(
                 styles: Vec::new(),
             })
             .log_x("h")
-            .with_note(NOTES[i])
+            .with_note(format!("{}{gap_note}", NOTES[i]))
             .into()
         })
         .collect()

@@ -39,6 +39,7 @@ use crate::stealing::{
     simulate_read, trace, FailureSource, NodeReturns, Readings, Resilience, Variant, Workload,
 };
 use crate::time::Time;
+use crate::workload::swf::SwfLog;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -103,6 +104,11 @@ pub struct StealCell {
     pub seed: u64,
     pub jobs: usize,
     pub results: Vec<VariantResult>,
+    /// Why the cell has no results: a run exceeded the simulator's budget of events or
+    /// attempts ([`crate::stealing::limits::Budget`]), so the platform cannot carry the trace
+    /// at this μ and D (see [`steal_cell`]). Absent from the cell files of a measured cell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saturated: Option<String>,
 }
 
 fn minutes(m: u64) -> Time {
@@ -111,6 +117,14 @@ fn minutes(m: u64) -> Time {
 
 /// Runs Baseline and H111 under both readings on `w` with platform MTBF `mtbf_min` and
 /// downtime `downtime_min` (minutes), Poisson failures seeded `seed`; every run checked.
+///
+/// The swept μ are platform MTBFs, as in the paper, where D/μ nodes are down on average: 72
+/// at most on Mira's 49,152, but more than a small machine has (`--trace`: μ = 20 min and
+/// D = 1 day on 100 nodes). There a large job never finds its nodes up, and the run goes on
+/// failing until the simulator's budget stops it ([`crate::stealing::limits::Budget`], the
+/// only [`Error::Limit`] a simulation raises). Such a cell is kept as `saturated`, with the
+/// budget's message and no results, instead of ending the campaign; the summary lists it and
+/// its point has no ratio.
 pub fn steal_cell(
     key: String,
     trace: String,
@@ -133,7 +147,22 @@ pub fn steal_cell(
         for v in [Variant::Baseline, Variant::SFSJ] {
             let t0 = std::time::Instant::now();
             let failures = FailureSource::poisson(seed, &mtbf, w.nodes)?;
-            let run = simulate_read(w, &res, failures, v, Readings { returns })?;
+            let run = match simulate_read(w, &res, failures, v, Readings { returns }) {
+                Ok(run) => run,
+                Err(Error::Limit(msg)) => {
+                    return Ok(StealCell {
+                        key,
+                        trace,
+                        mtbf_min,
+                        downtime_min,
+                        seed,
+                        jobs: w.jobs.len(),
+                        results: Vec::new(),
+                        saturated: Some(format!("{v} ({returns}): {}", budget_reason(&msg, v))),
+                    })
+                }
+                Err(e) => return Err(e),
+            };
             let seconds = t0.elapsed().as_secs_f64();
             let m: Metrics = compute(&run, &pruning);
             let what = format!("{key} {v} ({returns})");
@@ -155,7 +184,19 @@ pub fn steal_cell(
         seed,
         jobs: w.jobs.len(),
         results,
+        saturated: None,
     })
+}
+
+/// The simulator's budget message for a campaign's summary: without the variant it begins
+/// with (the summary names the run) and without the advice to raise `steal --max-events`,
+/// which the campaign does not take.
+fn budget_reason(msg: &str, v: Variant) -> String {
+    // default: a message that does not begin with the variant is kept from its start
+    let msg = msg.strip_prefix(&format!("{v}: ")).unwrap_or(msg);
+    // default: a message without the advice is kept whole
+    let cut = msg.find("; the budget is").unwrap_or(msg.len());
+    format!("{} (the default budget)", &msg[..cut])
 }
 
 /// The numbers kept of one run.
@@ -307,7 +348,8 @@ fn sweep_measure(w: &Workload) -> Measure {
 }
 
 /// The traces (`--trace`, else the shipped Mira windows; the first only with `--quick`), each
-/// loaded with jobs above [`MAX_JOB_NODES`] reduced to it (the first 150 jobs with `--quick`).
+/// loaded with jobs above [`MAX_JOB_NODES`] reduced to it (the first 150 jobs with `--quick`);
+/// a machine of at most 49,000 nodes has no such job, and is loaded as it is.
 fn load_workloads(opts: &Options) -> Result<Vec<(String, Workload)>> {
     let traces: Vec<PathBuf> = if opts.traces.is_empty() {
         let all = super::rigid_trace::default_traces();
@@ -323,13 +365,19 @@ fn load_workloads(opts: &Options) -> Result<Vec<(String, Workload)>> {
     // Collision-free labels (file stem without .swf/.gz; the path where two stems agree): the
     // labels name the panels and the summary rows, so two traces must never share one.
     for (p, label) in traces.iter().zip(trace_names(&traces)) {
-        let (w, _) = trace::load(
-            p,
-            trace::Sizing {
+        let log = SwfLog::load(p)?;
+        let (w, _) = trace::from_swf(&log, trace::Sizing::default())?;
+        // Jobs above 49,000 nodes are reduced to it: only a machine larger than that has any
+        // (`--max-job-nodes` above the platform is refused, as a user's would be).
+        let w = if w.nodes > MAX_JOB_NODES {
+            let reduced = trace::Sizing {
                 max_job_nodes: Some(MAX_JOB_NODES),
                 ..trace::Sizing::default()
-            },
-        )?;
+            };
+            trace::from_swf(&log, reduced)?.0
+        } else {
+            w
+        };
         let w = if opts.quick { first_jobs(w, 150) } else { w };
         if w.jobs.is_empty() {
             return Err(Error::option(

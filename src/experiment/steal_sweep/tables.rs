@@ -81,6 +81,17 @@ pub fn at<'a>(results: &'a [StealCell], tn: &str, m: u64, d: u64) -> Vec<&'a Ste
         .collect()
 }
 
+/// How many of the cells `cs` of one point are saturated ([`StealCell::saturated`]). A point
+/// with any has no ratio: the seeds whose runs ended alone would be a biased sample of it.
+pub fn saturated(cs: &[&StealCell]) -> usize {
+    cs.iter().filter(|c| c.saturated.is_some()).count()
+}
+
+/// "saturated (k of n seeds)", for a point's table entry.
+pub fn saturated_text(cs: &[&StealCell]) -> String {
+    format!("saturated ({} of {} seeds)", saturated(cs), cs.len())
+}
+
 /// The grid point nearest Section 6.1's μ = D = 1 h (on a log scale).
 pub fn focus((mtbfs, downs): &Grid) -> (u64, u64) {
     let near = |xs: &[u64]| {
@@ -186,6 +197,7 @@ pub fn summarize(workloads: &[(String, Workload)], grid: &Grid, results: &[Steal
             sweep_table(tn, r, grid, results, &mut s);
         }
         focus_tables(tn, grid, results, &mut s);
+        saturated_list(tn, results, &mut s);
     }
     s.markdown.push_str(
         "The paper (Section 6.2, Mira and Intrepid months): utilization gains of 2–4% with D = 10 min, \
@@ -205,7 +217,12 @@ fn sweep_table(tn: &str, r: NodeReturns, grid: &Grid, results: &[StealCell], s: 
         for (name, pick) in SWEEP_STATS {
             let mut row = vec![format!("{d} min"), name.to_string()];
             for &m in mtbfs {
-                let p = paired(&at(results, tn, m, d), r, &pick);
+                let cs = at(results, tn, m, d);
+                if saturated(&cs) > 0 {
+                    row.push(saturated_text(&cs));
+                    continue;
+                }
+                let p = paired(&cs, r, &pick);
                 row.push(p.text());
                 record(s, tn, r, m, d, name, &p);
             }
@@ -214,6 +231,10 @@ fn sweep_table(tn: &str, r: NodeReturns, grid: &Grid, results: &[StealCell], s: 
         let mut row = vec![format!("{d} min"), "steals / free-node restarts".into()];
         for &m in mtbfs {
             let cs = at(results, tn, m, d);
+            if saturated(&cs) > 0 {
+                row.push("—".into());
+                continue;
+            }
             let mean = |f: &dyn Fn(&VariantResult) -> u64| {
                 let xs: Vec<u64> = cs
                     .iter()
@@ -267,10 +288,46 @@ pub(super) fn size_classes(cs: &[&StealCell]) -> Vec<u32> {
     classes
 }
 
+/// The saturated cells of trace `tn`, each with the message of the run that stopped it.
+fn saturated_list(tn: &str, results: &[StealCell], s: &mut Summary) {
+    let cells: Vec<&StealCell> = results
+        .iter()
+        .filter(|c| c.trace == tn && c.saturated.is_some())
+        .collect();
+    if cells.is_empty() {
+        return;
+    }
+    s.markdown.push_str(&format!(
+        "### {tn}: saturated cells ({} of them: no ratio at their points)\n\n\
+         The swept μ are platform MTBFs, as in the paper: D/μ nodes are down on average, 72 \
+         at most on Mira's 49,152 nodes, but more than a small machine can spare. There large \
+         jobs wait for nodes that are seldom all up, or fail faster than they progress, until \
+         the simulator's budget of events or attempts stops the run:\n\n",
+        cells.len()
+    ));
+    for c in cells {
+        // default: unreachable, the cells were filtered on having a message
+        let why = c.saturated.as_deref().unwrap_or_default();
+        s.markdown.push_str(&format!(
+            "- μ = {} min, D = {} min, failure seed {}: {why}\n",
+            c.mtbf_min, c.downtime_min, c.seed
+        ));
+    }
+    s.markdown.push('\n');
+}
+
 /// Figure 6 (flow ratios per size class) and Figure 3 (decomposition) at the focus point.
 fn focus_tables(tn: &str, grid: &Grid, results: &[StealCell], s: &mut Summary) {
     let (m, d) = focus(grid);
     let cs = at(results, tn, m, d);
+    if saturated(&cs) > 0 {
+        s.markdown.push_str(&format!(
+            "### {tn}: no flows per size class and no decomposition at μ = {m} min, \
+             D = {d} min: {} (below)\n\n",
+            saturated_text(&cs)
+        ));
+        return;
+    }
     let classes = size_classes(&cs);
     let mut header = vec!["nodes".to_string(), "jobs".to_string()];
     for r in NodeReturns::ALL {
@@ -403,6 +460,7 @@ mod tests {
                 result(Variant::Baseline, f, base),
                 result(Variant::SFSJ, f, sfsj),
             ],
+            saturated: None,
         }
     }
 
@@ -428,6 +486,50 @@ mod tests {
             r.returns.clear();
         }
         assert_eq!(old.results[0].reading(), NodeReturns::Foreseen);
+    }
+
+    /// A point with one saturated seed has no ratio, and says so: the other seeds alone would
+    /// be a biased sample of it. The summary lists the cell with its message; the measured
+    /// point keeps its ratio.
+    #[test]
+    fn a_saturated_seed_leaves_its_point_without_a_ratio() {
+        let mut cs = vec![cell(1, (1, 2), (3, 4)), cell(2, (1, 4), (1, 4))];
+        cs[1].results.clear();
+        cs[1].saturated = Some("Baseline (foreseen): more than 7 events".into());
+        let mut other = cell(3, (1, 2), (1, 2));
+        other.mtbf_min = 120;
+        cs.push(other);
+        let w = Workload {
+            nodes: 2,
+            jobs: Vec::new(),
+        };
+        let s = summarize(&[("t".into(), w)], &(vec![60, 120], vec![60]), &cs);
+        assert!(
+            s.markdown.contains("saturated (1 of 2 seeds)"),
+            "{}",
+            s.markdown
+        );
+        assert!(
+            s.markdown.contains(
+                "- μ = 60 min, D = 60 min, failure seed 2: Baseline (foreseen): more than 7 events"
+            ),
+            "{}",
+            s.markdown
+        );
+        assert!(
+            s.markdown.contains("no flows per size class"),
+            "{}",
+            s.markdown
+        );
+        // No summary row at the saturated point; the measured one has its ratio, 1.
+        assert!(s.rows.iter().all(|r| r[2] != "60"), "{:?}", s.rows);
+        assert!(
+            s.rows
+                .iter()
+                .any(|r| r[2] == "120" && r[4] == "utilization" && r[6] == "1"),
+            "{:?}",
+            s.rows
+        );
     }
 
     #[test]
