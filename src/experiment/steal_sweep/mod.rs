@@ -143,23 +143,18 @@ pub fn steal_cell(
     res.validate()?;
     let pruning = sweep_measure(w).pruning(w, &trace)?;
     let mut results = Vec::new();
-    for returns in NodeReturns::ALL {
+    let mut saturated = None;
+    'runs: for returns in NodeReturns::ALL {
         for v in [Variant::Baseline, Variant::SFSJ] {
             let t0 = std::time::Instant::now();
             let failures = FailureSource::poisson(seed, &mtbf, w.nodes)?;
             let run = match simulate_read(w, &res, failures, v, Readings { returns }) {
                 Ok(run) => run,
                 Err(Error::Limit(msg)) => {
-                    return Ok(StealCell {
-                        key,
-                        trace,
-                        mtbf_min,
-                        downtime_min,
-                        seed,
-                        jobs: w.jobs.len(),
-                        results: Vec::new(),
-                        saturated: Some(format!("{v} ({returns}): {}", budget_reason(&msg, v))),
-                    })
+                    // No ratio without every run: the cell keeps only why.
+                    saturated = Some(format!("{v} ({returns}): {}", budget_reason(&msg, v)));
+                    results.clear();
+                    break 'runs;
                 }
                 Err(e) => return Err(e),
             };
@@ -184,7 +179,7 @@ pub fn steal_cell(
         seed,
         jobs: w.jobs.len(),
         results,
-        saturated: None,
+        saturated,
     })
 }
 
