@@ -7,8 +7,13 @@ use std::process::Command;
 
 /// Four 2-node jobs on a machine of `nodes` nodes, long enough for failures to strike.
 fn trace(dir: &Path, nodes: u32) -> String {
-    let p = dir.join(format!("n{nodes}.swf"));
-    let mut s = format!("; MaxNodes: {nodes}\n; MaxProcs: {nodes}\n");
+    headed(dir, nodes, nodes)
+}
+
+/// The jobs of [`trace`] under the headers `MaxNodes: nodes`, `MaxProcs: procs`.
+fn headed(dir: &Path, nodes: u32, procs: u32) -> String {
+    let p = dir.join(format!("n{nodes}p{procs}.swf"));
+    let mut s = format!("; MaxNodes: {nodes}\n; MaxProcs: {procs}\n");
     for i in 1..=4 {
         s.push_str(&format!(
             "{i} {} -1 90000 2 -1 -1 2 100000 -1 1 -1 -1 -1 -1 -1 -1 -1\n",
@@ -32,6 +37,14 @@ fn steal(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&o.stdout).into_owned(),
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
+}
+
+/// The failures of the Baseline row of a report (the fourth number from its end).
+fn failures(out: &str) -> Option<u64> {
+    out.lines()
+        .find(|l| l.starts_with("Baseline "))
+        .and_then(|l| l.split_whitespace().nth_back(3))
+        .and_then(|n| n.parse::<u64>().ok())
 }
 
 /// The report without its `platform:` line (which says where the rate came from).
@@ -88,13 +101,7 @@ fn node_mtbf_is_the_platform_mtbf_times_n() {
     assert!(platform.contains("from --mtbf)"), "{platform}");
     assert_eq!(without_platform(&node), without_platform(&platform));
     // Failures did strike: the comparison is not between two failure-free runs.
-    let failed = |out: &str| {
-        out.lines()
-            .find(|l| l.starts_with("Baseline "))
-            .and_then(|l| l.split_whitespace().nth_back(3))
-            .and_then(|n| n.parse::<u64>().ok())
-    };
-    assert!(failed(&node).is_some_and(|n| n > 0), "{node}");
+    assert!(failures(&node).is_some_and(|n| n > 0), "{node}");
 }
 
 #[test]
@@ -127,16 +134,7 @@ fn bad_node_mtbfs_are_refused_by_name() {
 #[test]
 fn unlike_nodes_fail_as_the_machines_nodes() {
     let d = tempfile::tempdir().unwrap();
-    let p = d.path().join("unlike.swf");
-    let mut s = "; MaxNodes: 2\n; MaxProcs: 5\n".to_string();
-    for i in 1..=4 {
-        s.push_str(&format!(
-            "{i} {} -1 90000 2 -1 -1 2 100000 -1 1 -1 -1 -1 -1 -1 -1 -1\n",
-            i * 10
-        ));
-    }
-    std::fs::write(&p, s).unwrap();
-    let w = p.to_str().unwrap();
+    let w = &headed(d.path(), 2, 5);
     let (code, default, err) = steal(&["--workload", w]);
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -158,12 +156,7 @@ fn unlike_nodes_fail_as_the_machines_nodes() {
     assert_eq!(c, 0, "{e}");
     assert_eq!(without_platform(&node), without_platform(&ten));
     // Failures did strike in that run (the comparison is not of two failure-free runs).
-    let failed = node
-        .lines()
-        .find(|l| l.starts_with("Baseline "))
-        .and_then(|l| l.split_whitespace().nth_back(3))
-        .and_then(|n| n.parse::<u64>().ok());
-    assert!(failed.is_some_and(|n| n > 0), "{node}");
+    assert!(failures(&node).is_some_and(|n| n > 0), "{node}");
     // Processors the user calls nodes are the nodes that fail: μ_ind/5.
     let (c, ppn, e) = steal(&["--workload", w, "--procs-per-node", "1"]);
     assert_eq!(c, 0, "{e}");
