@@ -61,6 +61,7 @@ use crate::stealing::checkpoint::GRID;
 use crate::time::Time;
 use instant::{Instant, Scale, Tick};
 use std::borrow::Cow;
+use std::collections::VecDeque;
 use steps::Steps;
 
 mod block_runs;
@@ -557,7 +558,7 @@ impl Profile {
 }
 
 /// The queue as exact slots, for a pass on a profile in rationals.
-fn exact_slots(jobs: Vec<QueuedSlot>) -> Vec<pass::Slot<Time>> {
+fn exact_slots(jobs: Vec<QueuedSlot>) -> VecDeque<pass::Slot<Time>> {
     jobs.into_iter()
         .map(|j| pass::Slot {
             p: j.p,
@@ -594,7 +595,7 @@ fn mirrors(q: &Queue, sc: Scale, jobs: &[QueuedSlot]) -> bool {
 pub struct Queue {
     /// The scale of `slots`; `None`: to be taken again at the next pass.
     scale: Option<Scale>,
-    slots: Vec<pass::Slot<Tick>>,
+    slots: VecDeque<pass::Slot<Tick>>,
     /// The sum of every slot's length in ticks, for the bound that keeps each reservation end
     /// a pass makes within the tick range (see `Profile::mirror`).
     total: i128,
@@ -631,8 +632,7 @@ impl Queue {
     pub fn remove(&mut self, i: usize) {
         if i >= self.slots.len() {
             self.forget();
-        } else if self.scale.is_some() {
-            let s = self.slots.remove(i);
+        } else if let Some(s) = self.slots.remove(i) {
             self.total -= i128::from(s.len.raw());
         }
     }
@@ -662,7 +662,7 @@ impl Queue {
                 None => None,
             };
             self.total += i128::from(len.raw());
-            self.slots.push(pass::Slot { p: j.p, len, start });
+            self.slots.push_back(pass::Slot { p: j.p, len, start });
         }
         self.scale = Some(sc);
         Ok(())
@@ -1392,9 +1392,31 @@ mod tests {
                 q.remove(k);
                 let n = jobs.iter().filter(|j| j.start.is_none()).count();
                 let rs = Some(&raised).filter(|_| round == 0);
+                let mut before = kept.exact_copy();
                 let d1 = kept.compress(&mut q, || jobs.clone(), &i(0), rs, n);
                 let d2 = fresh2.compress(&mut Queue::new(), || jobs.clone(), &i(0), rs, n);
                 assert_eq!(d1.started, d2.started, "{ctx}, round {round}");
+                if rs.is_none() {
+                    // Nothing raised: the placed jobs keep their slots and the new ones, at
+                    // random places in the queue, get their earliest, in queue order (the
+                    // pass walks from the first of them).
+                    let want: Vec<(usize, Time)> = jobs
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, j)| j.start.is_none())
+                        .map(|(k, j)| {
+                            let s = before.earliest(j.p, &j.len, &i(0));
+                            before.reserve(&s, &j.len, j.p);
+                            (k, s)
+                        })
+                        .collect();
+                    assert_eq!(d1.started, want, "{ctx}, round {round}");
+                    assert_eq!(
+                        kept.exact_copy().steps(),
+                        before.steps(),
+                        "{ctx}, round {round}"
+                    );
+                }
                 assert_eq!(kept.steps(), fresh2.steps(), "{ctx}, round {round}");
                 assert_eq!(q.scale.is_some(), kept.in_ticks(), "{ctx}, round {round}");
                 for (k, s) in d1.started {

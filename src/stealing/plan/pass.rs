@@ -7,6 +7,7 @@
 use super::instant::Instant;
 use super::steps::{Rises, Runs, Steps};
 use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
 use std::hash::Hash;
 
 /// A queued job as the pass sees it: its node count, the length it reserves and its planned
@@ -33,7 +34,7 @@ pub(super) struct Done<K> {
 /// start. Gives each slot its new start and returns what it did.
 pub(super) fn compress<K: Instant>(
     steps: &mut Steps<K>,
-    slots: &mut [Slot<K>],
+    slots: &mut VecDeque<Slot<K>>,
     now: &K,
     mut raised: Option<(K, K)>,
     mut unplanned: usize,
@@ -55,7 +56,24 @@ pub(super) fn compress<K: Instant>(
     // Per node count, the runs where jobs of that size could start before the end of
     // `raised` ([`Steps::runs_before`]), valid until a move changes the profile.
     let mut runs: FxHashMap<u32, Runs<K>> = FxHashMap::default();
-    for (k, slot) in slots.iter_mut().enumerate() {
+    // Nothing raised: nothing can move (a move needs a rise), so only the slots with no
+    // start are visited. They are new jobs, at the end of the queue, as a rule: the walk
+    // starts at the first of them, found from the back, and not at the head of a queue that
+    // can hold tens of thousands of jobs on a platform past its capacity.
+    let first = match raised {
+        Some(_) => 0,
+        None => {
+            let (mut k, mut left) = (slots.len(), unplanned);
+            while left > 0 && k > 0 {
+                k -= 1;
+                if slots[k].start.is_none() {
+                    left -= 1;
+                }
+            }
+            k
+        }
+    };
+    for (k, slot) in (first..).zip(slots.range_mut(first..)) {
         // Nothing raised: no job can move, and every new job is placed.
         if raised.is_none() && unplanned == 0 {
             break;
@@ -139,7 +157,11 @@ pub(super) fn compress<K: Instant>(
 
 /// Section 4.1, full recomputation: every slot placed, in priority order, at its earliest slot
 /// from `now` on `steps` (the occupations known now, with no reservation yet).
-pub(super) fn place_all<K: Instant + Hash>(steps: &mut Steps<K>, slots: &mut [Slot<K>], now: &K) {
+pub(super) fn place_all<K: Instant + Hash>(
+    steps: &mut Steps<K>,
+    slots: &mut VecDeque<Slot<K>>,
+    now: &K,
+) {
     // The start given to the last job of each size and length: during this placement the
     // profile only loses nodes, so the set of feasible starts of a (p, ℓ) job only shrinks
     // and its earliest start only grows; the search of the next such job begins there

@@ -73,11 +73,14 @@ use super::plan::{Profile, Queue as PlanQueue};
 use super::readings::Readings;
 use crate::error::{Error, Result};
 use crate::time::Time;
-use std::collections::BTreeMap;
+use due::{DueStarts, Order};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, VecDeque};
 use std::ops::ControlFlow;
 
 mod algorithm1;
 mod attempts;
+mod due;
 mod failure;
 mod k3;
 mod partial;
@@ -139,6 +142,33 @@ struct Queued {
     planned: Option<Time>,
 }
 
+impl Queued {
+    /// Its place in the queue, which is ordered by decreasing priority, then submission
+    /// order ([`Sim::enqueue`]).
+    fn order(&self) -> Order {
+        (Reverse(self.prio), self.job)
+    }
+}
+
+/// The index in `queue` of the job of order `o`, if it is queued.
+fn position(queue: &VecDeque<Queued>, o: Order) -> Option<usize> {
+    let k = queue.partition_point(|x| x.order() < o);
+    queue.get(k).filter(|q| q.job == o.1).map(|_| k)
+}
+
+/// Whether the job of order `o` is queued with planned start `t` (an entry of [`DueStarts`]
+/// that is not stale).
+fn is_current(queue: &VecDeque<Queued>, t: &Time, o: Order) -> bool {
+    position(queue, o).is_some_and(|k| queue[k].planned.as_ref() == Some(t))
+}
+
+/// Every queued job's planned start, with its order, for [`DueStarts`].
+fn planned_starts(queue: &VecDeque<Queued>) -> impl Iterator<Item = (Time, Order)> + '_ {
+    queue
+        .iter()
+        .filter_map(|q| Some((q.planned.clone()?, q.order())))
+}
+
 /// A steal decided under T2/T3, waiting for the victim's stopping point.
 #[derive(Clone, Debug)]
 struct Pending {
@@ -166,12 +196,11 @@ struct Sim<'a> {
     up: NodeBitset,
     returns: BTreeMap<Time, Vec<u32>>,
     running: Vec<Running>,
-    queue: Vec<Queued>,
-    /// The earliest planned start of the queue (`None`: no job has one), kept as starts are
-    /// given ([`Sim::set_planned`]) and taken ([`Sim::start_due`]), so that neither the next
-    /// event nor an instant with no job due goes over the queue: on a backlogged trace each
-    /// walk of the queue touches thousands of entries.
-    first_planned: Option<Time>,
+    queue: VecDeque<Queued>,
+    /// The queued jobs' planned starts ([`due`]), kept as starts are given
+    /// ([`Sim::set_planned`]) and taken ([`Sim::start_due`]): neither the next event nor the
+    /// start of a job goes over the queue.
+    due: DueStarts,
     /// Queued jobs with no planned start yet: a compression pass with nothing raised stops
     /// once it has placed them.
     unplanned: usize,
@@ -310,8 +339,8 @@ impl<'a> Sim<'a> {
             up: NodeBitset::full(nodes),
             returns: BTreeMap::new(),
             running: Vec::new(),
-            queue: Vec::new(),
-            first_planned: None,
+            queue: VecDeque::new(),
+            due: DueStarts::default(),
             unplanned: 0,
             pendings: Vec::new(),
             next_pending_id: 0,
@@ -470,7 +499,8 @@ impl<'a> Sim<'a> {
         if self.next_release < self.jobs.len() {
             see(&self.jobs[self.next_release].release);
         }
-        if let Some(p) = &self.first_planned {
+        let queue = &self.queue;
+        if let Some(p) = self.due.first(|t, o| is_current(queue, t, o)) {
             see(p);
         }
         if let Some(f) = self.failures.peek() {
@@ -548,10 +578,8 @@ impl<'a> Sim<'a> {
             len,
             planned: None,
         };
-        let key = (std::cmp::Reverse(q.prio), q.job);
-        let i = self
-            .queue
-            .partition_point(|x| (std::cmp::Reverse(x.prio), x.job) < key);
+        let key = q.order();
+        let i = self.queue.partition_point(|x| x.order() < key);
         self.plan_queue.insert(i, q.nodes, &q.len);
         self.queue.insert(i, q);
         self.unplanned += 1;

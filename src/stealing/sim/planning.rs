@@ -2,11 +2,12 @@
 //! Section 5.1 for when it is recomputed): what is known to occupy nodes from now on, the
 //! placement of every queued job at its earliest slot in priority order, and the start of the
 //! jobs whose planned start has come. The profile itself is [`crate::stealing::plan`].
-use super::{Queued, Sim};
+use super::{is_current, planned_starts, position, Queued, Sim};
 use crate::error::Result;
 use crate::stealing::plan::{Busy, Profile, QueuedSlot};
 use crate::stealing::readings::NodeReturns;
 use crate::time::Time;
+use std::collections::VecDeque;
 
 impl Sim<'_> {
     /// Occupations known now: down nodes, running attempts (to their walltime or stopping
@@ -120,10 +121,13 @@ impl Sim<'_> {
         self.plan_queue.clear_starts();
         let jobs = || queued_slots(&self.queue, false);
         let starts = prof.place_all(&mut self.plan_queue, jobs, &self.now);
-        self.first_planned = None;
-        for (k, s) in starts.into_iter().enumerate() {
-            self.set_planned(k, s);
+        for (q, s) in self.queue.iter_mut().zip(starts) {
+            if q.planned.replace(s).is_none() {
+                self.unplanned -= 1;
+            }
         }
+        // Every job has a new start: the index is built again at once.
+        self.due.rebuild(planned_starts(&self.queue));
         self.plan = prof;
         self.base_plan = base;
         self.freed.clear();
@@ -222,60 +226,55 @@ impl Sim<'_> {
         self.raised = d.moved;
     }
 
-    /// Gives queued job `k` the planned start `s`, keeping [`Sim::first_planned`] and
-    /// [`Sim::unplanned`]. Starts are given only by planning, and a start given by a pass is
-    /// never later than the one it replaces, so the minimum stays exact; a full
-    /// recomputation clears it first and gives every job a start.
+    /// Gives queued job `k` the planned start `s`, keeping [`Sim::due`] and
+    /// [`Sim::unplanned`] (a full recomputation, which gives every job a start, builds the
+    /// index again at once instead).
     fn set_planned(&mut self, k: usize, s: Time) {
-        if self.first_planned.as_ref().is_none_or(|f| s < *f) {
-            self.first_planned = Some(s.clone());
-        }
-        if self.queue[k].planned.replace(s).is_none() {
+        let q = &mut self.queue[k];
+        let o = q.order();
+        if q.planned.replace(s.clone()).is_none() {
             self.unplanned -= 1;
         }
+        let queue = &self.queue;
+        self.due.push(s, o, queue.len(), || planned_starts(queue));
     }
 
     /// Step 6 of the event loop: queued jobs planned to start now start, in queue order, on
-    /// the lowest free ids.
+    /// the lowest free ids. [`Sim::due`] gives them in that order, each found in the queue by
+    /// its order there.
     pub(super) fn start_due(&mut self) -> Result<()> {
-        if self.first_planned.as_ref().is_none_or(|f| *f > self.now) {
-            return Ok(());
-        }
-        let mut k = 0;
-        let mut first: Option<Time> = None;
-        while k < self.queue.len() {
-            if self.queue[k].planned.as_ref() == Some(&self.now) {
-                let q = self.queue.remove(k);
+        loop {
+            let queue = &self.queue;
+            let Some(o) = self.due.pop_at(&self.now, |t, o| is_current(queue, t, o)) else {
+                return Ok(());
+            };
+            // A current entry's job is queued: not finding it is an internal error.
+            let q = position(queue, o).and_then(|k| {
                 self.plan_queue.remove(k);
-                let p = q.nodes;
-                let nodes = self.free.take_lowest(p).ok_or_else(|| {
-                    self.internal(format!(
-                        "plan starts job {} on {p} nodes but only {} are free",
-                        q.job,
-                        self.free.count()
-                    ))
-                })?;
-                // Its reservation becomes an occupation of the base (the plan is unchanged).
-                let len = q.len.clone();
-                self.base_plan.reserve(&self.now, &len, p);
-                self.start_attempt(q.job, nodes, q.cause, q.recovery, q.pos);
-            } else {
-                if let Some(p) = &self.queue[k].planned {
-                    if first.as_ref().is_none_or(|f| p < f) {
-                        first = Some(p.clone());
-                    }
-                }
-                k += 1;
-            }
+                self.queue.remove(k)
+            });
+            let Some(q) = q else {
+                return Err(self.internal(format!("job {} is due but not queued", o.1)));
+            };
+            let p = q.nodes;
+            let nodes = self.free.take_lowest(p).ok_or_else(|| {
+                self.internal(format!(
+                    "plan starts job {} on {p} nodes but only {} are free",
+                    q.job,
+                    self.free.count()
+                ))
+            })?;
+            // Its reservation becomes an occupation of the base (the plan is unchanged).
+            let len = q.len.clone();
+            self.base_plan.reserve(&self.now, &len, p);
+            self.start_attempt(q.job, nodes, q.cause, q.recovery, q.pos);
         }
-        self.first_planned = first;
-        Ok(())
     }
 }
 
 /// The queue as the plan's passes read it ([`QueuedSlot`]), with each job's planned start or,
 /// for a full recomputation, none.
-fn queued_slots(queue: &[Queued], starts: bool) -> Vec<QueuedSlot> {
+fn queued_slots(queue: &VecDeque<Queued>, starts: bool) -> Vec<QueuedSlot> {
     queue
         .iter()
         .map(|q| QueuedSlot {
