@@ -1,7 +1,9 @@
 //! Criterion benchmark of the node-stealing simulator (issue "Node stealing", item 8): one
 //! 10-day Mira window of `../shared/traces/` (49,152 nodes, platform MTBF 1 h, D = 1 h,
 //! C = R = 5 min, jobs above 49,000 nodes reduced as in Section 5.2), Baseline and SFSJ,
-//! failures from seed 1; and Table 6's synthetic workload (128 nodes, 1000 jobs, Section 6.3).
+//! failures from seed 1; Table 6's synthetic workload (128 nodes, 1000 jobs, Section 6.3); and
+//! a platform past its capacity, one-node jobs arriving faster than 60 nodes run them
+//! (`saturated`).
 //! Target: < 10 s per simulated variant on the Mira window (release build).
 //!
 //! `archive`: Parallel Workloads Archive logs (issue 16, item 5: every archive trace up to
@@ -15,7 +17,7 @@
 //! count.
 use criterion::{criterion_group, criterion_main, Criterion};
 use resched::stealing::synthetic::{paper_resilience, Synthetic};
-use resched::stealing::{simulate, trace, FailureSource, Resilience, Variant};
+use resched::stealing::{simulate, trace, BatchJob, FailureSource, Resilience, Variant, Workload};
 use resched::Time;
 use std::path::Path;
 use std::time::Duration;
@@ -75,6 +77,47 @@ fn synthetic(c: &mut Criterion) {
         g.bench_function(v.to_string(), |b| {
             b.iter(|| {
                 let fs = FailureSource::poisson(1, &Time::from_int(1800), w.nodes).unwrap();
+                simulate(&w, &res, fs, v).unwrap()
+            })
+        });
+    }
+    g.finish();
+}
+
+/// A platform past its capacity, as an archive log given too small a machine
+/// (METACENTRUM-2009-2 on the 60 nodes of its largest job, offered load 4.99): 20,000
+/// one-node jobs with walltimes equal to their run times (that log has none) submitted every
+/// 10 s on 60 nodes, an offered load of 3.3, so the queue grows to thousands of jobs and
+/// almost every event starts one. It measures the cost of an event on a long queue, where
+/// the plan does little else (no completion is early, so nothing moves):
+/// `stealing::sim::due`.
+fn saturated(c: &mut Criterion) {
+    let jobs: Vec<BatchJob> = (0..20_000i64)
+        .map(|k| {
+            let run = Time::from_int(1000 + (k * 7919) % 2000);
+            BatchJob {
+                name: format!("J{k}"),
+                release: Time::from_int(10 * k),
+                nodes: 1,
+                walltime: run.clone(),
+                run,
+            }
+        })
+        .collect();
+    let w = Workload::new(60, jobs, "saturated").expect("within the limits");
+    let res = Resilience::trace_defaults();
+    let mtbf = res
+        .mtbf_ind
+        .as_ref()
+        .and_then(|m| m.div_int(60))
+        .expect("the paper's node MTBF over 60 nodes");
+    let res = at_platform_mtbf(&mtbf, w.nodes);
+    let mut g = c.benchmark_group("stealing_saturated");
+    g.sample_size(10);
+    for v in [Variant::Baseline, Variant::SFSJ] {
+        g.bench_function(format!("20000 one-node jobs on 60 nodes, {v}"), |b| {
+            b.iter(|| {
+                let fs = FailureSource::poisson(1, &mtbf, w.nodes).unwrap();
                 simulate(&w, &res, fs, v).unwrap()
             })
         });
@@ -165,6 +208,6 @@ criterion_group! {
     name = benches;
     // No plots: criterion's plotters backend needs system fonts this machine may lack.
     config = Criterion::default().without_plots();
-    targets = mira, synthetic, archive
+    targets = mira, synthetic, saturated, archive
 }
 criterion_main!(benches);
