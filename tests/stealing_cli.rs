@@ -265,3 +265,54 @@ fn measure_rules_are_named_and_checked() {
     p.extend(["--csv", &c, "--measure", "paper"]);
     fails_with(&p, "30 of Section 5.3.3", &csv);
 }
+
+/// The workload line gives the offered load, Σ p·t over N·(r_last − r_first), and says when
+/// the platform is past its capacity before any failure (a headerless log sized by its
+/// largest job, as METACENTRUM-2009-2 is): six jobs of 100 s over 50 s ask for 700
+/// node-seconds, 7 times what its 2 nodes give, and 0.7 of 20 nodes.
+#[test]
+fn the_workload_line_gives_the_offered_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let swf = dir.path().join("busy.swf");
+    let lines: String = (0..6)
+        .map(|k| {
+            let p = if k == 5 { 2 } else { 1 };
+            format!(
+                "{} {} -1 100 {p} -1 -1 {p} 200 -1 1 -1 -1 -1 -1 -1 -1 -1\n",
+                k + 1,
+                10 * k
+            )
+        })
+        .collect();
+    std::fs::write(&swf, lines).unwrap();
+    let s = swf.display().to_string();
+    let line = |extra: &[&str]| -> String {
+        let mut args = vec!["steal", "--workload", &s, "--variant", "baseline"];
+        args.extend(extra);
+        let out = resched(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .find(|l| l.starts_with("workload:"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let small = line(&[]);
+    assert!(
+        small.contains("on 2 nodes (from the largest job"),
+        "{small}"
+    );
+    assert!(small.contains("offered load 7.00"), "{small}");
+    assert!(
+        small.contains("past its capacity before any failure")
+            && small.contains("give the machine's size with --nodes"),
+        "{small}"
+    );
+    let large = line(&["--nodes", "20"]);
+    assert!(large.contains("offered load 0.70"), "{large}");
+    assert!(!large.contains("past its capacity"), "{large}");
+}

@@ -509,8 +509,12 @@ struct Failing {
 fn load_workload(a: &Args) -> Result<(Workload, String, bool, Failing)> {
     if a.workload.starts_with("synthetic") {
         let s = Synthetic::parse(&a.workload, a.seed)?;
-        let note = format!("Table 6 synthetic workload (seed {})", s.seed);
         let w = s.generate()?;
+        let note = format!(
+            "Table 6 synthetic workload (seed {}){}",
+            s.seed,
+            load_note(&w)
+        );
         let failing = Failing {
             nodes: w.nodes,
             rule: "the platform's",
@@ -537,7 +541,7 @@ fn load_workload(a: &Args) -> Result<(Workload, String, bool, Failing)> {
         ),
     };
     let note = format!(
-        "{}: {} jobs on {} nodes (from {}) of {} processors (from {}); {}, {} runs cut to their walltime, {} without walltime, {} reduced to --max-job-nodes{rounding}",
+        "{}: {} jobs on {} nodes (from {}) of {} processors (from {}); {}, {} runs cut to their walltime, {} without walltime, {} reduced to --max-job-nodes{rounding}{}",
         a.workload,
         w.jobs.len(),
         w.nodes,
@@ -547,13 +551,32 @@ fn load_workload(a: &Args) -> Result<(Workload, String, bool, Failing)> {
         c.dropped,
         c.cut_to_walltime,
         c.no_walltime,
-        c.reduced
+        c.reduced,
+        load_note(&w)
     );
     let failing = Failing {
         nodes: c.failing_nodes,
         rule: c.failing_rule,
     };
     Ok((w, note, false, failing))
+}
+
+/// The offered load for the workload line ([`Workload::offered_load`]), and what it means
+/// for the run when the platform is too small for the log's own submissions.
+fn load_note(w: &Workload) -> String {
+    let Some(load) = w.offered_load() else {
+        return String::new();
+    };
+    let past = if load > Time::one() {
+        ": the platform is past its capacity before any failure, so the queue grows through \
+         the run (give the machine's size with --nodes)"
+    } else {
+        ""
+    };
+    format!(
+        "; offered load {} (node-time asked for over the node-time between the first and last submissions){past}",
+        load.to_decimal_string(2)
+    )
 }
 
 /// The resilience parameters from the options and the defaults (Section 6.3's for the

@@ -133,6 +133,22 @@ impl Workload {
         }
         n
     }
+
+    /// The offered load: the failure-free node-time the jobs ask for, Σ p_j·t_exec, over the
+    /// platform's node-time between the first and the last submission, N·(r_last − r_first)
+    /// (`None` when every job is submitted at once). Above 1 the platform cannot keep up with
+    /// the submissions even without failures or checkpoints, so the queue, the flows and the
+    /// cost of the run per job grow through the run (each planning step goes over the queue).
+    pub fn offered_load(&self) -> Option<Time> {
+        let first = &self.jobs.first()?.release;
+        let last = &self.jobs.last()?.release;
+        let work = self
+            .jobs
+            .iter()
+            .fold(Time::zero(), |w, j| &w + &j.run.mul_int(u64::from(j.nodes)));
+        let span = (last - first).mul_int(u64::from(self.nodes));
+        work.checked_div(&span)
+    }
 }
 
 /// The node MTBF μ_ind of the paper's failure scenario, in seconds: "the MTBF of the platform
@@ -357,6 +373,35 @@ impl FromStr for Variant {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Σ p·t over N·(r_last − r_first), exactly: two 2-node jobs of 30 s and one 1-node job
+    /// of 40 s submitted over 100 s on 2 nodes ask for 160 of 200 node-seconds; jobs all
+    /// submitted at once have none.
+    #[test]
+    fn offered_load_is_the_work_over_the_submission_span() {
+        let job = |r: i64, p: u32, t: i64| BatchJob {
+            name: format!("J{r}"),
+            release: Time::from_int(r),
+            nodes: p,
+            run: Time::from_int(t),
+            walltime: Time::from_int(2 * t),
+        };
+        let w = Workload {
+            nodes: 2,
+            jobs: vec![job(0, 2, 30), job(50, 2, 30), job(100, 1, 40)],
+        };
+        assert_eq!(w.offered_load(), Time::new(4, 5));
+        let at_once = Workload {
+            nodes: 2,
+            jobs: vec![job(7, 2, 30), job(7, 1, 40)],
+        };
+        assert_eq!(at_once.offered_load(), None);
+        let empty = Workload {
+            nodes: 2,
+            jobs: Vec::new(),
+        };
+        assert_eq!(empty.offered_load(), None);
+    }
 
     #[test]
     fn eighteen_variants_round_trip() {
