@@ -25,11 +25,12 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// SWF trace(s) for rigid-trace (.swf or .swf.gz; default: the two Mira windows of
-    /// ../shared/traces).
+    /// rigid-trace, steal-sweep: SWF trace(s) (.swf or .swf.gz; default: the two Mira
+    /// windows of ../shared/traces).
     #[arg(long = "trace")]
     pub traces: Vec<PathBuf>,
-    /// Override the number of job sets (rigid-trace: days per trace).
+    /// Override the number of job sets (rigid-trace: days per trace; steal-sweep: failure
+    /// seeds per point; steal-synthetic: seeds, each drawing a workload and its failures).
     #[arg(long)]
     pub sets: Option<usize>,
     /// Override the number of failure scenarios per set.

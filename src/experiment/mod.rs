@@ -65,7 +65,7 @@ pub const CAMPAIGNS: [(&str, &str); 7] = [
     ),
     (
         "steal-sweep",
-        "node-stealing paper Figures 9-11: SFSJ / Baseline over MTBF × downtime (Mira)",
+        "node-stealing paper Figures 9-11: SFSJ / Baseline over MTBF × downtime (Mira, or --trace)",
     ),
     (
         "steal-synthetic",
