@@ -20,6 +20,17 @@ fn resched(args: &[&str]) -> Output {
         .expect("run resched")
 }
 
+/// The standard output of a run that must succeed (its standard error in the message if not).
+fn stdout_of(args: &[&str]) -> String {
+    let out = resched(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn files(dir: &Path) -> (String, String) {
     let swf = dir.join("toy.swf");
     let fl = dir.join("toy.failures");
@@ -227,13 +238,7 @@ fn measurement_starts_at_the_first_submission() {
     std::fs::write(&sfl, format!("{} 2\n", SHIFT + 1)).unwrap();
     let (s1, s2) = (sswf.display().to_string(), sfl.display().to_string());
     let table = |args: Vec<&str>| -> Vec<String> {
-        let out = resched(&args);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout)
+        stdout_of(&args)
             .lines()
             .filter(|l| l.starts_with("Baseline") || l.starts_with("SFSJ"))
             .map(String::from)
@@ -289,13 +294,7 @@ fn the_workload_line_gives_the_offered_load() {
     let line = |extra: &[&str]| -> String {
         let mut args = vec!["steal", "--workload", &s, "--variant", "baseline"];
         args.extend(extra);
-        let out = resched(&args);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout)
+        stdout_of(&args)
             .lines()
             .find(|l| l.starts_with("workload:"))
             .unwrap_or_default()
