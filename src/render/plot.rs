@@ -163,6 +163,9 @@ pub struct LinePlot {
     pub bands: bool,
     /// A line under the title (what the dashed curves are, how the spread was measured).
     pub note: String,
+    /// The x values to label, with their labels ("20 min", "1 h"): a sweep's own grid, so
+    /// that every point drawn has its value under it; empty: round ticks ([`NatAxis::new`]).
+    pub x_ticks: Vec<(f64, String)>,
 }
 
 impl From<LineChart> for LinePlot {
@@ -203,6 +206,12 @@ impl LinePlot {
     /// Sets the note under the title.
     pub fn with_note(mut self, note: impl Into<String>) -> LinePlot {
         self.note = note.into();
+        self
+    }
+
+    /// Labels exactly these x values ([`LinePlot::x_ticks`]).
+    pub fn with_x_ticks(mut self, ticks: Vec<(f64, String)>) -> LinePlot {
+        self.x_ticks = ticks;
         self
     }
 
@@ -406,6 +415,7 @@ fn map_text(fig: &Figure, f: &dyn Fn(&str) -> String) -> Figure {
                 x_unit: t(&c.x_unit),
                 y_unit: t(&c.y_unit),
                 note: t(&c.note),
+                x_ticks: c.x_ticks.iter().map(|(v, l)| (*v, t(l))).collect(),
                 paper: c
                     .paper
                     .iter()
@@ -604,7 +614,7 @@ fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &LinePlot) ->
         .collect();
     let area = panel_frame(area, &c.title, &p.note, &entries)?;
     let ((x0, x1), (y0, y1)) = plot_ranges(p, &drawn);
-    let xa = NatAxis::new(x0, x1, p.x_scale, &p.x_unit);
+    let xa = NatAxis::new(x0, x1, p.x_scale, &p.x_unit).labelled_at(&p.x_ticks);
     let ya = NatAxis::new(y0, y1, p.y_scale, &p.y_unit);
     let y_w = tick_label_width(&ya);
     let mut chart = ChartBuilder::on(&area)

@@ -119,6 +119,12 @@ fn sweep_panels(
         .filter(|&(m, d)| saturated(&at(results, tn, m, d)) > 0)
         .map(|(m, d)| format!("μ = {}, D = {}", downtime_label(m), downtime_label(d)))
         .collect();
+    // Every MTBF of the grid labelled as the sweep names it ("20 min"), not only the round
+    // hours among them.
+    let ticks: Vec<(f64, String)> = mtbfs
+        .iter()
+        .map(|&m| (m as f64 / 60.0, downtime_label(m)))
+        .collect();
     let gap_note = match gaps.len() {
         0 => String::new(),
         _ => format!("; saturated, not drawn: {}", gaps.join(", ")),
@@ -162,6 +168,7 @@ fn sweep_panels(
                 styles: Vec::new(),
             })
             .log_x("h")
+            .with_x_ticks(ticks.clone())
             .with_note(format!("{}{gap_note}", NOTES[i]))
             .into()
         })
@@ -276,7 +283,7 @@ fn decomposition_panel(tn: &str, cs: &[&StealCell]) -> Chart {
 
 #[cfg(test)]
 mod tests {
-    use super::downtime_label;
+    use super::{downtime_label, sweep_panels, Chart, NodeReturns};
 
     #[test]
     fn downtimes_in_the_papers_units() {
@@ -285,5 +292,26 @@ mod tests {
         assert_eq!(downtime_label(90), "90 min");
         assert_eq!(downtime_label(1440), "1 day");
         assert_eq!(downtime_label(2880), "2 days");
+    }
+
+    /// Every MTBF of the grid is a labelled tick, in the sweep's own words, so that no point
+    /// is drawn without its value under it (20 and 40 min fall between the round hours).
+    #[test]
+    fn every_mtbf_of_the_grid_is_a_labelled_tick() {
+        let grid = (vec![20, 40, 60, 120, 300, 600], vec![10, 1440]);
+        let panels = sweep_panels("t", NodeReturns::Unforeseen, &grid, &[]);
+        assert_eq!(panels.len(), 3);
+        for c in &panels {
+            let Chart::Plot(p) = c else {
+                panic!("a sweep panel is a line plot: {c:?}");
+            };
+            let labels: Vec<&str> = p.x_ticks.iter().map(|(_, l)| l.as_str()).collect();
+            assert_eq!(labels, ["20 min", "40 min", "1 h", "2 h", "5 h", "10 h"]);
+            assert_eq!(
+                p.x_ticks[0].0,
+                20.0 / 60.0,
+                "ticks are in hours, as the points"
+            );
+        }
     }
 }

@@ -27,6 +27,8 @@ pub struct NatAxis {
     unit: String,
     major: Vec<f64>,
     minor: Vec<f64>,
+    /// Labels given by the caller for some major ticks ([`NatAxis::labelled_at`]).
+    given: Vec<(f64, String)>,
 }
 
 impl NatAxis {
@@ -44,7 +46,27 @@ impl NatAxis {
             unit: unit.to_string(),
             major,
             minor,
+            given: Vec::new(),
         }
+    }
+
+    /// The same axis with exactly `ticks` (those in range) labelled, each with its own text,
+    /// and its round ticks kept as unlabelled grid lines; no tick in range: unchanged.
+    pub fn labelled_at(mut self, ticks: &[(f64, String)]) -> NatAxis {
+        let inside: Vec<(f64, String)> = ticks
+            .iter()
+            .filter(|(v, _)| v.is_finite() && *v >= self.lo && *v <= self.hi)
+            .filter(|(v, _)| self.scale == Scale::Linear || *v > 0.0)
+            .cloned()
+            .collect();
+        if inside.is_empty() {
+            return self;
+        }
+        self.minor.append(&mut self.major);
+        self.major = inside.iter().map(|t| t.0).collect();
+        self.major.sort_by(f64::total_cmp);
+        self.given = inside;
+        self
     }
 
     /// The position of `v` along the axis, 0 at `lo` and 1 at `hi` (NaN for a non-positive
@@ -58,6 +80,9 @@ impl NatAxis {
 
     /// The label of tick `v`: its natural value and the unit.
     pub fn label(&self, v: f64) -> String {
+        if let Some((_, text)) = self.given.iter().find(|(g, _)| *g == v) {
+            return text.clone();
+        }
         let step = match self.scale {
             Scale::Linear => self.major.windows(2).map(|w| w[1] - w[0]).next(),
             Scale::Log => None,
@@ -256,6 +281,24 @@ mod tests {
         let l = NatAxis::new(0.9e-8, 1.1e-6, Scale::Log, "");
         let labels: Vec<String> = l.major().iter().map(|&v| l.label(v)).collect();
         assert_eq!(labels, ["10⁻⁸", "10⁻⁷", "10⁻⁶"]);
+    }
+
+    #[test]
+    fn given_ticks_replace_the_round_ones_and_keep_their_text() {
+        let ticks: Vec<(f64, String)> = [(1.0 / 3.0, "20 min"), (1.0, "1 h"), (10.0, "10 h")]
+            .into_iter()
+            .chain([(100.0, "out of range")])
+            .map(|(v, t)| (v, t.to_string()))
+            .collect();
+        let a = NatAxis::new(0.3, 11.0, Scale::Log, "h").labelled_at(&ticks);
+        let labels: Vec<String> = a.major().iter().map(|&v| a.label(v)).collect();
+        assert_eq!(labels, ["20 min", "1 h", "10 h"]);
+        // The round ticks stay as grid lines, and a value not given is labelled as before.
+        assert!(a.minor.contains(&0.5) && a.minor.contains(&5.0));
+        assert_eq!(a.label(5.0), "5 h");
+        // Nothing in range: the round ticks stay.
+        let b = NatAxis::new(0.3, 11.0, Scale::Log, "h").labelled_at(&ticks[3..]);
+        assert_eq!(b, NatAxis::new(0.3, 11.0, Scale::Log, "h"));
     }
 
     #[test]
