@@ -64,7 +64,7 @@ pub fn paper_mix(seed: u64, procs: u32, n: usize) -> (Instance, Scenario) {
 
 fn bench(c: &mut Criterion) {
     let (inst, sc) = paper_mix(1, 7500, 500);
-    let eps = Time::new(3, 10).unwrap();
+    let eps = resched::schedulers::moldable::Eps::paper();
     {
         let mut s = BatchList::new(&inst, Priority::Lpt, eps.clone()).unwrap();
         let run = engine::run(&inst, &sc, &mut s).unwrap();

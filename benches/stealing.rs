@@ -1,5 +1,5 @@
 //! Criterion benchmark of the node-stealing simulator (issue "Node stealing", item 8): one
-//! 10-day Mira window of `../shared/traces/` (49,152 nodes, platform MTBF 1 h, D = 1 h,
+//! 10-day Mira window of `examples/data/traces/` (49,152 nodes, platform MTBF 1 h, D = 1 h,
 //! C = R = 5 min, jobs above 49,000 nodes reduced as in Section 5.2), Baseline and SFSJ,
 //! failures from seed 1; Table 6's synthetic workload (128 nodes, 1000 jobs, Section 6.3); and
 //! a platform past its capacity, one-node jobs arriving faster than 60 nodes run them
@@ -31,17 +31,9 @@ fn mira_sizing() -> trace::Sizing {
 }
 
 fn mira(c: &mut Criterion) {
-    // `<repo>/../shared` (CI, the main checkout) or `../../shared` (a worktree /work/wt/<name>).
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
-        root.join("../shared/traces/Mira-2018-03-02-10days.swf.gz"),
-        root.join("../../shared/traces/Mira-2018-03-02-10days.swf.gz"),
-    ];
-    let found = candidates
-        .iter()
-        .find(|p| p.exists())
-        .unwrap_or(&candidates[0])
-        .clone();
+    // The window shipped in the repository (examples/data/traces).
+    let found = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/data/traces/Mira-2018-03-02-10days.swf.gz");
     let path = found.as_path();
     let Ok((w, _)) = trace::load(path, mira_sizing()) else {
         eprintln!("skipping: {} not found", path.display());

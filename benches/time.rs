@@ -131,7 +131,12 @@ fn work_batch_amdahl(x: &Inputs) -> Time {
 }
 
 fn batch_run(inst: &Instance, sc: &Scenario) -> Time {
-    let mut s = BatchList::new(inst, Priority::Lpt, Time::new(3, 10).expect("eps")).expect("batch");
+    let mut s = BatchList::new(
+        inst,
+        Priority::Lpt,
+        resched::schedulers::moldable::Eps::paper(),
+    )
+    .expect("batch");
     engine::run_makespan(inst, sc, &mut s)
         .expect("run")
         .makespan

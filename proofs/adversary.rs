@@ -6,7 +6,7 @@
 //! The search is a hill climb with restarts: from a random small case, apply a random mutation
 //! (change a job's processors, time or failures; add, remove or duplicate a job; change P) and
 //! keep the result when its ratio is at least the current one (sideways moves let it cross
-//! plateaus). The ratio is against the *exact* OPT (the exact search of [`crate::opt`]); a case
+//! plateaus). The ratio is against the *exact* OPT (the exact search of [`resched::opt`]); a case
 //! whose OPT is not proven within the node budget is scored against the best schedule found
 //! (an upper bound on OPT), so a reported ratio is never larger than the true one: what the
 //! search reports is a certified lower bound on the algorithm's approximation ratio.
@@ -18,15 +18,15 @@
 //! `resched prove --search` (see the README), and re-checked by the ledger.
 use super::run::{self, label};
 use super::{Budget, OptRef};
-use crate::error::Result;
-use crate::model::arbitrary::Scope;
-use crate::model::speedup::ModelKind;
-use crate::model::{Instance, Job, Profile, Scenario, SpeedupModel};
-use crate::oracle::{corpus, AlgoSpec};
-use crate::schedulers::moldable::Priority as MPriority;
-use crate::time::Time;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use resched::error::Result;
+use resched::model::arbitrary::Scope;
+use resched::model::speedup::ModelKind;
+use resched::model::{Instance, Job, Profile, Scenario, SpeedupModel};
+use resched::oracle::{corpus, AlgoSpec};
+use resched::schedulers::moldable::Priority as MPriority;
+use resched::time::Time;
 
 /// The worst case found.
 #[derive(Debug, Clone, PartialEq)]
@@ -278,11 +278,21 @@ pub fn search_rigid(spec: &AlgoSpec, budget: &Budget) -> Result<Found> {
     )
 }
 
-/// The JSON of a golden case in the corpus schema ([`crate::oracle::corpus`], documented in
+/// The JSON of a golden case in the corpus schema ([`resched::oracle::corpus`], documented in
 /// `tests/cases/README.md`), so the corpus runner re-checks it: the oracle's lower bound, OPT
 /// when the search proved it exact (an interval is stated in the description only), and
 /// `expect` = (algorithm, priority, exact makespan), the ratio stated in each `why`.
 pub fn golden_json(found: &Found, expect: &[(String, String, Time)], note: &str) -> Result<String> {
+    golden_case(found, expect, note)?.to_json()
+}
+
+/// The golden case of [`golden_json`], before it is written (the `resched` program adds the
+/// build that wrote it).
+pub fn golden_case(
+    found: &Found,
+    expect: &[(String, String, Time)],
+    note: &str,
+) -> Result<corpus::Case> {
     let opt = match &found.opt {
         OptRef::Exact(t) => format!("OPT = {t} (exact search)"),
         other => other.to_string(),
@@ -314,7 +324,7 @@ pub fn golden_json(found: &Found, expect: &[(String, String, Time)], note: &str)
             ),
         })
         .collect();
-    case.to_json()
+    Ok(case)
 }
 
 /// One random mutation of a moldable case of model `kind`: redraw a job's parameters, add,

@@ -17,13 +17,13 @@
 //! `RESCHED_EXHAUSTIVE=large` (see the README).
 use super::run::{self, describe, label};
 use super::{Budget, Measurement, OptRef, Tally};
-use crate::bounds;
-use crate::error::{Error, Result};
-use crate::model::{Instance, Job, Scenario};
-use crate::oracle::{catalogue, AlgoSpec};
-use crate::schedulers::Priority;
-use crate::time::Time;
 use rayon::prelude::*;
+use resched::bounds;
+use resched::error::{Error, Result};
+use resched::model::{Instance, Job, Scenario};
+use resched::oracle::{catalogue, AlgoSpec};
+use resched::schedulers::Priority;
+use resched::time::Time;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, OnceLock};
 

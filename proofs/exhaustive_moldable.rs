@@ -16,13 +16,13 @@ use super::exhaustive::ExhaustiveReport;
 use super::moldable_cases::run_moldable;
 use super::run::describe;
 use super::{Budget, Measurement, OptRef};
-use crate::bounds::moldable as mb;
-use crate::error::{Error, Result};
-use crate::model::{Instance, Job, Profile, Scenario, Schedule, SpeedupModel};
-use crate::schedulers::moldable as ms;
-use crate::schedulers::Priority;
-use crate::time::Time;
 use rayon::prelude::*;
+use resched::bounds::moldable as mb;
+use resched::error::{Error, Result};
+use resched::model::{Instance, Job, Profile, Scenario, Schedule, SpeedupModel};
+use resched::schedulers::moldable as ms;
+use resched::schedulers::Priority;
+use resched::time::Time;
 
 /// The moldable scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -180,7 +180,7 @@ fn one(
         rest /= tabs.len() as u64;
     }
     let inst = Instance::new(procs, jobs).map_err(|e| e.in_file("exhaustive"))?;
-    let eps = ms::default_eps();
+    let eps = ms::Eps::paper().get().clone();
     let mut rep = ExhaustiveReport::default();
     let f = u64::from(scope.max_failures) + 1;
     for sidx in 0..f.pow(n) {
@@ -261,14 +261,14 @@ fn one(
 }
 
 fn exact(inst: &Instance, sc: &Scenario, budget: &Budget) -> Result<(Time, Schedule)> {
-    let cfg = crate::opt::OptConfig {
-        method: crate::opt::Method::Search,
+    let cfg = resched::opt::OptConfig {
+        method: resched::opt::Method::Search,
         time_limit: std::time::Duration::from_secs(30),
         node_limit: Some(budget.opt_nodes.max(1_000_000)),
-        ..crate::opt::OptConfig::default()
+        ..resched::opt::OptConfig::default()
     };
-    let r = crate::opt::solve(inst, sc, &cfg)?;
-    let m = crate::check::check(inst, sc, &r.schedule)?;
+    let r = resched::opt::solve(inst, sc, &cfg)?;
+    let m = resched::check::check(inst, sc, &r.schedule)?;
     if !r.is_optimal() {
         return Err(Error::Limit(format!(
             "exhaustive: OPT not proven on {}",

@@ -3,14 +3,14 @@
 //! models with small exact parameters).
 //!
 //! It sits below all three, so none of them imports another for these helpers.
-use crate::error::Result;
-use crate::model::speedup::ModelKind;
-use crate::model::{Instance, Job, Profile, Scenario, Schedule, SpeedupModel};
-use crate::oracle::{self, AlgoSpec};
-use crate::schedulers::Priority as MPriority;
-use crate::time::Time;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
+use resched::error::Result;
+use resched::model::speedup::ModelKind;
+use resched::model::{Instance, Job, Profile, Scenario, Schedule, SpeedupModel};
+use resched::oracle::{self, AlgoSpec};
+use resched::schedulers::Priority as MPriority;
+use resched::time::Time;
 
 /// Runs moldable algorithm `name` with `prio` (and ε for BATCH-LIST), checked.
 pub fn run_moldable(

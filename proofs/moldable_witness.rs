@@ -6,9 +6,9 @@
 //! job is), so the witness does not depend on how a model's formula is evaluated; the tables
 //! are the formulas of the proofs evaluated exactly.
 use super::Witness;
-use crate::error::{Error, Result};
-use crate::model::{Job, Profile, Scenario, Schedule, SpeedupModel};
-use crate::time::Time;
+use resched::error::{Error, Result};
+use resched::model::{Job, Profile, Scenario, Schedule, SpeedupModel};
+use resched::time::Time;
 
 fn table_job(name: String, times: Vec<Time>, monotonic: bool) -> Job {
     Job {
@@ -39,7 +39,7 @@ pub fn roofline_table(procs: u32, w: &Time, pbar: u32) -> Vec<Time> {
 /// 2 − 2/(K+1).
 pub fn thm1(k: u32) -> Result<(Witness, Schedule)> {
     if k == 0 {
-        return Err(Error::option("--param", "K must be at least 1"));
+        return Err(Error::param("k", "K must be at least 1"));
     }
     let procs = 2 * k;
     let w = Time::from_int(i64::from(k) + 1);
@@ -77,7 +77,7 @@ pub fn thm1(k: u32) -> Result<(Witness, Schedule)> {
 /// t(p) = (s−1)/(p+s−2) for p ≤ s, t(p) = (P−s)/(p(s−2)+P) for p > s.
 pub fn thm10_table(s: u32) -> Result<Vec<Time>> {
     if s < 2 {
-        return Err(Error::option("--param", "s = √P must be at least 2"));
+        return Err(Error::param("s", "s = √P must be at least 2"));
     }
     let (s64, big_p) = (i64::from(s), i64::from(s) * i64::from(s));
     (1..=big_p)
@@ -142,8 +142,8 @@ pub fn thm10(s: u32, local_alloc: u32) -> Result<(Witness, Schedule)> {
 /// The proof: BATCH-LIST needs K batches and takes at least 1/2 + (K−2)/4 = K/4.
 pub fn thm12(k: u32) -> Result<(Witness, Schedule)> {
     if !(2..=12).contains(&k) {
-        return Err(Error::option(
-            "--param",
+        return Err(Error::param(
+            "k",
             format!("K={k}: Theorem 12's witness is built for K in 2..=12"),
         ));
     }
@@ -215,8 +215,8 @@ pub fn section47() -> Result<Witness> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::check;
-    use crate::model::speedup::check_monotonic;
+    use resched::check::check;
+    use resched::model::speedup::check_monotonic;
 
     #[test]
     fn witnesses_and_their_optimal_schedules() {

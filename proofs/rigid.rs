@@ -11,12 +11,12 @@ use super::run::{self, describe, label, spec};
 use super::{
     Budget, Entry, Kind, Measurement, OptRef, Paper, Param, Params, Report, Source, Witness,
 };
-use crate::bounds;
-use crate::error::Result;
-use crate::model::arbitrary::Scope;
-use crate::oracle::AlgoSpec;
-use crate::schedulers::Priority;
-use crate::time::Time;
+use resched::bounds;
+use resched::error::Result;
+use resched::model::arbitrary::Scope;
+use resched::oracle::AlgoSpec;
+use resched::schedulers::Priority;
+use resched::time::Time;
 
 /// The four entries.
 pub static ENTRIES: [Entry; 4] = [
@@ -86,7 +86,7 @@ pub static ENTRIES: [Entry; 4] = [
     },
 ];
 
-fn prop4_from(p: &Params) -> Result<(Witness, crate::model::Schedule)> {
+fn prop4_from(p: &Params) -> Result<(Witness, resched::model::Schedule)> {
     let eps = p.time_open("eps", &Time::zero(), &Time::one())?;
     rigid_witness::prop4(p.u32_in("P", 2..=6)?, &eps)
 }
@@ -111,7 +111,7 @@ fn check_upper(
     id: &str,
     algos: &[AlgoSpec],
     bound: fn(u32) -> Time,
-    witness: Option<(Witness, crate::model::Schedule)>,
+    witness: Option<(Witness, resched::model::Schedule)>,
     budget: &Budget,
 ) -> Result<Report> {
     let mut rep = Report::default();
@@ -200,7 +200,7 @@ fn check_upper(
 
 /// At P = 1 every schedule without idle time is optimal and both ratios equal 1, so such cases
 /// would pin the gap at 0; they still count when they break the bound.
-fn nontrivial(inst: &crate::model::Instance, m: &Measurement) -> bool {
+fn nontrivial(inst: &resched::model::Instance, m: &Measurement) -> bool {
     inst.procs > 1 || !m.holds
 }
 

@@ -5,9 +5,9 @@
 //! accepts; the schedule's makespan is an upper bound on OPT that the ledger uses to certify the
 //! ratio the proof claims.
 use super::Witness;
-use crate::error::{Error, Result};
-use crate::model::{Job, Scenario, Schedule};
-use crate::time::Time;
+use resched::error::{Error, Result};
+use resched::model::{Job, Scenario, Schedule};
+use resched::time::Time;
 
 use super::witness_support::{att, inst};
 
@@ -19,7 +19,7 @@ use super::witness_support::{att, inst};
 /// its j attempts back to back: makespan j·(1/j) = 1 = L(f), so OPT = 1.
 pub fn prop3(procs: u32) -> Result<(Witness, Schedule)> {
     if procs == 0 {
-        return Err(Error::option("--param", "P must be at least 1"));
+        return Err(Error::param("procs", "P must be at least 1"));
     }
     let jobs: Vec<Job> = (1..=procs)
         .map(|j| {
@@ -46,7 +46,7 @@ pub fn prop3(procs: u32) -> Result<(Witness, Schedule)> {
     }
     let claim = format!(
         "every shelf-based schedule ≥ H_P = {}; OPT = 1",
-        crate::bounds::harmonic(procs)
+        resched::bounds::harmonic(procs)
     );
     Ok((
         Witness {
@@ -73,14 +73,14 @@ pub fn prop3(procs: u32) -> Result<(Witness, Schedule)> {
 /// The instance has P^P + P − 1 jobs; `procs` is limited to 2..=6 (46 661 jobs at P = 6).
 pub fn prop4(procs: u32, eps: &Time) -> Result<(Witness, Schedule)> {
     if !(2..=6).contains(&procs) {
-        return Err(Error::option(
-            "--param",
+        return Err(Error::param(
+            "procs",
             format!("P={procs}: Proposition 4's witness is built for P in 2..=6"),
         ));
     }
     if !eps.is_positive() || *eps >= Time::one() {
-        return Err(Error::option(
-            "--param",
+        return Err(Error::param(
+            "eps",
             format!("eps={eps}: must lie in (0, 1)"),
         ));
     }
@@ -153,7 +153,7 @@ pub fn prop4(procs: u32, eps: &Time) -> Result<(Witness, Schedule)> {
 /// other P − 1 processors: makespan P = L(f). Ratio (2P − 1)/P = 2 − 1/P.
 pub fn graham(procs: u32) -> Result<(Witness, Schedule)> {
     if procs < 2 {
-        return Err(Error::option("--param", "P must be at least 2"));
+        return Err(Error::param("procs", "P must be at least 2"));
     }
     let p = procs;
     let units = (p * (p - 1)) as usize;
@@ -205,7 +205,7 @@ pub fn graham(procs: u32) -> Result<(Witness, Schedule)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::check;
+    use resched::check::check;
 
     #[test]
     fn optimal_schedules_are_feasible_and_meet_the_proofs() {
@@ -217,7 +217,7 @@ mod tests {
                 "P = {p}"
             );
             assert_eq!(
-                crate::bounds::rigid(&w.instance, &w.scenario)
+                resched::bounds::rigid(&w.instance, &w.scenario)
                     .unwrap()
                     .lower,
                 Time::one()
@@ -246,7 +246,7 @@ mod tests {
                 Ok(Time::from_int(i64::from(p)))
             );
             assert_eq!(
-                crate::bounds::rigid(&w.instance, &w.scenario)
+                resched::bounds::rigid(&w.instance, &w.scenario)
                     .unwrap()
                     .lower,
                 Time::from_int(i64::from(p))

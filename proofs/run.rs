@@ -4,17 +4,17 @@
 //! This is the only place the ledger touches the schedulers' registry and the optimum, so the
 //! entries stay statements about makespans and bounds.
 use super::{Budget, OptRef};
-use crate::check;
-use crate::engine::Scheduler;
-use crate::error::{Error, Result};
-use crate::model::arbitrary::{Case, Scope};
-use crate::model::{Instance, Scenario, Schedule};
-use crate::opt::{self, Method, OptConfig};
-use crate::oracle::{self, AlgoSpec};
-use crate::schedulers::Priority;
-use crate::time::Time;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use resched::check;
+use resched::engine::Scheduler;
+use resched::error::{Error, Result};
+use resched::model::arbitrary::{Case, Scope};
+use resched::model::{Instance, Scenario, Schedule};
+use resched::opt::{self, Method, OptConfig};
+use resched::oracle::{self, AlgoSpec};
+use resched::schedulers::Priority;
+use resched::time::Time;
 use std::time::Duration;
 
 /// Runs a scheduler the catalogue does not name (a proof's fixed allotment) through the
@@ -49,7 +49,7 @@ pub fn explicit(inst: &Instance, sc: &Scenario, schedule: &Schedule) -> Result<T
 
 /// L(f) of a rigid instance (rigid paper Eq. 5–6).
 pub fn rigid_lower(inst: &Instance, sc: &Scenario) -> Result<Time> {
-    crate::bounds::rigid(inst, sc)
+    resched::bounds::rigid(inst, sc)
         .map(|b| b.lower)
         .ok_or_else(|| Error::invalid("instance", "jobs", "the rigid lower bound needs rigid jobs"))
 }

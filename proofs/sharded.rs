@@ -17,9 +17,9 @@ use super::adversary::Found;
 use super::exhaustive::{self, ExhaustiveReport, RigidScope};
 use super::exhaustive_moldable::{self as em, MoldableScope};
 use super::{Budget, OptRef};
-use crate::error::{Error, Result};
-use crate::model::{Instance, Scenario};
-use crate::time::Time;
+use resched::error::{Error, Result};
+use resched::model::{Instance, Scenario};
+use resched::time::Time;
 use std::ops::Range;
 
 /// One shard's partial reports (`parts.json`).
@@ -173,7 +173,7 @@ mod tests {
     /// survives its JSON.
     #[test]
     fn search_climbs_fold_and_round_trip() {
-        let spec = crate::oracle::AlgoSpec::new("greedy");
+        let spec = resched::oracle::AlgoSpec::new("greedy");
         let budget = Budget {
             adversarial: 12,
             ..Budget::quick()

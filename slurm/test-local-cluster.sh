@@ -117,6 +117,11 @@ same_tree() {
     done < <(cd "$a" && find . -type f | sort)
 }
 export RESCHED_EXHAUSTIVE=small
+# The merge joins only shards of a clean commit's build: a binary built from a dirty tree (a
+# developer's checkout) is merged with the flag that says so.
+if ! "$bin" --version | grep -qE '\(commit [0-9a-f]+\)$'; then
+    export RESCHED_MERGE_ARGS=--allow-mixed-builds
+fi
 run() {
     local name="$1"; shift
     slurm/submit.sh -n 4 -o "$work/$name" -b "$bin" -- "$@"

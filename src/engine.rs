@@ -93,41 +93,10 @@ enum JobState {
     Done,
 }
 
-/// An attempt's end in the event queue: ordered by end time, then job index.
-///
-/// Performance: the queue compares ends O(log running) times per event, and
-/// `Ratio<i64>::cmp` (a continued-fraction walk with several divisions) was the engine's largest
-/// cost. Two small rationals a/b, c/d (b, d > 0) compare exactly as a·d vs c·b in `i128`
-/// (|a·d| < 2^126), which is a few instructions; big values fall back to [`Time`]'s order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An attempt's end in the event queue: ordered by end time, then job index (the derived
+/// order: [`Time`] first, then the index).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Due(Time, usize);
-
-impl Ord for Due {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        let by_time = match (self.0.as_small(), other.0.as_small()) {
-            (Some(x), Some(y)) => (i128::from(*x.numer()) * i128::from(*y.denom()))
-                .cmp(&(i128::from(*y.numer()) * i128::from(*x.denom()))),
-            _ => self.0.cmp(&other.0),
-        };
-        by_time.then(self.1.cmp(&other.1))
-    }
-}
-
-/// Exact equality of two times. Both representations are normalised (see [`Time`]), so small
-/// values are equal iff numerators and denominators are; this avoids `Ratio`'s `==`, which goes
-/// through its slow `cmp`.
-fn same_time(a: &Time, b: &Time) -> bool {
-    match (a.as_small(), b.as_small()) {
-        (Some(x), Some(y)) => x.numer() == y.numer() && x.denom() == y.denom(),
-        _ => a == b,
-    }
-}
-
-impl PartialOrd for Due {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
 
 struct State {
     free: u32,
@@ -409,7 +378,7 @@ fn simulate(
         now = t.clone();
         completions.clear();
         while let Some(Reverse(Due(t, job))) = state.heap.peek() {
-            if !same_time(t, &now) {
+            if *t != now {
                 break;
             }
             let job = *job;
@@ -538,7 +507,7 @@ mod tests {
         ));
     }
 
-    /// The event queue's fast order agrees with `Time`'s exact order, extremes included.
+    /// The event queue's order is `Time`'s exact order, extremes included, then the job index.
     #[test]
     fn due_order_matches_time_order() {
         let vals = [
@@ -564,10 +533,5 @@ mod tests {
             }
         }
         assert!(Due(Time::one(), 1) > Due(Time::one(), 0));
-        for a in &vals {
-            for b in &vals {
-                assert_eq!(same_time(a, b), a == b, "{a} vs {b}");
-            }
-        }
     }
 }

@@ -39,7 +39,16 @@ pub enum Error {
         line: usize,
         msg: String,
     },
-    /// A command-line option with a value it cannot take.
+    /// A parameter of a library call with a value it cannot take: `name` is the parameter as
+    /// the API calls it (a function argument or struct field such as `eps`, `procs`,
+    /// `max_wall`, `failures[3]`), never a command-line flag. Messages write other parameters
+    /// the same way, in backticks (`` raise `max_events` ``), so that the `resched` program can
+    /// name its flags instead.
+    #[error("parameter `{name}`: {msg}")]
+    Param { name: String, msg: String },
+    /// A command-line option of the `resched` program with a value it cannot take. Only the
+    /// program makes it (from its own checks, and from an [`Error::Param`] it names by its
+    /// flag); library code returns [`Error::Param`].
     #[error("option `{option}`: {msg}")]
     Option { option: String, msg: String },
     /// A scheduler asked the engine for something impossible (a bug in that scheduler).
@@ -101,7 +110,16 @@ impl Error {
         }
     }
 
-    /// A bad command-line option.
+    /// A bad parameter `name` of a library call (see [`Error::Param`]).
+    pub fn param(name: &str, msg: impl Into<String>) -> Error {
+        Error::Param {
+            name: name.to_string(),
+            msg: msg.into(),
+        }
+    }
+
+    /// A bad command-line option (the `resched` program only; library code uses
+    /// [`Error::param`]).
     pub fn option(option: &str, msg: impl Into<String>) -> Error {
         Error::Option {
             option: option.to_string(),
@@ -141,24 +159,9 @@ impl FieldError {
 /// is refused naming its line and column, and a gzip stream that breaks off (a truncated
 /// download) naming the line it reached, so that a user knows where the file is damaged.
 pub fn read_text(path: &Path) -> Result<String> {
-    use std::io::Read;
     let mut bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     if path.extension().is_some_and(|e| e == "gz") {
-        let mut out = Vec::new();
-        if let Err(e) = flate2::read::MultiGzDecoder::new(&bytes[..]).read_to_end(&mut out) {
-            if !bytes.starts_with(&[0x1f, 0x8b]) {
-                let msg = "not a gzip file (no gzip signature) although its name ends in .gz";
-                return Err(Error::io(path, std::io::Error::other(msg)));
-            }
-            if out.is_empty() {
-                let msg = format!("corrupt gzip stream: {e}");
-                return Err(Error::io(path, std::io::Error::other(msg)));
-            }
-            let line = 1 + out.iter().filter(|&&b| b == b'\n').count();
-            let msg = format!("the gzip stream breaks off here ({e}): truncated or corrupt file");
-            return Err(Error::line(&path.display().to_string(), line, msg));
-        }
-        bytes = out;
+        bytes = gunzip(path, bytes)?;
     }
     String::from_utf8(bytes).map_err(|e| {
         let bad = e.utf8_error().valid_up_to();
@@ -171,6 +174,34 @@ pub fn read_text(path: &Path) -> Result<String> {
         let msg = format!("column {column}: not UTF-8 text{byte}");
         Error::line(&path.display().to_string(), line, msg)
     })
+}
+
+/// The decompressed bytes of a `.gz` file (see [`read_text`] for the messages).
+#[cfg(feature = "gzip")]
+fn gunzip(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    if let Err(e) = flate2::read::MultiGzDecoder::new(&bytes[..]).read_to_end(&mut out) {
+        if !bytes.starts_with(&[0x1f, 0x8b]) {
+            let msg = "not a gzip file (no gzip signature) although its name ends in .gz";
+            return Err(Error::io(path, std::io::Error::other(msg)));
+        }
+        if out.is_empty() {
+            let msg = format!("corrupt gzip stream: {e}");
+            return Err(Error::io(path, std::io::Error::other(msg)));
+        }
+        let line = 1 + out.iter().filter(|&&b| b == b'\n').count();
+        let msg = format!("the gzip stream breaks off here ({e}): truncated or corrupt file");
+        return Err(Error::line(&path.display().to_string(), line, msg));
+    }
+    Ok(out)
+}
+
+/// Without the `gzip` feature a `.gz` input is refused, named.
+#[cfg(not(feature = "gzip"))]
+fn gunzip(path: &Path, _bytes: Vec<u8>) -> Result<Vec<u8>> {
+    let msg = "reading gzip-compressed files needs resched built with the `gzip` feature";
+    Err(Error::io(path, std::io::Error::other(msg)))
 }
 
 /// Writes a file atomically: to a temporary sibling, then renamed, so nothing half-written is left.

@@ -9,8 +9,7 @@
 //!
 //! # The architecture in a page
 //!
-//! The modules form layers; each depends only on those above it (`tests/module_layers.rs`
-//! fails on any import circle):
+//! The modules form layers; each depends only on those above it:
 //!
 //! 1. [`time`] — the exact time type: a rational that promotes itself to big integers rather
 //!    than wrap, round or panic. Every instant, duration and bound is a [`Time`].
@@ -37,12 +36,8 @@
 //! 9. [`opt`] — the exact optimum of small instances (a branch-and-bound search and an ILP that
 //!    must agree); each optimum comes with a schedule that passes the checker.
 //! 10. [`workload`] (SWF traces, the papers' simulators' files, synthetic sets, failure
-//!     sampling), [`stealing`] (the node-stealing paper's online batch model, with node
-//!     identities, release times, downtime and checkpoints, and its own node-level checker),
-//!     [`experiment`] (the papers' campaigns), [`render`] (Gantt charts and plots).
-//! 11. [`proofs`] — the theorem ledger: one entry per proven statement of the papers, its
-//!     witness construction and its check. It depends on the engine, never the reverse.
-//! 12. [`cli`] — one file per subcommand of the `resched` binary.
+//!     sampling) and [`stealing`] (the node-stealing paper's online batch model, with node
+//!     identities, release times, downtime and checkpoints, and its own node-level checker).
 //!
 //! # How to add a scheduler
 //!
@@ -67,15 +62,16 @@
 //! if the papers give it model-specific bounds (then add them to [`bounds::moldable`]). The
 //! algorithms read only the table, so none of them changes.
 //!
-//! # How to add a campaign
+//! # Where the rest lives
 //!
-//! Add a module to `src/experiment/` with its cell type and a run function built on
-//! [`experiment::runner`] (parallel, resumable, atomic outputs) and
-//! [`experiment::eval::evaluate`] (exact ratios, the first scenario of every cell certified),
-//! name it in [`experiment::CAMPAIGNS`] and in `src/cli/experiment.rs`, state its reduced
-//! `--quick` size in its doc comment, and record what it measured beside the paper's numbers
-//! in `EXPERIMENTS.md`. Algorithms are named by catalogue name; their column labels come from
-//! the catalogue.
+//! The core is one crate of a workspace whose crate graph is the layer picture: the theorem
+//! ledger is `resched-proofs` (`proofs/`), on top of this crate; the `resched` program with its
+//! campaigns, plots, batch server and differential-testing runner is `resched-cli` (`cli/`);
+//! the Python package is `resched-python` (`python/`). None of them is a dependency of this
+//! crate, so "the engine never imports the ledger" is a fact the compiler keeps.
+//!
+//! Features: `ilp` adds the time-indexed ILP of [`opt`] (good_lp with microlp), `highs` its
+//! HiGHS backend. Without them [`opt`] has its exact search only.
 // Nothing user-visible panics (DESIGN): library code outside tests may not unwrap, expect or
 // panic; an invariant that cannot fail says why where it is allowed.
 #![cfg_attr(
@@ -84,16 +80,11 @@
 )]
 pub mod bounds;
 pub mod check;
-pub mod cli;
 pub mod engine;
 pub mod error;
-pub mod experiment;
 pub mod model;
 pub mod opt;
 pub mod oracle;
-#[path = "../proofs/mod.rs"]
-pub mod proofs;
-pub mod render;
 pub mod schedulers;
 pub mod stealing;
 pub mod time;

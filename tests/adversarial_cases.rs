@@ -9,8 +9,8 @@
 //!   exist, and the ledger's loader reads the same instance and scenario as the corpus.
 use resched::model::speedup::ModelKind;
 use resched::oracle::{self, corpus, AlgoSpec, Bound};
-use resched::proofs::{adversary, moldable, Budget, OptRef};
 use resched::schedulers::Priority;
+use resched_proofs::{adversary, moldable, Budget, OptRef};
 
 #[test]
 fn the_search_writes_corpus_cases() {
@@ -47,15 +47,23 @@ fn the_search_writes_corpus_cases() {
 #[test]
 fn the_ledger_reads_the_corpus_cases() {
     for kind in [ModelKind::Communication, ModelKind::Amdahl, ModelKind::Mix] {
-        let path = moldable::golden_path(kind);
+        let g = moldable::golden(kind).expect("a saved witness");
+        let path = crate::support::repo()
+            .join("tests/cases/adversarial")
+            .join(g.file);
         let case = corpus::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            g.text,
+            "the embedded witness is the corpus file"
+        );
         assert!(case.case.opt.is_some(), "{}", case.file);
         assert!(
             !case.specs.is_empty() && case.specs.iter().all(|s| s.name == "lpa-list"),
             "{}",
             case.file
         );
-        let (inst, sc) = moldable::load_golden(&path).unwrap_or_else(|e| panic!("{e}"));
+        let (inst, sc) = moldable::load_golden(&g).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(inst, case.instance, "{}", case.file);
         assert_eq!(sc, case.scenario, "{}", case.file);
     }

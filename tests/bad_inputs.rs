@@ -59,7 +59,7 @@ struct Ran {
 }
 
 fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_inputs")
+    crate::support::repo().join("tests/bad_inputs")
 }
 
 /// Copies the case's files (not `case.json`) into `to`.
@@ -117,7 +117,7 @@ fn try_wait4(pid: libc::pid_t) -> std::io::Result<Option<(std::process::ExitStat
 
 /// Runs the binary in `dir`, killing it after [`TIME_LIMIT`], under [`ADDRESS_SPACE_CAP`].
 fn run(name: &str, dir: &Path, args: &[String]) -> Result<Ran, String> {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_resched"));
+    let mut command = Command::new(crate::support::bin());
     command
         .args(args)
         .current_dir(dir)

@@ -2,15 +2,18 @@
 //! out, in input order, whatever the number of threads; a bad line is an error line naming the
 //! field, and the others go on.
 //!
-//! Library-level tests call [`resched::oracle::batch`] directly; the CLI tests run the binary for
+//! Library-level tests call [`resched_cli::batch`] directly; the CLI tests run the binary for
 //! the input options and the exit codes. Expected values are exact: the rigid paper example of
 //! `tests/cases/backfill_delays_head_failure.json` (EASY: makespan 15/2, L(f) = 47/8) and the
 //! moldable paper's Section 4.7 example (LPA-LIST and BATCH-LIST with ε = 1/100, index order:
 //! makespan 13, L'(J,f) = 19/2), and the whole golden corpus `tests/cases/**.json`.
-use resched::oracle::batch::{self, Options, Response, MAX_LINE_BYTES};
+//!
+//! Every response line ends with the protocol's `format_version` and the build that answered
+//! (`resched`); a request of a newer protocol version is an error line naming the field.
+use resched_cli::batch::{self, Options, Response, MAX_LINE_BYTES};
+use resched_cli::provenance::this_build;
 use serde_json::{json, Value};
 use std::io::BufReader;
-use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// The rigid paper example (P = 4, J2 fails once).
@@ -23,6 +26,21 @@ const MOLDABLE_SC: &str = r#"{"failures": [0, 0, 1, 1]}"#;
 
 fn request(id: Value, inst: &str, sc: &str, algo: &str, extra: &str) -> String {
     format!(r#"{{"id": {id}, "instance": {inst}, "scenario": {sc}, "algo": "{algo}"{extra}}}"#)
+}
+
+/// What ends every response line: `,"format_version":1,"resched":{…}}`, this build.
+fn line_end() -> String {
+    format!(
+        r#","format_version":1,"resched":{}}}"#,
+        serde_json::to_string(this_build()).unwrap()
+    )
+}
+
+/// `v` with the fields every response carries (the protocol version and this build).
+fn with_version(mut v: Value) -> Value {
+    v["format_version"] = json!(1);
+    v["resched"] = this_build().json();
+    v
 }
 
 fn respond(text: &str) -> Value {
@@ -46,7 +64,7 @@ fn a_rigid_request_gives_the_certified_result() {
     let v = respond(&request(json!("a"), RIGID, RIGID_SC, "easy", ""));
     assert_eq!(
         v,
-        json!({
+        with_version(json!({
             "line": 7, "id": "a", "algorithm": "R-LIST(m=1)/LPT", "canonical": "easy",
             "makespan": "15/2", "makespan_decimal": "7.500000",
             "bound": {"kind": "L(f)", "tmax": "4", "area": "47/2", "lower": "47/8"},
@@ -56,7 +74,7 @@ fn a_rigid_request_gives_the_certified_result() {
                 {"job": "J1", "index": 0, "time": "3"}, {"job": "J2", "index": 1, "time": "4"},
                 {"job": "J3", "index": 2, "time": "6"}, {"job": "J4", "index": 3, "time": "15/2"}],
             "check": "feasible"
-        })
+        }))
     );
     // The other algorithms of tests/cases/backfill_delays_head_failure.json.
     for (algo, makespan) in [
@@ -301,7 +319,9 @@ fn a_line_over_the_budget_is_an_error_line_and_the_rest_goes_on() {
         .collect();
     assert_eq!(
         lines[0],
-        json!({"line": 1, "id": null, "error": "the line is longer than the budget of 16777216 bytes"})
+        with_version(
+            json!({"line": 1, "id": null, "error": "the line is longer than the budget of 16777216 bytes"})
+        )
     );
     assert_eq!(lines[1]["makespan"], "15/2");
     assert_eq!((s.requests, s.errors), (2, 1));
@@ -311,7 +331,7 @@ fn a_line_over_the_budget_is_an_error_line_and_the_rest_goes_on() {
 /// case gives it; the output is byte-identical on 1 and 3 threads.
 #[test]
 fn the_golden_corpus_through_batch() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
+    let root = crate::support::repo().join("tests/cases");
     let cases = resched::oracle::corpus::load_dir(&root).unwrap();
     let mut input = String::new();
     let mut want = Vec::new();
@@ -358,7 +378,7 @@ fn the_golden_corpus_through_batch() {
 // ---- the command line ----
 
 fn resched(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_resched"))
+    let mut child = Command::new(crate::support::bin())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -371,7 +391,8 @@ fn resched(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
-/// The README's worked example, byte for byte.
+/// The README's worked example, byte for byte once each line's version and build (which the
+/// README does not show: the commit changes with every build) are taken off.
 const README_INPUT: &str = r#"{"id": "rigid", "instance_file": "inst.json", "scenario": {"failures": [0, 1, 0, 0]}, "algo": "easy"}
 {"id": "moldable", "instance": {"processors": 2, "jobs": [{"name": "A", "speedup": {"model": "table", "times": [4, 3]}}, {"name": "B", "procs": 1, "time": 1}]}, "scenario": {"failures": [1, 0]}, "algo": "lpa-list"}
 {"id": "oops", "instance_file": "inst.json", "scenario": {"failures": [0, 1, 0, 0]}, "algo": "greedy", "eps": "1/10"}
@@ -383,15 +404,14 @@ const README_OUTPUT: &str = r#"{"line":1,"id":"rigid","algorithm":"R-LIST(m=1)/L
 
 #[test]
 fn the_readme_example_and_the_exit_codes() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(crate::support::repo().join("README.md")).unwrap();
     assert!(readme.contains(README_INPUT) && readme.contains(README_OUTPUT));
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("inst.json"), RIGID).unwrap();
     let input = dir.path().join("requests.jsonl");
     std::fs::write(&input, README_INPUT).unwrap();
     let run_in = |args: &[&str], stdin: &str| {
-        let o = Command::new(env!("CARGO_BIN_EXE_resched"))
+        let o = Command::new(crate::support::bin())
             .args(args)
             .current_dir(dir.path())
             .stdin(Stdio::piped())
@@ -408,12 +428,21 @@ fn the_readme_example_and_the_exit_codes() {
         (o.status.code(), String::from_utf8(o.stdout).unwrap(), err)
     };
     // One error line: exit code 1, and the other lines are answered.
+    let end = line_end();
+    let shown = |out: &str| -> String {
+        out.lines()
+            .map(|l| match l.strip_suffix(&end) {
+                Some(l) => format!("{l}}}\n"),
+                None => panic!("a line without the version and the build {end}: {l}"),
+            })
+            .collect()
+    };
     let (code, out, _) = run_in(&["batch", "--input", "requests.jsonl"], "");
     assert_eq!(code, Some(1));
-    assert_eq!(out, README_OUTPUT);
+    assert_eq!(shown(&out), README_OUTPUT);
     // The same from standard input, on one thread.
     let (code, out, _) = run_in(&["batch", "--threads", "1"], README_INPUT);
-    assert_eq!((code, out.as_str()), (Some(1), README_OUTPUT));
+    assert_eq!((code, shown(&out).as_str()), (Some(1), README_OUTPUT));
     // Only good lines: exit code 0.
     let good: String = README_INPUT
         .lines()
@@ -484,7 +513,7 @@ fn a_schedules_line_is_accepted_by_verify() {
 #[test]
 fn answers_come_before_the_input_ends() {
     use std::io::{BufRead, Write};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_resched"))
+    let mut child = Command::new(crate::support::bin())
         .args(["batch", "--threads", "1"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -509,4 +538,80 @@ fn answers_come_before_the_input_ends() {
     }
     drop(input);
     assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
+/// The protocol's version: a request may give `format_version` 1 (or none); a newer one is an
+/// error line naming the field, also when its new fields are unknown here; an instance or a
+/// scenario inside a request may carry its own format's version.
+#[test]
+fn requests_are_versioned_and_responses_name_the_build() {
+    let v = respond(&request(
+        json!(1),
+        RIGID,
+        RIGID_SC,
+        "easy",
+        r#", "format_version": 1"#,
+    ));
+    assert_eq!(v["makespan"], "15/2", "{v}");
+    assert_eq!(
+        (&v["format_version"], &v["resched"]),
+        (&json!(1), &this_build().json())
+    );
+    assert_eq!(
+        v["resched"]["commit"],
+        json!(resched_cli::provenance::COMMIT),
+        "{v}"
+    );
+    let newer =
+        "field `format_version`: version 2 is newer than this resched reads (1); upgrade resched";
+    for extra in [
+        r#", "format_version": 2"#,
+        r#", "format_version": 2, "deadline": 10"#,
+    ] {
+        let text = request(json!("n"), RIGID, RIGID_SC, "easy", extra);
+        let v = respond(&text);
+        assert_eq!(
+            (&v["error"], &v["id"]),
+            (&json!(newer), &json!("n")),
+            "{extra}"
+        );
+        assert_eq!(v["resched"], this_build().json());
+    }
+    // The instance and scenario formats' own versions, inline.
+    let inst = RIGID.replacen('{', r#"{"format_version": 1, "#, 1);
+    let sc = RIGID_SC.replacen('{', r#"{"format_version": 1, "#, 1);
+    let v = respond(&request(json!(1), &inst, &sc, "easy", ""));
+    assert_eq!(v["makespan"], "15/2", "{v}");
+    let inst2 = RIGID.replacen('{', r#"{"format_version": 2, "#, 1);
+    let e = error_of(&request(json!(1), &inst2, RIGID_SC, "easy", ""));
+    assert_eq!(
+        e,
+        newer.replace("field `format_version`", "field `instance.format_version`")
+    );
+    let sc2 = RIGID_SC.replacen('{', r#"{"format_version": 2, "#, 1);
+    let e = error_of(&request(json!(1), RIGID, &sc2, "easy", ""));
+    assert!(
+        e.starts_with("request: field `scenario`: ") && e.contains(newer),
+        "{e}"
+    );
+    // An instance file of a newer format: the file and the field.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("new.json");
+    std::fs::write(
+        &f,
+        RIGID.replacen('{', r#"{"format_version": 3, "shape": 1, "#, 1),
+    )
+    .unwrap();
+    let text = format!(
+        r#"{{"instance_file": "{}", "scenario": {RIGID_SC}, "algo": "easy"}}"#,
+        f.display()
+    );
+    let e = error_of(&text);
+    assert_eq!(
+        e,
+        format!(
+            "instance_file: {}: field `format_version`: version 3 is newer than this resched reads (1); upgrade resched",
+            f.display()
+        )
+    );
 }

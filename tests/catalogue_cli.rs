@@ -4,7 +4,7 @@ use resched::oracle::catalogue::{self, CATALOGUE};
 use std::process::Command;
 
 fn resched(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_resched"))
+    let out = Command::new(crate::support::bin())
         .args(args)
         .output()
         .unwrap_or_else(|e| panic!("resched {args:?}: {e}"));

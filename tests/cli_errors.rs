@@ -1,15 +1,10 @@
 //! Bad input to `resched simulate` is an error that names the field or line, exits with code 2,
 //! and never panics (issue 2; DESIGN "Bad input is an error, not a panic"). Also checks that
-//! good input works end to end (text, JSON and peer mode) and that `demo` runs.
+//! good input works end to end (text, JSON and peer mode) and that `demo` runs, and that only
+//! the CLI speaks of flags (issue 37): library errors name the parameter, the CLI maps it.
+use crate::support::resched;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn resched(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_resched"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use std::process::Command;
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
@@ -204,7 +199,7 @@ fn truncated_peer_files() {
 #[test]
 fn demo_runs_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_resched"))
+    let o = Command::new(crate::support::bin())
         .arg("demo")
         .current_dir(dir.path())
         .output()
@@ -289,7 +284,7 @@ fn json_schedule_round_trips_through_verify() {
 /// Peer mode prints the same bytes whatever the number of threads.
 #[test]
 fn peer_output_does_not_depend_on_threads() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::support::repo();
     let dir = [root.join("../shared/peer"), root.join("../../shared/peer")]
         .into_iter()
         .find(|d| d.exists())
@@ -350,4 +345,401 @@ fn peer_threads_zero_is_an_error() {
         err.contains("option `threads`: must be at least 1"),
         "{err}"
     );
+}
+
+/// Issue 37: the library names a bad value by its parameter as the API calls it (a function
+/// argument or struct field: `eps`, `checkpoint`, `failures[1]`), never by a `--flag`; through
+/// every layer a library or Python caller reaches (core, ledger, campaigns).
+#[test]
+fn library_errors_name_the_parameter_not_a_flag() {
+    use resched::model::{Instance, Scenario};
+    use resched::oracle::{certify, AlgoSpec};
+    use resched::stealing::synthetic::Synthetic;
+    use resched::stealing::{limits, Failure, FailureSource, Resilience};
+    use resched::{Error, Time};
+    let inst = Instance::rigid(2, &[(1, Time::one()), (2, Time::one())]).unwrap();
+    let sc = Scenario::none(inst.len());
+    let run = |spec: AlgoSpec| certify(&spec, &inst, &sc).err().unwrap();
+    let five = Time::from_int(5);
+    let negative = Resilience {
+        checkpoint: -Time::one(),
+        ..Resilience::trace_defaults()
+    };
+    let failure = |t: i64| Failure {
+        time: Time::from_int(t),
+        node: 0,
+    };
+    let no_campaign_eps = resched_cli::experiment::Options {
+        eps: Some(Time::one()),
+        ..resched_cli::experiment::Options::default()
+    };
+    let cases: Vec<(&str, Error)> = vec![
+        // BATCH-LIST with ε = 0, and ε given to an algorithm without one.
+        (
+            "eps",
+            run(AlgoSpec::new("batch-list").with_eps(Time::zero())),
+        ),
+        ("eps", run(AlgoSpec::new("greedy").with_eps(Time::one()))),
+        ("algo", run(AlgoSpec::new("quantum"))),
+        (
+            "method",
+            "magic".parse::<resched::opt::Method>().unwrap_err(),
+        ),
+        // Node stealing: the model's fields, a failure list's entry, the Poisson source.
+        ("checkpoint", negative.validate().unwrap_err()),
+        (
+            "mtbf_ind",
+            limits::check_job_mtbf(&five, 4, &five, &five).unwrap_err(),
+        ),
+        (
+            "platform_mtbf",
+            FailureSource::poisson(1, &Time::zero(), 4).err().unwrap(),
+        ),
+        (
+            "failures[1]",
+            FailureSource::list(vec![failure(3), failure(-1)])
+                .err()
+                .unwrap(),
+        ),
+        ("spec", Synthetic::parse("synthetic:foo=1", 1).unwrap_err()),
+        (
+            "variants",
+            resched::stealing::parse::parse_variants("H999").unwrap_err(),
+        ),
+        // The ledger: its `k=v` parameters and a witness's argument.
+        (
+            "params",
+            resched_proofs::Params::for_entry(
+                resched_proofs::find("rigid.prop1").unwrap(),
+                &["P".to_string()],
+            )
+            .unwrap_err(),
+        ),
+        (
+            "procs",
+            resched_proofs::rigid_witness::prop3(0).err().unwrap(),
+        ),
+        // The campaigns: an option that does not apply, a shard spec.
+        (
+            "eps",
+            resched_cli::experiment::run("rigid-qbar", &no_campaign_eps)
+                .err()
+                .unwrap(),
+        ),
+        (
+            "shard",
+            "0/0"
+                .parse::<resched_cli::experiment::shard::Shard>()
+                .unwrap_err(),
+        ),
+    ];
+    for (name, e) in cases {
+        let text = e.to_string();
+        assert!(
+            matches!(&e, Error::Param { name: n, .. } if n == name),
+            "{name}: {e:?}"
+        );
+        assert!(text.starts_with(&format!("parameter `{name}`: ")), "{text}");
+        assert!(!text.contains("--"), "a library error names a flag: {text}");
+    }
+}
+
+/// The CLI alone maps a parameter to its flag (`resched_cli::cli::to_flags`), in the error's
+/// name and where a message mentions one; a parameter whose flag has its name keeps it.
+#[test]
+fn the_cli_maps_parameters_to_its_flags() {
+    use resched::stealing::limits;
+    use resched::{Error, Time};
+    use resched_cli::cli::to_flags;
+    let eps = resched::schedulers::moldable::Eps::new(Time::zero()).unwrap_err();
+    assert_eq!(
+        to_flags("simulate", eps).to_string(),
+        "option `--eps`: ε = 0 must be > 0"
+    );
+    let five = Time::from_int(5);
+    let mtbf = limits::check_job_mtbf(&five, 4, &five, &five).unwrap_err();
+    let text = to_flags("steal", mtbf).to_string();
+    assert!(
+        text.starts_with("option `--mtbf`: ")
+            && text.contains("(--checkpoint + --recovery)")
+            && text.contains("raise --mtbf or lower --checkpoint and --recovery"),
+        "{text}"
+    );
+    let threads = Error::param("threads", "must be at least 1");
+    assert_eq!(
+        to_flags("batch", threads).to_string(),
+        "option `threads`: must be at least 1"
+    );
+    // Each subcommand has its own table: `eps` of a ledger witness comes from `--param`.
+    let witness = Error::param("eps", "eps=0: must lie in (0, 1)");
+    assert!(to_flags("prove", witness)
+        .to_string()
+        .starts_with("option `--param`: "));
+}
+
+/// A flag (`--eps`, `use --quick`) in a string literal of the non-CLI code: the 1-based line
+/// and the literal. Comments, doc comments and `#[cfg(test)]` items are not code; the test
+/// names the functions that write command lines on purpose.
+mod flag_scan {
+    /// Where a string literal starts (1-based line), its text, and the function around it.
+    pub struct Literal {
+        pub line: usize,
+        pub text: String,
+        pub function: String,
+    }
+
+    /// The string literals of `src` outside comments and `#[cfg(test)]` items.
+    pub fn literals(src: &str) -> Vec<Literal> {
+        let b: Vec<char> = src.chars().collect();
+        let (mut i, mut line) = (0, 1);
+        let mut out = Vec::new();
+        let mut function = String::new();
+        let mut word = String::new();
+        let mut after_fn = false;
+        // Brace depth, and the depth below which a `#[cfg(test)]` item ends (while skipping).
+        let (mut depth, mut skip_until): (usize, Option<usize>) = (0, None);
+        let mut cfg_test_pending = false;
+        let at = |i: usize, s: &str| s.chars().enumerate().all(|(k, c)| b.get(i + k) == Some(&c));
+        while i < b.len() {
+            let c = b[i];
+            if c == '\n' {
+                line += 1;
+            }
+            if at(i, "//") {
+                while i < b.len() && b[i] != '\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            if at(i, "/*") {
+                i += 2;
+                while i < b.len() && !at(i, "*/") {
+                    line += usize::from(b[i] == '\n');
+                    i += 1;
+                }
+                i += 2;
+                continue;
+            }
+            if at(i, "#[cfg(test)]") {
+                cfg_test_pending = true;
+                i += "#[cfg(test)]".len();
+                continue;
+            }
+            // A string: "…", r"…", r#"…"#, b"…" (a `'"'` char literal is not one).
+            let raw = (c == 'r' || (c == 'b' && b.get(i + 1) == Some(&'r')))
+                && !b
+                    .get(i.wrapping_sub(1))
+                    .is_some_and(|p| p.is_alphanumeric() || *p == '_');
+            let start_raw = if raw {
+                let mut k = i + if c == 'b' { 2 } else { 1 };
+                let mut hashes = 0;
+                while b.get(k) == Some(&'#') {
+                    hashes += 1;
+                    k += 1;
+                }
+                (b.get(k) == Some(&'"')).then_some((k, hashes))
+            } else {
+                None
+            };
+            if c == '\'' && b.get(i + 2) == Some(&'\'') || at(i, "'\\") {
+                // A char literal ('"', '\'', '\n'): skip it whole.
+                i += if b[i + 1] == '\\' { 4 } else { 3 };
+                while i < b.len() && b[i - 1] != '\'' {
+                    i += 1;
+                }
+                continue;
+            }
+            if c == '"' || start_raw.is_some() {
+                let first = line;
+                let mut text = String::new();
+                if let Some((k, hashes)) = start_raw {
+                    let close: String = std::iter::once('"')
+                        .chain(std::iter::repeat_n('#', hashes))
+                        .collect();
+                    i = k + 1;
+                    while i < b.len() && !at(i, &close) {
+                        line += usize::from(b[i] == '\n');
+                        text.push(b[i]);
+                        i += 1;
+                    }
+                    i += close.len();
+                } else {
+                    i += 1;
+                    while i < b.len() && b[i] != '"' {
+                        if b[i] == '\\' {
+                            text.push(b[i]);
+                            i += 1;
+                        }
+                        line += usize::from(b[i] == '\n');
+                        text.push(b[i]);
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                if skip_until.is_none() && !cfg_test_pending {
+                    out.push(Literal {
+                        line: first,
+                        text,
+                        function: function.clone(),
+                    });
+                }
+                continue;
+            }
+            if c.is_alphanumeric() || c == '_' {
+                word.push(c);
+            } else if !word.is_empty() {
+                if after_fn {
+                    function = std::mem::take(&mut word);
+                    after_fn = false;
+                } else {
+                    after_fn = word == "fn";
+                    word.clear();
+                }
+            }
+            match c {
+                '{' => {
+                    if cfg_test_pending && skip_until.is_none() {
+                        skip_until = Some(depth);
+                        cfg_test_pending = false;
+                    }
+                    depth += 1;
+                }
+                '}' => {
+                    depth = depth.saturating_sub(1);
+                    if skip_until == Some(depth) {
+                        skip_until = None;
+                    }
+                }
+                // `#[cfg(test)] use …;` or a field: the item ends at `;` without a block.
+                ';' if cfg_test_pending && skip_until.is_none() => cfg_test_pending = false,
+                _ => {}
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// The flags a literal writes: `--x…` at its start or after a space, `(`, `` ` ``, `'`,
+    /// `=`, `[` or `/` (not `---` of a Markdown table nor `<!-- -->`).
+    pub fn flags(text: &str) -> Vec<String> {
+        let c: Vec<char> = text.chars().collect();
+        let mut out = Vec::new();
+        for k in 0..c.len() {
+            let before_ok = k == 0 || " (`'=[/".contains(c[k - 1]);
+            let dashes = c[k] == '-' && c.get(k + 1) == Some(&'-');
+            if before_ok && dashes && c.get(k + 2).is_some_and(|x| x.is_ascii_lowercase()) {
+                let flag: String = c[k..]
+                    .iter()
+                    .take_while(|x| x.is_ascii_alphanumeric() || **x == '-')
+                    .collect();
+                out.push(flag);
+            }
+        }
+        out
+    }
+}
+
+#[test]
+fn the_flag_scan_finds_flags_in_code_only() {
+    use flag_scan::{flags, literals};
+    let src = r##"
+/// Doc: `--eps` is not code.
+fn f() -> String {
+    // nor is a comment: --eps
+    let c = '"';
+    let t = "|---|<!-- -->";
+    format!("use a larger --eps or {}", r#"--quick"#)
+}
+#[cfg(test)]
+mod tests {
+    fn g() { let _ = "--in-a-test"; }
+}
+fn h() { let _ = "option `--out`"; }
+"##;
+    let found: Vec<(usize, String, Vec<String>)> = literals(src)
+        .into_iter()
+        .map(|l| (l.line, l.function, flags(&l.text)))
+        .filter(|(_, _, f)| !f.is_empty())
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            (7, "f".to_string(), vec!["--eps".to_string()]),
+            (7, "f".to_string(), vec!["--quick".to_string()]),
+            (13, "h".to_string(), vec!["--out".to_string()]),
+        ]
+    );
+}
+
+/// Issue 37: only `cli/src/cli` speaks of flags. No string literal of the core (`src/`), the
+/// ledger (`proofs/`) or the program's non-CLI modules (`cli/src/{experiment,diff,render}`,
+/// `cli/src/batch.rs`) writes a `--flag`, and none makes an `Error::Option` (library errors
+/// are `Error::Param`s, which `resched_cli::cli::to_flags` maps to flags).
+#[test]
+fn no_flag_outside_the_cli() {
+    // The functions whose output is a command line on purpose: the reproduction commands a
+    // `diff` counterexample records (they are run by the user as they stand).
+    const EXCEPTIONS: [(&str, &str); 4] = [
+        ("cli/src/diff/counterexample.rs", "rule_args"),
+        ("cli/src/diff/counterexample.rs", "algo_args"),
+        ("cli/src/diff/counterexample.rs", "commands"),
+        ("cli/src/diff/scope.rs", "args"),
+    ];
+    let root = crate::support::repo();
+    let mut files = crate::support::rust_files(&root.join("src"));
+    files.extend(crate::support::rust_files(&root.join("proofs")));
+    for dir in ["cli/src/experiment", "cli/src/diff", "cli/src/render"] {
+        files.extend(crate::support::rust_files(&root.join(dir)));
+    }
+    files.push(root.join("cli/src/batch.rs"));
+    let (mut bad, mut used, mut scanned) = (Vec::new(), Vec::new(), 0);
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let rel = f.strip_prefix(&root).unwrap_or(f).display().to_string();
+        for lit in flag_scan::literals(&text) {
+            scanned += 1;
+            let found = flag_scan::flags(&lit.text);
+            if found.is_empty() {
+                continue;
+            }
+            if EXCEPTIONS.contains(&(rel.as_str(), lit.function.as_str())) {
+                used.push((rel.clone(), lit.function.clone()));
+                continue;
+            }
+            bad.push(format!(
+                "{rel}:{} (fn {}): {}",
+                lit.line,
+                lit.function,
+                found.join(" ")
+            ));
+        }
+        let code: String = text
+            .split("#[cfg(test)]")
+            .next()
+            .unwrap_or_default()
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or_default())
+            .collect();
+        // src/error.rs defines the variant the CLI makes.
+        let defines = rel == "src/error.rs";
+        if !defines && (code.contains("Error::option(") || code.contains("Error::Option")) {
+            bad.push(format!("{rel}: makes an Error::Option (use Error::param)"));
+        }
+    }
+    assert!(
+        scanned > 1000,
+        "only {scanned} literals: is the scan broken?"
+    );
+    assert!(
+        bad.is_empty(),
+        "library code names command-line flags; name the parameter (`eps`, `max_job_nodes`) \
+         and map it in cli/src/cli (`to_flags`):\n{}",
+        bad.join("\n")
+    );
+    for e in EXCEPTIONS {
+        assert!(
+            used.iter().any(|(f, n)| (f.as_str(), n.as_str()) == e),
+            "exception {e:?} is no longer needed: remove it"
+        );
+    }
 }

@@ -27,11 +27,10 @@ use resched::model::{Instance, Scenario};
 use resched::opt::{self, Method, OptConfig, OptResult, Status};
 use resched::oracle::corpus::{self, Loaded};
 use resched::oracle::{catalogue, certify, AlgoSpec, Bound, Certified, Prepared, CATALOGUE};
-use resched::schedulers::moldable::default_eps;
+use resched::schedulers::moldable::Eps;
 use resched::schedulers::Priority;
 use resched::{Error, Time};
 use std::collections::BTreeSet;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The rules every algorithm is run with: the paper's seven, LJF and the job order.
@@ -53,7 +52,7 @@ const PRIORITIES: [Priority; 9] = [
 const ILP_MAX_VARS: usize = 2_500;
 
 fn corpus() -> Vec<Loaded> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
+    let dir = crate::support::repo().join("tests/cases");
     let cases = corpus::load_dir(&dir).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         cases.len() >= 30,
@@ -154,7 +153,7 @@ fn proven(spec: &AlgoSpec, canonical: &str, inst: &Instance, sc: &Scenario) -> V
             }
         }
         "batch-list" => {
-            let eps = spec.eps.clone().unwrap_or_else(default_eps);
+            let eps = Eps::or_paper(spec.eps.as_ref()).unwrap().get().clone();
             let fmax = sc.failures.iter().copied().max().unwrap_or(0);
             out.push(Proven {
                 statement: "moldable Theorem 11: BATCH-LIST ≤ 2(1+ε)⌈log2(f_max+2)⌉",
@@ -508,7 +507,7 @@ fn every_pinned_name_resolves() {
 /// The full example of `tests/cases/README.md` is the case file it names, byte for byte.
 #[test]
 fn the_readme_example_is_a_real_case() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
+    let dir = crate::support::repo().join("tests/cases");
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap_or_else(|e| panic!("{e}"));
     let example = readme
         .split("```json\n")
@@ -519,4 +518,42 @@ fn the_readme_example_is_a_real_case() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(example, file);
     corpus::parse(example, "README.md").unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// The case schema's `format_version` (issue 37): every case of the corpus gives none and is
+/// read as version 1; version 1 and a `resched` object (the build that wrote the case) are
+/// accepted; a newer version is refused naming the file and the field, also when the newer case
+/// has fields this build does not know.
+#[test]
+fn a_newer_case_format_is_refused_and_an_absent_one_is_1() {
+    let cases = corpus();
+    assert!(cases.iter().all(|c| c.case.format_version.is_none()));
+    let dir = crate::support::repo().join("tests/cases");
+    let text = std::fs::read_to_string(dir.join("opt_two_wide_jobs.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let with = |fields: &str| text.replacen('{', &format!("{{{fields}"), 1);
+    let stamped = with(
+        r#""format_version": 1, "resched": {"version": "0.2.0", "commit": "abc", "dirty": false}, "#,
+    );
+    let l = corpus::parse(&stamped, "v1.json").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(l.case.format_version, Some(1));
+    let back = corpus::parse(&l.case.to_json().unwrap_or_default(), "back.json")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.case.resched, l.case.resched);
+    let want = "v2.json: field `format_version`: version 2 is newer than this resched reads (1); \
+                upgrade resched";
+    for fields in [
+        r#""format_version": 2, "#,
+        r#""format_version": 2, "tags": ["x"], "#,
+    ] {
+        let e = corpus::parse(&with(fields), "v2.json")
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(e.as_deref(), Some(want), "{fields}");
+    }
+    // A case that resched writes says its version.
+    let inst = Instance::rigid(2, &[(1, Time::one())]).unwrap_or_else(|e| panic!("{e}"));
+    let case = corpus::Case::new("x", &inst, &Scenario::none(1)).unwrap_or_else(|e| panic!("{e}"));
+    let json = case.to_json().unwrap_or_default();
+    assert!(json.starts_with("{\n  \"format_version\": 1,\n"), "{json}");
 }

@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_resched");
+const BIN: &str = crate::support::bin();
 
 fn impls() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diff_impls")
+    crate::support::repo().join("tests/diff_impls")
 }
 
 /// `python3 -S <impl> <args>`: -S skips site packages (the scripts use the standard library
@@ -88,11 +88,24 @@ fn golden(path: &Path, kind: &str) -> (Instance, Scenario, Value) {
     assert_eq!(field::<Time>(&v, "other.resched.makespan"), c.makespan);
     assert!(!field::<String>(exp, "why").is_empty());
     assert_eq!(field::<Time>(&v, "lower_bound"), c.bound.lower);
+    // The case's schema version and the build that found it.
+    assert_eq!(v["format_version"], 1, "{v}");
+    assert_eq!(
+        v["resched"],
+        resched_cli::provenance::this_build().json(),
+        "{v}"
+    );
     for side in ["instance", "scenario"] {
         let sib = path
             .with_extension("")
             .with_extension(format!("{side}.json"));
-        assert_eq!(read_json(&sib), v[side], "{}", sib.display());
+        // The case's own instance and scenario, as files of their formats' version 1.
+        let mut file = read_json(&sib);
+        let version = file
+            .as_object_mut()
+            .and_then(|o| o.remove("format_version"));
+        assert_eq!(version, Some(Value::from(1)), "{}", sib.display());
+        assert_eq!(file, v[side], "{}", sib.display());
     }
     (inst, sc, v)
 }
@@ -161,6 +174,7 @@ fn correct_greedy_agrees_on_thousands_of_jsonl_cases() {
 
 /// (a), one process per case through the template: a few hundred cases.
 #[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow tier: .ci/run runs it")]
 fn correct_greedy_agrees_through_the_template() {
     let cmd = py("greedy.py", "{instance} {scenario} {algo} {priority}");
     let o = resched(&["diff", "--cmd", &cmd, "--cases", "150", "--seed", "11"]);
@@ -418,6 +432,14 @@ fn garbage_output_and_protocol_errors_are_reported() {
             "refused",
             "answered with an error: algorithm not implemented",
         ),
+        // Requests say `format_version` 1; a response of a newer protocol is refused.
+        (
+            "jsonl-newer",
+            "jsonl",
+            "garbage",
+            "response field `format_version`: version 2 is newer than this resched reads (1); \
+             upgrade resched",
+        ),
     ] {
         let out = dir.path().join(format!("{mode}.json"));
         let o = resched(&[
@@ -495,7 +517,7 @@ fn resched_simulate_agrees_with_itself_on_every_algorithm() {
 }
 
 fn peer_dir() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::support::repo();
     [root.join("../shared/peer"), root.join("../../shared/peer")]
         .into_iter()
         .find(|d| d.exists())

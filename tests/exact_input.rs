@@ -201,7 +201,7 @@ fn schedule_times_are_exact() {
 // Through the binary.
 
 fn resched(args: &[&str]) -> Output {
-    let o = Command::new(env!("CARGO_BIN_EXE_resched"))
+    let o = Command::new(crate::support::bin())
         .args(args)
         .output()
         .unwrap();

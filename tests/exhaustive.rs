@@ -6,10 +6,11 @@
 //! m ≥ 1 and LJF ≤ (3 − 4/(P+1))·OPT (Proposition 1); every schedule passes the checker.
 //! The test prints the worst ratio of every algorithm and the case that shows it.
 //! `RESCHED_EXHAUSTIVE=large` switches to P ≤ 4 (see the README).
-use resched::proofs::exhaustive::{rigid, RigidScope};
-use resched::proofs::Budget;
+use resched_proofs::exhaustive::{rigid, RigidScope};
+use resched_proofs::Budget;
 
 #[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow tier: .ci/run runs it")]
 fn rigid_exhaustive_small_scope() {
     let scope = RigidScope::from_env();
     let started = std::time::Instant::now();
@@ -41,8 +42,9 @@ fn rigid_exhaustive_small_scope() {
 /// tables on a grid, f_j ≤ 1): every algorithm ≥ OPT, Lemma 2 with the exact α, β of an
 /// optimal allocation, Theorem 11's bound for BATCH-LIST.
 #[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow tier: .ci/run runs it")]
 fn moldable_exhaustive_small_scope() {
-    use resched::proofs::exhaustive_moldable::{moldable, MoldableScope};
+    use resched_proofs::exhaustive_moldable::{moldable, MoldableScope};
     let scope = MoldableScope::from_env();
     let started = std::time::Instant::now();
     let rep = moldable(&scope, &Budget::quick())

@@ -1,8 +1,17 @@
 //! Every campaign's `--quick` version runs, writes its outputs (CSV, JSON with seed and version,
 //! Markdown, SVG + PNG) and gives sane ratios (≥ 1: a makespan is never below its lower bound);
 //! a rerun resumes without recomputing; the thread count does not change the numbers.
-use resched::experiment::{self, Options};
+use resched_cli::experiment::{self, Options};
 use std::path::Path;
+
+/// The Mira windows of `../shared/traces` the trace campaigns run on (`take` of them).
+fn mira(take: usize) -> Vec<std::path::PathBuf> {
+    resched_cli::experiment::rigid_trace::MIRA_WINDOWS
+        .iter()
+        .take(take)
+        .map(|n| crate::support::shared("traces").join(n))
+        .collect()
+}
 
 fn quick(dir: &Path) -> Options {
     Options {
@@ -186,7 +195,11 @@ fn rigid_procs_quick() {
 #[test]
 fn rigid_trace_quick() {
     let dir = tempfile::tempdir().unwrap();
-    let o = experiment::run("rigid-trace", &quick(dir.path())).unwrap();
+    let opts = Options {
+        traces: mira(2),
+        ..quick(dir.path())
+    };
+    let o = experiment::run("rigid-trace", &opts).unwrap();
     check_outputs(dir.path(), "rigid-trace", &["mean_ratio", "max_ratio"]);
     assert!(
         o.markdown.contains("paper (Mira 06/2019)")
@@ -363,8 +376,13 @@ fn moldable_eps_and_time_grid_options() {
                 ..quick(tempfile::tempdir().unwrap().path())
             },
         )
-        .unwrap_err()
-        .to_string();
+        .unwrap_err();
+        // The library names its parameter; the CLI, the flag (issue 37).
+        assert!(
+            e.to_string().starts_with("parameter `time_grid`: "),
+            "{bad}: {e}"
+        );
+        let e = resched_cli::cli::to_flags("experiment", e).to_string();
         assert!(e.contains("--time-grid"), "{bad}: {e}");
     }
     for bad in ["0", "-1/2"] {
@@ -375,8 +393,9 @@ fn moldable_eps_and_time_grid_options() {
                 ..quick(tempfile::tempdir().unwrap().path())
             },
         )
-        .unwrap_err()
-        .to_string();
+        .unwrap_err();
+        assert!(e.to_string().starts_with("parameter `eps`: "), "{bad}: {e}");
+        let e = resched_cli::cli::to_flags("experiment", e).to_string();
         assert!(e.contains("--eps"), "{bad}: {e}");
     }
 }
@@ -384,7 +403,11 @@ fn moldable_eps_and_time_grid_options() {
 #[test]
 fn steal_sweep_quick() {
     let dir = tempfile::tempdir().unwrap();
-    let o = experiment::run("steal-sweep", &quick(dir.path())).unwrap();
+    let sweep = Options {
+        traces: mira(1),
+        ..quick(dir.path())
+    };
+    let o = experiment::run("steal-sweep", &sweep).unwrap();
     for f in [
         "manifest.json",
         "cells.csv",
@@ -463,7 +486,7 @@ fn steal_sweep_quick() {
         "{manifest}"
     );
     // Resumes without recomputing.
-    let again = experiment::run("steal-sweep", &quick(dir.path())).unwrap();
+    let again = experiment::run("steal-sweep", &sweep).unwrap();
     assert_eq!(again.stats.computed, 0);
     // A missing trace is named.
     let missing = Options {

@@ -1,7 +1,7 @@
 //! `steal-synthetic --quick` (node-stealing paper Section 6.3): the run finishes, writes its
 //! outputs, every summary row has the paper's value beside ours, no number is NaN, the Table 7
 //! rows carry the published 70% / 72%, and a rerun resumes without recomputing.
-use resched::experiment::{self, Options};
+use resched_cli::experiment::{self, Options};
 
 #[test]
 fn steal_synthetic_quick() {

@@ -2,8 +2,8 @@
 //! small budget of random and adversarial cases (fixed seed, printed), the witnesses give the
 //! exact values their proofs state, and `resched prove` prints them.
 use resched::bounds;
-use resched::proofs::{self, Budget, Kind, Params, Source};
 use resched::Time;
+use resched_proofs::{Budget, Kind, Params, Source};
 use std::process::Command;
 
 fn small_budget() -> Budget {
@@ -20,7 +20,7 @@ fn small_budget() -> Budget {
 fn every_entry_holds_on_a_small_budget() {
     let budget = small_budget();
     eprintln!("budget {budget:?}");
-    for e in proofs::ledger() {
+    for e in resched_proofs::ledger() {
         let params = Params::for_entry(e, &[]).unwrap();
         let rep = (e.check)(&params, &budget).unwrap_or_else(|err| panic!("{}: {err}", e.id));
         assert!(rep.holds(), "{}: {:#?}", e.id, rep.violations());
@@ -44,7 +44,7 @@ fn every_entry_holds_on_a_small_budget() {
 
 #[test]
 fn ids_are_unique_and_cover_the_papers() {
-    let ids: Vec<&str> = proofs::ledger().iter().map(|e| e.id).collect();
+    let ids: Vec<&str> = resched_proofs::ledger().iter().map(|e| e.id).collect();
     let mut sorted = ids.clone();
     sorted.sort_unstable();
     sorted.dedup();
@@ -62,7 +62,7 @@ fn rigid_witnesses_give_the_proofs_exact_values() {
         ..small_budget()
     };
     // Proposition 3: R-SHELF = H_P exactly, OPT = 1.
-    let e = proofs::find("rigid.prop3").unwrap();
+    let e = resched_proofs::find("rigid.prop3").unwrap();
     let rep = (e.check)(&Params::for_entry(e, &["P=10".into()]).unwrap(), &budget).unwrap();
     for m in &rep.witness {
         assert_eq!(m.makespan, Time::new(7381, 2520).unwrap(), "{}", m.algo);
@@ -72,14 +72,14 @@ fn rigid_witnesses_give_the_proofs_exact_values() {
         .get(Source::Witness)
         .is_some_and(|t| t.measured >= 2 * 8 * 9));
     // Proposition 4: R-SHELFFILL/LPT = P exactly, OPT < 2.
-    let e = proofs::find("rigid.prop4").unwrap();
+    let e = resched_proofs::find("rigid.prop4").unwrap();
     let rep = (e.check)(&Params::for_entry(e, &["P=3".into()]).unwrap(), &budget).unwrap();
     for m in &rep.witness {
         assert_eq!(m.makespan, Time::from_int(3), "{}", m.algo);
         assert!(m.ratio > Time::new(3, 2).unwrap());
     }
     // Proposition 2's classical witness: GREEDY = 2P − 1, OPT = P: the bound is attained.
-    let e = proofs::find("rigid.prop2").unwrap();
+    let e = resched_proofs::find("rigid.prop2").unwrap();
     let rep = (e.check)(&Params::for_entry(e, &["P=5".into()]).unwrap(), &budget).unwrap();
     for m in rep.witness.iter().filter(|m| !m.algo.ends_with("RANDOM")) {
         assert_eq!(m.makespan, Time::from_int(9), "{}", m.algo);
@@ -89,7 +89,7 @@ fn rigid_witnesses_give_the_proofs_exact_values() {
 
 #[test]
 fn params_are_validated() {
-    let e = proofs::find("rigid.prop4").unwrap();
+    let e = resched_proofs::find("rigid.prop4").unwrap();
     for bad in ["P=9", "eps=2", "Q=1", "P", "eps=abc"] {
         let r = Params::for_entry(e, &[bad.into()]).and_then(|p| {
             (e.check)(
@@ -103,11 +103,11 @@ fn params_are_validated() {
         });
         assert!(r.is_err(), "{bad} accepted");
     }
-    assert!(proofs::find("rigid.prop9").is_err());
+    assert!(resched_proofs::find("rigid.prop9").is_err());
 }
 
 fn resched(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_resched"))
+    let out = Command::new(crate::support::bin())
         .args(args)
         .output()
         .expect("run resched");

@@ -3,9 +3,9 @@
 //! checker accepts (U ≥ OPT), never over OPT's lower bound — and the area+chain constructions
 //! give their exact values.
 use resched::model::speedup::ModelKind;
-use resched::proofs::moldable::area_chain as ac;
-use resched::proofs::{self, Budget, Params};
 use resched::Time;
+use resched_proofs::moldable::area_chain as ac;
+use resched_proofs::{Budget, Params};
 
 fn budget(adversarial: u64) -> Budget {
     Budget {
@@ -20,7 +20,7 @@ fn budget(adversarial: u64) -> Budget {
 /// Every shown ratio is makespan / (the upper end of OPT), and that upper end is at least
 /// OPT's lower end (so the ratio is not the overstated makespan / L').
 fn assert_certified(id: &str, params: &[String], adversarial: u64) -> Vec<Time> {
-    let e = proofs::find(id).unwrap();
+    let e = resched_proofs::find(id).unwrap();
     let rep = (e.check)(&Params::for_entry(e, params).unwrap(), &budget(adversarial)).unwrap();
     assert!(rep.holds(), "{id}: {:?}", rep.violations());
     for m in &rep.witness {
@@ -92,9 +92,9 @@ fn every_claim_passes_its_claimed_value_with_a_certified_ratio() {
 fn searched_families_are_measured_by_certified_ratios() {
     // With a budget, the structured families and the hill climb join the adversarial tally:
     // its worst ratio is certified too (makespan over a checked schedule or the exact OPT).
-    let e = proofs::find("moldable.thm3").unwrap();
+    let e = resched_proofs::find("moldable.thm3").unwrap();
     let rep = (e.check)(&Params::for_entry(e, &["m=1".into()]).unwrap(), &budget(8)).unwrap();
-    let tally = rep.get(proofs::Source::Adversarial).unwrap();
+    let tally = rep.get(resched_proofs::Source::Adversarial).unwrap();
     let (worst, _) = tally.worst.as_ref().unwrap();
     // Every family stays far below the area+chain members (the hill climb's 1949/864 ≈ 2.256).
     assert!(*worst < Time::new(5, 2).unwrap(), "{worst}");

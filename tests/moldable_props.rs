@@ -31,6 +31,7 @@ use resched::oracle::{self, AlgoSpec, Certified};
 use resched::schedulers::moldable::batch::{BatchList, BatchRecord};
 use resched::schedulers::moldable::list::{min_busy, List, PerAttempt};
 use resched::schedulers::moldable::mt_allotment::ChainCounts;
+use resched::schedulers::moldable::Eps;
 use resched::schedulers::moldable::Priority;
 use resched::Time;
 
@@ -216,7 +217,7 @@ fn check_model(seed: u64, model: &str) {
     assert!(lstar >= lp.lower, "{ctx}: L* below L'");
     for eps in ["3/10", "1"] {
         let eps: Time = eps.parse().unwrap();
-        let mut s = BatchList::new(&inst, Priority::Lpt, eps.clone()).unwrap();
+        let mut s = BatchList::new(&inst, Priority::Lpt, Eps::new(eps.clone()).unwrap()).unwrap();
         let r = certified(&inst, &sc, &mut s, &ctx);
         let spec = AlgoSpec::new("batch-list")
             .with_priority(Priority::Lpt)
@@ -274,8 +275,13 @@ fn check_model(seed: u64, model: &str) {
     // so Lemma 1 bounds it by 2·L of the attempts it ran (proven, not only observed), and
     // Lemma 5 bounds the number of batches.
     let eps: Time = "3/10".parse().unwrap();
-    let mut s =
-        BatchList::with_counts(&inst, Priority::Lpt, eps.clone(), ChainCounts::Uniform).unwrap();
+    let mut s = BatchList::with_counts(
+        &inst,
+        Priority::Lpt,
+        Eps::new(eps.clone()).unwrap(),
+        ChainCounts::Uniform,
+    )
+    .unwrap();
     let r = certified(&inst, &sc, &mut s, &ctx);
     let spec = AlgoSpec::new("batch-list-uniform")
         .with_priority(Priority::Lpt)

@@ -9,19 +9,6 @@
 //! above it. A new site without one fails this test, so the reader of every fallback knows
 //! which kind it is; a site that would turn a broken invariant into a number must instead
 //! become a typed error.
-use std::path::{Path, PathBuf};
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    for entry in entries {
-        let path = entry.expect("directory entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// The code part of a line (before a `//` comment).
 fn code_of(line: &str) -> &str {
@@ -89,18 +76,17 @@ fn the_scan_finds_an_untagged_site() {
 
 #[test]
 fn every_unwrap_or_in_library_code_is_justified() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
-    rust_files(&root.join("proofs"), &mut files);
-    files.sort();
+    let root = crate::support::repo();
+    let mut files = crate::support::rust_files(&root.join("src"));
+    files.extend(crate::support::rust_files(&root.join("proofs")));
+    files.extend(crate::support::rust_files(&root.join("cli/src")));
     let mut missing = Vec::new();
     let mut total = 0;
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let (bad, n) = untagged(&text);
         total += n;
-        let rel = f.strip_prefix(root).unwrap_or(f);
+        let rel = f.strip_prefix(&root).unwrap_or(f);
         missing.extend(bad.into_iter().map(|l| format!("{}:{l}", rel.display())));
     }
     assert!(total > 0, "no unwrap_or found at all: is the scan broken?");

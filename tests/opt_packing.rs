@@ -3,8 +3,8 @@
 //! A(f)/P. Each optimum is exact, proven, and its schedule passes the checker; plus the gap and
 //! the threads of a time-limited run.
 use resched::opt::{self, Method, OptConfig, Status};
-use resched::proofs::rigid_witness;
 use resched::{check, Time};
+use resched_proofs::rigid_witness;
 use std::time::Duration;
 
 fn eps() -> Time {

@@ -20,24 +20,22 @@ use resched::model::Instance;
 use resched::oracle::{AlgoSpec, Prepared};
 use resched::schedulers::Priority;
 use resched::workload::{peer, peer_moldable};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 const REL: f64 = 1e-9;
 
 fn shared() -> PathBuf {
-    // `<repo>/../shared` in CI and the main checkout; a worktree is one level deeper.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [
-        root.join("../shared/peer-moldable"),
-        root.join("../../shared/peer-moldable"),
-    ]
-    .into_iter()
-    .find(|d| d.exists())
-    .expect("the shared directory with the moldable peer files beside the repository")
+    let dir = crate::support::shared("peer-moldable");
+    assert!(
+        dir.is_dir(),
+        "the moldable peer files beside the repository: {}",
+        dir.display()
+    );
+    dir
 }
 
 fn golden(dir: &str, file: &str) -> Vec<Vec<f64>> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let p = crate::support::repo()
         .join("tests/peer_moldable")
         .join(dir)
         .join(file);
@@ -123,21 +121,25 @@ fn default_model(model: &str, set: usize) {
 }
 
 #[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow tier: .ci/run runs it")]
 fn agree_roofline() {
     default_model("rft", 1);
 }
 
 #[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow tier: .ci/run runs it")]
 fn agree_communication() {
     default_model("com", 2);
 }
 
 #[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow tier: .ci/run runs it")]
 fn agree_amdahl() {
     default_model("amd", 3);
 }
 
 #[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow tier: .ci/run runs it")]
 fn agree_mix() {
     default_model("mix", 1);
 }

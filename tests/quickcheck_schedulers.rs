@@ -10,8 +10,8 @@
 use quickcheck::{Gen, QuickCheck, TestResult};
 use resched::bounds;
 use resched::model::arbitrary::{Case, Scope};
-use resched::proofs::exhaustive::rigid_algos;
-use resched::proofs::{rigid, run, Budget, OptRef};
+use resched_proofs::exhaustive::rigid_algos;
+use resched_proofs::{rigid, run, Budget, OptRef};
 
 const SEED: u64 = 0x5EED_0006;
 

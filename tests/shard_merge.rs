@@ -2,11 +2,16 @@
 //! run — every file, figures included, timings excepted — for two campaigns and for
 //! `prove --exhaustive`; and the merge refuses what is not one run split N ways (other
 //! parameters, a missing shard, a duplicated shard, an unfinished shard).
+//!
+//! Provenance (issue 37): shard records, manifests, cells, results and figures name the build
+//! that made them; the merge refuses shards of another build, of a dirty tree or of no recorded
+//! build unless `--allow-mixed-builds` is given, and a shard record of a newer format.
+use resched_cli::provenance::{this_build, Provenance};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn resched(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_resched"))
+    Command::new(crate::support::bin())
         .args(args)
         .current_dir(cwd)
         .env("RESCHED_EXHAUSTIVE", "small")
@@ -36,6 +41,25 @@ fn refused(args: &[&str], cwd: &Path) -> String {
 
 /// The wall-clock fields, the only ones allowed to differ between two runs.
 const TIMINGS: [&str; 2] = ["seconds", "setup_seconds"];
+
+/// The merge's flags for shards made by this very build: none when it is a clean commit; when
+/// it was built from a dirty tree or outside git, the merge refuses even its own shards (see
+/// `merge_refuses_other_builds_unless_told`), so the tests that merge pass the flag then.
+fn build_flags() -> Vec<&'static str> {
+    let this = this_build();
+    if this.same_code(this) {
+        vec![]
+    } else {
+        vec!["--allow-mixed-builds"]
+    }
+}
+
+/// `args` followed by [`build_flags`].
+fn with_build_flags<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    let mut a = args.to_vec();
+    a.extend(build_flags());
+    a
+}
 
 fn strip_timings(v: &mut serde_json::Value) {
     match v {
@@ -128,7 +152,7 @@ fn shards_merge_to_whole(args: &[&str], tmp: &Path, name: &str) {
     }
     let merged = format!("{name}-merged");
     ok(
-        &["merge", &dirs[2], &dirs[0], &dirs[1], "--out", &merged],
+        &with_build_flags(&["merge", &dirs[2], &dirs[0], &dirs[1], "--out", &merged]),
         tmp,
     );
     // The merged directory is the whole run's, apart from the shards' own records.
@@ -178,7 +202,13 @@ fn moldable_table1_shards_merge_to_the_single_run() {
 fn exhaustive_shards_merge_to_the_single_run() {
     let tmp = tempfile::tempdir().unwrap();
     shards_merge_to_whole(&["prove", "--exhaustive"], tmp.path(), "ex");
+    let parts = read_json(&tmp.path().join("ex-s1/parts.json"));
+    assert_eq!(&build_of(&parts), this_build());
     let report = std::fs::read_to_string(tmp.path().join("ex-merged/report.md")).unwrap();
+    assert!(
+        report.ends_with(&format!("\nMade by resched {}.\n", this_build())),
+        "{report}"
+    );
     // RESCHED_EXHAUSTIVE=small: 432 rigid cases, 243 distinct optima (not the shards' sum).
     assert!(report.contains("432 cases, 243 optima solved"), "{report}");
 }
@@ -202,7 +232,7 @@ fn one_shard_of_one_is_the_whole_run() {
     let mut a = args.to_vec();
     a.extend(["--out", "s", "--shard", "0/1"]);
     ok(&a, t);
-    ok(&["merge", "s", "--out", "m"], t);
+    ok(&with_build_flags(&["merge", "s", "--out", "m"]), t);
     same_tree(&t.join("whole"), &t.join("m"));
 }
 
@@ -272,12 +302,18 @@ fn merge_refuses_what_is_not_one_run() {
         .unwrap()
         .unwrap();
     std::fs::remove_file(cell.path()).unwrap();
-    let e = refused(&["merge", "a0", "a1", "a2", "--out", "m"], t);
+    let e = refused(
+        &with_build_flags(&["merge", "a0", "a1", "a2", "--out", "m"]),
+        t,
+    );
     assert!(e.contains("shard 1/3 in a1 has not finished"), "{e}");
     // Not a shard at all, and a shard's directory as the output.
     let e = refused(&["merge", "a0", "nowhere", "--out", "m"], t);
     assert!(e.contains("nowhere has no shard.json"), "{e}");
-    let e = refused(&["merge", "a0", "a1", "a2", "--out", "a2"], t);
+    let e = refused(
+        &with_build_flags(&["merge", "a0", "a1", "a2", "--out", "a2"]),
+        t,
+    );
     assert!(e.contains("a2 holds a shard's output"), "{e}");
     // Nothing was merged by any refusal.
     assert!(!t.join("m").join("results.json").exists());
@@ -331,4 +367,282 @@ fn search_shards_merge_to_the_single_run() {
     );
     let found = std::fs::read_to_string(tmp.path().join("se-merged/found.json")).unwrap();
     assert!(found.contains("\"ratio\""), "{found}");
+    // The shards' finds and the merged one name the build that made them.
+    for f in ["se-s0/found.json", "se-merged/found.json"] {
+        assert_eq!(
+            &build_of(&read_json(&tmp.path().join(f))),
+            this_build(),
+            "{f}"
+        );
+    }
+    // The golden case `--save` writes: the corpus schema's version and the build.
+    let o = ok(
+        &[
+            "prove",
+            "--search",
+            "greedy/lpt",
+            "--steps",
+            "5",
+            "--seed",
+            "2",
+            "--save",
+            "saved",
+        ],
+        tmp.path(),
+    );
+    assert!(o.contains("saved saved/"), "{o}");
+    let case = std::fs::read_dir(tmp.path().join("saved"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let v = read_json(&case);
+    assert_eq!(v["format_version"], 1, "{v}");
+    assert_eq!(&build_of(&v), this_build());
+    resched::oracle::corpus::load(&case).unwrap();
+}
+
+/// The three shards `a0`, `a1`, `a2` of a one-set `rigid-procs --quick`, made in `t`.
+fn three_shards(t: &Path) {
+    for i in 0..3 {
+        let (dir, shard) = (format!("a{i}"), format!("{i}/3"));
+        ok(
+            &[
+                "experiment",
+                "rigid-procs",
+                "--quick",
+                "--no-progress",
+                "--sets",
+                "1",
+                "--out",
+                &dir,
+                "--shard",
+                &shard,
+            ],
+            t,
+        );
+    }
+}
+
+fn read_json(p: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Rewrites the JSON file `p` with `edit`.
+fn edit_json(p: &Path, edit: impl FnOnce(&mut serde_json::Map<String, serde_json::Value>)) {
+    let mut v = read_json(p);
+    edit(v.as_object_mut().expect("a JSON object"));
+    std::fs::write(p, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+}
+
+/// The build recorded under `resched` in `v`.
+fn build_of(v: &serde_json::Value) -> Provenance {
+    serde_json::from_value(v["resched"].clone()).unwrap_or_else(|e| panic!("{e}: {v}"))
+}
+
+/// Every file of a campaign names the build that made it: the shard record (with its
+/// `format_version`), the manifest, each cell, `results.json`, and the figures (SVG metadata,
+/// PNG tEXt chunks).
+#[test]
+fn shard_and_campaign_files_name_their_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    three_shards(t);
+    let this = this_build();
+    assert_eq!(this.version, env!("CARGO_PKG_VERSION"));
+    let rec = read_json(&t.join("a0/shard.json"));
+    assert_eq!(rec["format_version"], 1, "{rec}");
+    assert_eq!(&build_of(&rec), this);
+    assert_eq!(&build_of(&read_json(&t.join("a0/manifest.json"))), this);
+    for e in std::fs::read_dir(t.join("a0/cells")).unwrap() {
+        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        assert!(text.starts_with("{\"resched\":{\"version\":"), "{text}");
+        assert_eq!(&build_of(&serde_json::from_str(&text).unwrap()), this);
+    }
+    ok(
+        &with_build_flags(&["merge", "a0", "a1", "a2", "--out", "m"]),
+        t,
+    );
+    let results = read_json(&t.join("m/results.json"));
+    assert_eq!(&build_of(&results), this);
+    assert!(
+        results["manifest"].get("resched").is_none(),
+        "the campaign's own manifest"
+    );
+    let svg = std::fs::read_to_string(t.join("m/shelf.svg")).unwrap();
+    let meta = format!(
+        "<metadata id=\"resched\">{{\"resched\":{}}}</metadata>",
+        serde_json::to_string(&this.json()).unwrap()
+    );
+    assert!(
+        svg.lines().nth(1) == Some(meta.as_str()),
+        "{meta}\n{svg:.300}"
+    );
+    let png = std::fs::read(t.join("m/shelf.png")).unwrap();
+    let text = format!("tEXtSoftware\0resched {this}");
+    assert!(
+        png.windows(text.len()).any(|w| w == text.as_bytes()),
+        "no Software chunk"
+    );
+    assert!(png
+        .windows(this.commit.len())
+        .any(|w| w == this.commit.as_bytes()));
+}
+
+/// Shards of another commit, or of a dirty tree, are refused with what to do; with
+/// `--allow-mixed-builds` they are merged, each named on stderr, and each merged cell keeps the
+/// build that computed it.
+#[test]
+fn merge_refuses_other_builds_unless_told() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    three_shards(t);
+    let v = env!("CARGO_PKG_VERSION");
+    edit_json(&t.join("a1/shard.json"), |r| {
+        r["resched"] = serde_json::json!({"version": v, "commit": "0123abc", "dirty": false});
+    });
+    edit_json(&t.join("a2/shard.json"), |r| {
+        r["resched"]["dirty"] = true.into();
+    });
+    let merge = ["merge", "a0", "a1", "a2", "--out", "m"];
+    let e = refused(&merge, t);
+    assert!(
+        e.contains(&format!(
+            "shard 1/3 in a1 was made by resched {v} (commit 0123abc), and this is resched {}",
+            this_build()
+        )),
+        "{e}"
+    );
+    assert!(
+        e.contains(&format!(
+            "shard 2/3 in a2 was made by resched {v} (commit {}, dirty tree): builds from a dirty \
+             tree cannot be told apart",
+            this_build().commit
+        )),
+        "{e}"
+    );
+    assert!(
+        e.contains(
+            "A merge joins shards made by this very build of resched, built from a clean commit: \
+             rerun the shards and the merge with one such build, or pass --allow-mixed-builds to \
+             merge them anyway"
+        ),
+        "{e}"
+    );
+    assert!(!t.join("m/results.json").exists());
+    let o = resched(
+        &[
+            "merge",
+            "a0",
+            "a1",
+            "a2",
+            "--out",
+            "m",
+            "--allow-mixed-builds",
+        ],
+        t,
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("warning: --allow-mixed-builds: shard 1/3 in a1 was made by resched"),
+        "{err}"
+    );
+    assert!(t.join("m/results.json").is_file());
+    // Every cell came from this build (only the records were edited): it says so.
+    for e in std::fs::read_dir(t.join("m/cells")).unwrap() {
+        assert_eq!(&build_of(&read_json(&e.unwrap().path())), this_build());
+    }
+    // The flag is in --help.
+    let help = ok(&["merge", "--help"], t);
+    assert!(help.contains("--allow-mixed-builds"), "{help}");
+}
+
+/// A shard written before records named their build (`"format": 1`, no `resched`; its manifest
+/// and cells without provenance) is an unknown build: refused, with how to proceed; merged with
+/// `--allow-mixed-builds`, and read as the same results.
+#[test]
+fn a_shard_from_before_provenance_is_an_unknown_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    three_shards(t);
+    ok(
+        &with_build_flags(&["merge", "a0", "a1", "a2", "--out", "new"]),
+        t,
+    );
+    // a1 as an older resched wrote it.
+    edit_json(&t.join("a1/shard.json"), |r| {
+        r.remove("resched");
+        let v = r.remove("format_version").unwrap();
+        r.insert("format".into(), v);
+    });
+    edit_json(&t.join("a1/manifest.json"), |m| {
+        m.remove("resched");
+    });
+    for e in std::fs::read_dir(t.join("a1/cells")).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let (_, rest) = text.split_once("},").unwrap();
+        std::fs::write(&p, format!("{{{rest}")).unwrap();
+        assert!(read_json(&p).get("resched").is_none());
+    }
+    let e = refused(&["merge", "a0", "a1", "a2", "--out", "old"], t);
+    assert!(
+        e.contains(
+            "shard 1/3 in a1 records no build (it was written by a resched that did not record \
+             its provenance): an unknown build"
+        ),
+        "{e}"
+    );
+    assert!(e.contains("or pass --allow-mixed-builds"), "{e}");
+    ok(
+        &[
+            "merge",
+            "a0",
+            "a1",
+            "a2",
+            "--out",
+            "old",
+            "--allow-mixed-builds",
+        ],
+        t,
+    );
+    // The same numbers: the cells' results do not include their provenance.
+    let (mut a, mut b) = (
+        read_json(&t.join("new/results.json")),
+        read_json(&t.join("old/results.json")),
+    );
+    strip_timings(&mut a);
+    strip_timings(&mut b);
+    assert_eq!(a["cells"], b["cells"]);
+    assert_eq!(a["summary"], b["summary"]);
+}
+
+/// A shard record of a newer format is refused naming the file and the field, also when its
+/// new fields are ones this build does not know.
+#[test]
+fn a_newer_shard_record_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    three_shards(t);
+    edit_json(&t.join("a0/shard.json"), |r| {
+        r["format_version"] = 2.into();
+    });
+    let want = "a0/shard.json: field `format_version`: version 2 is newer than this resched \
+                reads (1); upgrade resched";
+    let e = refused(
+        &with_build_flags(&["merge", "a0", "a1", "a2", "--out", "m"]),
+        t,
+    );
+    assert!(e.contains(want), "{e}");
+    edit_json(&t.join("a0/shard.json"), |r| {
+        r.insert("priority_classes".into(), serde_json::json!([1, 2]));
+    });
+    let e = refused(
+        &with_build_flags(&["merge", "a0", "a1", "a2", "--out", "m"]),
+        t,
+    );
+    assert!(e.contains(want), "{e}");
 }

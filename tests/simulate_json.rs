@@ -25,7 +25,7 @@ const MOLDABLE_SC: &str = r#"{"failures": [0, 0, 1, 1]}"#;
 
 /// Exit code, stdout, stderr of `resched ARGS` (never a panic).
 fn resched(args: &[&str]) -> (Option<i32>, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_resched"))
+    let o = Command::new(crate::support::bin())
         .args(args)
         .output()
         .unwrap();
@@ -335,4 +335,141 @@ fn help_lists_the_catalogue() {
     }
     let (_, short, _) = resched(&["simulate", "-h"]);
     assert!(short.contains(&resched::oracle::catalogue::names().join(", ")));
+}
+
+/// The `--json` outputs name the build that computed them (issue 37): `simulate --json`,
+/// `opt --json`, and the `--gantt` chart's metadata; the report stays readable by `verify`.
+#[test]
+fn json_outputs_and_charts_name_the_build() {
+    let this = resched_cli::provenance::this_build();
+    let dir = tempfile::tempdir().unwrap();
+    let (i, s) = (
+        write(dir.path(), "i.json", RIGID),
+        write(dir.path(), "s.json", RIGID_SC),
+    );
+    let v = simulate_json(&i, &s, "easy", &[]);
+    assert_eq!(v["resched"], this.json(), "{v}");
+    assert_eq!(v["resched"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(v["resched"]["commit"], resched_cli::provenance::COMMIT);
+    let report = write(dir.path(), "r.json", &v.to_string());
+    let (code, out, err) = verify(&i, &s, &report, &[]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, out, err) = resched(&["opt", "--instance", &i, "--scenario", &s, "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let o: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(o["resched"], this.json(), "{o}");
+    let g = dir.path().join("g.svg").display().to_string();
+    let (code, _, err) = resched(&[
+        "simulate",
+        "--instance",
+        &i,
+        "--scenario",
+        &s,
+        "--algo",
+        "easy",
+        "--gantt",
+        &g,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let svg = std::fs::read_to_string(&g).unwrap();
+    let meta = format!(
+        r#"<metadata id="resched">{{"resched":{}}}</metadata>"#,
+        this.json()
+    );
+    assert_eq!(svg.lines().nth(1), Some(meta.as_str()), "{svg:.400}");
+}
+
+/// Instance, scenario and schedule files carry an optional `format_version`: absent is version
+/// 1, 1 is read, a newer one is refused naming the file and the field — also when the newer
+/// file has fields this build does not know.
+#[test]
+fn a_newer_format_version_is_refused_and_an_absent_one_is_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let versioned = |text: &str, v: &str, extra: &str| {
+        text.replacen('{', &format!(r#"{{"format_version": {v}, {extra}"#), 1)
+    };
+    let (i, s) = (write(d, "i.json", RIGID), write(d, "s.json", RIGID_SC));
+    let (i1, s1) = (
+        write(d, "i1.json", &versioned(RIGID, "1", "")),
+        write(d, "s1.json", &versioned(RIGID_SC, "1", "")),
+    );
+    let absent = simulate_json(&i, &s, "easy", &[]);
+    assert_eq!(absent["makespan"], "15/2");
+    assert_eq!(simulate_json(&i1, &s1, "easy", &[])["makespan"], "15/2");
+    let newer = |file: &str| {
+        format!("{file}: field `format_version`: version 2 is newer than this resched reads (1); upgrade resched")
+    };
+    for (name, text, inst_file) in [
+        ("i2.json", versioned(RIGID, "2", ""), true),
+        (
+            "i2x.json",
+            versioned(RIGID, "2", r#""platform": "x", "#),
+            true,
+        ),
+        ("s2.json", versioned(RIGID_SC, "2", ""), false),
+        (
+            "s2x.json",
+            versioned(RIGID_SC, "2", r#""weights": [1], "#),
+            false,
+        ),
+    ] {
+        let f = write(d, name, &text);
+        let (ii, ss) = if inst_file { (&f, &s) } else { (&i, &f) };
+        let (code, _, err) = resched(&[
+            "simulate",
+            "--instance",
+            ii,
+            "--scenario",
+            ss,
+            "--algo",
+            "easy",
+        ]);
+        assert_eq!(code, Some(2), "{name}: {err}");
+        assert_eq!(err.trim(), format!("error: {}", newer(&f)), "{name}");
+    }
+    // Schedules: the bare file and the report's `schedule`.
+    let sched = absent["schedule"].to_string();
+    let (code, out, err) = verify(&i, &s, &write(d, "b.json", &sched), &[]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, out, err) = verify(
+        &i,
+        &s,
+        &write(d, "b1.json", &versioned(&sched, "1", "")),
+        &[],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    let b2 = write(d, "b2.json", &versioned(&sched, "2", r#""nodes_of": [], "#));
+    let (code, _, err) = verify(&i, &s, &b2, &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains(&newer(&b2)), "{err}");
+    let mut report = absent.clone();
+    report["schedule"]["format_version"] = json!(2);
+    let r2 = write(d, "r2.json", &report.to_string());
+    let (code, _, err) = verify(&i, &s, &r2, &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(
+            &newer(&r2).replace("field `format_version`", "field `schedule.format_version`")
+        ),
+        "{err}"
+    );
+    // What resched writes is version 1, and reads back.
+    let inst = resched::model::Instance::from_json_str(RIGID, "i").unwrap();
+    let sc = resched::model::Scenario::from_json_str(RIGID_SC, "s", &inst).unwrap();
+    for text in [inst.to_json(), sc.to_json()] {
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["format_version"], 1, "{text}");
+    }
+    assert_eq!(
+        resched::model::Instance::from_json_str(&inst.to_json(), "i").unwrap(),
+        inst
+    );
+    let sch = resched::model::Schedule::from_json_str(&sched, "b").unwrap();
+    let v: Value = serde_json::from_str(&sch.to_json()).unwrap();
+    assert_eq!(v["format_version"], 1);
+    assert_eq!(
+        resched::model::Schedule::from_json_str(&sch.to_json(), "b").unwrap(),
+        sch.with_makespan()
+    );
 }

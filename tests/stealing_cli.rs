@@ -1,8 +1,8 @@
 //! `resched steal` end to end: the toy example through SWF and failure-list files (exact values
 //! in the CSV), outputs written, and bad input rejected with an error naming the line or option
 //! while leaving no output file behind.
+use crate::support::resched;
 use std::path::Path;
-use std::process::{Command, Output};
 
 const TOY_SWF: &str = "; MaxNodes: 8
 ; the five jobs of Table 1 (node-stealing paper, Section 3)
@@ -12,13 +12,6 @@ const TOY_SWF: &str = "; MaxNodes: 8
 4 0 -1 10 6 -1 -1 6 10 -1 1 -1 -1 -1 -1 -1 -1 -1
 5 0 -1 2 1 -1 -1 1 2 -1 1 -1 -1 -1 -1 -1 -1 -1
 ";
-
-fn resched(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_resched"))
-        .args(args)
-        .output()
-        .expect("run resched")
-}
 
 /// The standard output of a run that must succeed (its standard error in the message if not).
 fn stdout_of(args: &[&str]) -> String {

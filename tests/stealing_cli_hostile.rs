@@ -21,7 +21,7 @@ fn refused(dir: &Path, file: &str, extra: &[&str]) -> String {
         csv.to_str().unwrap(),
     ];
     args.extend(extra);
-    let out = Command::new(env!("CARGO_BIN_EXE_resched"))
+    let out = Command::new(crate::support::bin())
         .args(&args)
         .output()
         .unwrap();

@@ -2,17 +2,11 @@
 //! is seen at the first progress report, after 1024 events) and by SIGTERM. The outputs are
 //! written, marked PARTIAL (text, the `status` column of both CSVs, `-partial` plot files), the
 //! exit status is 3, and every job of the partial jobs CSV has the same row as in the whole run.
+use crate::support::resched;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-fn resched(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_resched"))
-        .args(args)
-        .output()
-        .expect("run resched")
-}
+use std::process::{Command, Stdio};
 
 /// Rows of a CSV by header name.
 fn rows(path: &Path) -> Vec<BTreeMap<String, String>> {
@@ -175,7 +169,7 @@ fn sigterm_stops_with_partial_results() {
     // signal arrives.
     let mut args = steal_args(dir, "sig");
     args[2] = "synthetic:jobs=30000".into();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_resched"))
+    let mut child = Command::new(crate::support::bin())
         .args(&args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -210,4 +204,50 @@ fn sigterm_stops_with_partial_results() {
     );
     let jobs = rows(&d.path().join("sig-jobs.csv"));
     assert!(jobs.iter().all(|r| r["status"] == "partial"));
+}
+
+/// Starts a long run, sends SIGINT twice (50 ms apart: two pending signals of one kind merge
+/// into one) and returns how it ended.
+fn interrupted_twice(dir: &str) -> std::process::ExitStatus {
+    let mut args = steal_args(dir, "twice");
+    args[2] = "synthetic:jobs=30000".into();
+    let mut child = Command::new(crate::support::bin())
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut text = String::new();
+    while !text.contains("platform:") {
+        let mut line = String::new();
+        assert!(
+            out.read_line(&mut line).unwrap() > 0,
+            "no platform line: {text}"
+        );
+        text.push_str(&line);
+    }
+    let pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: sending signals to the child this test spawned.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    child.wait().unwrap()
+}
+
+#[test]
+fn a_second_signal_ends_the_run_at_once() {
+    use std::os::unix::process::ExitStatusExt;
+    // The second SIGINT takes the default action: the process dies by it, with no exit code.
+    // The first one's stop is seen at the next progress report (up to 250 ms later), so on a
+    // loaded machine a run may rarely finish its partial outputs (exit 3) before the second
+    // arrives: three tries, one must die by the signal.
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().to_str().unwrap();
+    let statuses: Vec<_> = (0..3)
+        .map(|_| interrupted_twice(dir))
+        .take_while(|s| s.signal() != Some(libc::SIGINT))
+        .collect();
+    assert!(statuses.len() < 3, "{statuses:?}");
+    assert!(statuses.iter().all(|s| s.code() == Some(3)), "{statuses:?}");
 }

@@ -2,17 +2,11 @@
 //! metrics CSV reports (max, mean, size-weighted mean, overall and per size class, with
 //! `--prune-jobs`), and the useful utilization over the default window; an output path that
 //! cannot be written is refused before anything is simulated, leaving no file behind.
+use crate::support::resched;
 use resched::Time;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn resched(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_resched"))
-        .args(args)
-        .output()
-        .expect("run resched")
-}
+use std::process::Command;
 
 /// 40 jobs on 16 nodes, sizes 1..=16, some walltimes below the run time (cut), released over
 /// 2000 s.
@@ -274,7 +268,7 @@ fn unwritable_jobs_csv_is_refused_before_simulating() {
     ] {
         // All 19 variants on Table 6's workload: minutes if anything were simulated.
         let t0 = std::time::Instant::now();
-        let o = Command::new(env!("CARGO_BIN_EXE_resched"))
+        let o = Command::new(crate::support::bin())
             .args(["steal", "--workload", "synthetic", "--variant", "all"])
             .arg("--jobs-csv")
             .arg(&p)

@@ -21,7 +21,7 @@ const TOY_SWF: &str = "; MaxNodes: 8
 /// Returns (exit code, stdout, stderr).
 fn steal(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let (out, err) = (dir.join("stdout"), dir.join("stderr"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_resched"))
+    let mut child = Command::new(crate::support::bin())
         .arg("steal")
         .args(args)
         .stdout(Stdio::from(std::fs::File::create(&out).unwrap()))

@@ -5,21 +5,10 @@ use resched::stealing::check::check;
 use resched::stealing::metrics::{compute, Pruning};
 use resched::stealing::{simulate, trace, FailureSource, Resilience, Variant};
 use resched::Time;
-use std::path::Path;
 
 #[test]
 fn mira_window_passes_the_checker() {
-    // `<repo>/../shared` (CI, the main checkout) or `../../shared` (a worktree /work/wt/<name>).
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
-        root.join("../shared/traces/Mira-2018-03-16-10days.swf.gz"),
-        root.join("../../shared/traces/Mira-2018-03-16-10days.swf.gz"),
-    ];
-    let found = candidates
-        .iter()
-        .find(|p| p.exists())
-        .unwrap_or(&candidates[0])
-        .clone();
+    let found = crate::support::shared("traces/Mira-2018-03-16-10days.swf.gz");
     let path = found.as_path();
     if !path.exists() {
         eprintln!("skipping: {} not found", path.display());

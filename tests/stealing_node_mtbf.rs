@@ -26,7 +26,7 @@ fn headed(dir: &Path, nodes: u32, procs: u32) -> String {
 
 /// `resched steal ARGS --variant baseline --quiet`: (exit code, stdout, stderr).
 fn steal(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_resched"))
+    let o = Command::new(crate::support::bin())
         .arg("steal")
         .args(args)
         .args(["--variant", "baseline", "--quiet"])

@@ -16,7 +16,7 @@ fn unwritable_outputs_are_refused_before_simulating() {
     ] {
         // All 19 variants on Table 6's workload: minutes if anything were simulated.
         let t0 = std::time::Instant::now();
-        let o = Command::new(env!("CARGO_BIN_EXE_resched"))
+        let o = Command::new(crate::support::bin())
             .args(["steal", "--workload", "synthetic", "--variant", "all", opt])
             .arg(&p)
             .output()

@@ -17,7 +17,7 @@ use resched::stealing::{
 };
 use resched::Time;
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// FNV-1a, 64 bits: a stable hash independent of the standard library's hasher.
 fn fnv(s: &str) -> u64 {
@@ -75,15 +75,9 @@ fn canon(run: &Run) -> String {
     s
 }
 
-/// `../shared/traces/NAME` from the main checkout or a worktree.
+/// `../shared/traces/NAME`, where it exists.
 fn shared_trace(name: &str) -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [
-        root.join("../shared/traces").join(name),
-        root.join("../../shared/traces").join(name),
-    ]
-    .into_iter()
-    .find(|p| p.exists())
+    Some(crate::support::shared("traces").join(name)).filter(|p| p.exists())
 }
 
 /// The first `n` jobs of a shared trace (None, with a message, when the trace is absent).

@@ -75,7 +75,7 @@ fn steal_reports_checks_and_moves() {
     }
     std::fs::write(&swf, text).unwrap();
     std::fs::write(&fl, "# no failure\n").unwrap();
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_resched"))
+    let o = std::process::Command::new(crate::support::bin())
         .args(["steal", "--workload"])
         .arg(&swf)
         .arg("--failures")
@@ -120,7 +120,7 @@ fn steal_reports_processors_left_idle_by_whole_nodes() {
          2 0 -1 10 4 -1 -1 4 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n",
     )
     .unwrap();
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_resched"))
+    let o = std::process::Command::new(crate::support::bin())
         .args(["steal", "--workload"])
         .arg(&swf)
         .args(["--variant", "baseline", "--quiet"])

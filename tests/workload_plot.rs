@@ -1,5 +1,5 @@
 //! The plotting API writes real SVG and PNG files (labels rendered with the shipped font).
-use resched::render::plot::{self, BarChart, BarSeries, Chart, Figure, LineChart, Series};
+use resched_cli::render::plot::{self, BarChart, BarSeries, Chart, Figure, LineChart, Series};
 
 fn line() -> LineChart {
     LineChart {

@@ -6,16 +6,7 @@ use std::path::PathBuf;
 /// `<repo>/../shared/traces` (CI and the main checkout); a git worktree one level deeper
 /// (`/work/wt/<name>`) finds it at `../../shared`.
 fn trace(name: &str) -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
-        root.join("../shared/traces"),
-        root.join("../../shared/traces"),
-    ];
-    let dir = candidates
-        .iter()
-        .find(|d| d.is_dir())
-        .unwrap_or(&candidates[0]);
-    dir.join(name)
+    crate::support::shared("traces").join(name)
 }
 
 /// (file, job lines, kept, dropped for run time ≤ 0, header P, largest job, days)

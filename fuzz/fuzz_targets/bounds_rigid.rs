@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use resched::bounds;
 use resched::model::arbitrary::{Case, Scope};
-use resched::proofs::{exhaustive::rigid_algos, rigid, run, Budget};
+use resched_proofs::{exhaustive::rigid_algos, rigid, run, Budget};
 
 fuzz_target!(|data: &[u8]| {
     let (tiny, rest) = match data.split_first() {
@@ -46,11 +46,11 @@ fuzz_target!(|data: &[u8]| {
         };
         let opt = run::opt(inst, sc, &budget).unwrap_or_else(|e| panic!("opt: {e}\n{}", show()));
         assert!(
-            *opt.lower() >= l || !matches!(opt, resched::proofs::OptRef::Exact(_)),
+            *opt.lower() >= l || !matches!(opt, resched_proofs::OptRef::Exact(_)),
             "OPT below L\n{}",
             show()
         );
-        if let resched::proofs::OptRef::Exact(o) = &opt {
+        if let resched_proofs::OptRef::Exact(o) = &opt {
             for spec in rigid_algos() {
                 let m = run::algo(inst, sc, &spec).unwrap_or_else(|e| panic!("{e}\n{}", show()));
                 assert!(

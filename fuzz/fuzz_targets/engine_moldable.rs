@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 use resched::bounds::moldable as mb;
 use resched::model::arbitrary::{Case, Scope};
-use resched::proofs::{moldable, run};
+use resched_proofs::{moldable, run};
 use resched::oracle::AlgoSpec;
 use resched::schedulers::Priority;
 

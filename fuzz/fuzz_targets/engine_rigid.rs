@@ -4,8 +4,8 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use resched::model::arbitrary::{Case, Scope};
-use resched::proofs::exhaustive::rigid_algos;
-use resched::proofs::run;
+use resched_proofs::exhaustive::rigid_algos;
+use resched_proofs::run;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(case) = Case::from_bytes(data, Scope::LARGE) else {

@@ -8,7 +8,7 @@
 //! must pass the independent checker.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use resched::cli::steal::parse::{parse_duration, parse_variants, parse_window};
+use resched::stealing::parse::{parse_duration, parse_variants, parse_window};
 use resched::stealing::check::check;
 use resched::stealing::synthetic::Synthetic;
 use resched::stealing::{simulate_within, trace, Budget, FailureSource, Resilience, Variant};

@@ -45,12 +45,12 @@
 //!
 //! Every number here comes from the engine (LPA's allocations, LIST's makespan under each
 //! priority) and the checker (U); the closed forms are what the tests compare them with.
-use crate::error::{Error, Result};
-use crate::model::{Attempt, Instance, Job, Profile, Scenario, Schedule, SpeedupModel};
-use crate::proofs::moldable_cases::run_moldable;
-use crate::schedulers::moldable::lpa::lpa_job;
-use crate::schedulers::moldable::Priority as MPriority;
-use crate::time::Time;
+use crate::moldable_cases::run_moldable;
+use resched::error::{Error, Result};
+use resched::model::{Attempt, Instance, Job, Profile, Scenario, Schedule, SpeedupModel};
+use resched::schedulers::moldable::lpa::lpa_job;
+use resched::schedulers::moldable::Priority as MPriority;
+use resched::time::Time;
 
 /// The priority rules of the paper's evaluation (Section 5.1), each run on every construction.
 pub const PRIORITIES: [MPriority; 3] = [MPriority::Lpt, MPriority::Hpa, MPriority::La];
@@ -83,7 +83,7 @@ pub struct Certified {
 }
 
 fn bad(what: &str, msg: impl Into<String>) -> Error {
-    Error::option(what, msg)
+    Error::param(what, msg)
 }
 
 fn moldable(name: String, model: SpeedupModel, procs: u32) -> Result<Job> {
@@ -185,7 +185,7 @@ fn build(
 
 /// Runs LPA-LIST under every priority (each run checked by the oracle) and checks U's schedule.
 pub fn certify(c: &Construction) -> Result<Certified> {
-    let u = crate::check::check(&c.instance, &c.scenario, &c.schedule)?;
+    let u = resched::check::check(&c.instance, &c.scenario, &c.schedule)?;
     let mut makespans = Vec::with_capacity(PRIORITIES.len());
     for prio in PRIORITIES {
         makespans.push(run_moldable(&c.instance, &c.scenario, "lpa-list", prio, None)?.0);
@@ -193,7 +193,7 @@ pub fn certify(c: &Construction) -> Result<Certified> {
     let Some(t) = makespans.iter().min().cloned() else {
         return Err(bad("area+chain", "no priority was run"));
     };
-    let ratio = crate::proofs::ratio(&t, &u)?;
+    let ratio = crate::ratio(&t, &u)?;
     Ok(Certified {
         makespans,
         t,

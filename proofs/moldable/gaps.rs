@@ -1,7 +1,7 @@
 //! The open gaps of the moldable paper (Theorems 3, 5, 7: LPA-LIST is claimed to be no better
 //! than 2.5 (communication), 3 (Amdahl) and 3 (mix), whose proofs are not in our copy): a
 //! *structured* search over parametric families, where the random hill climb of
-//! [`crate::proofs::adversary`] only visits tiny random cases.
+//! [`crate::adversary`] only visits tiny random cases.
 //!
 //! The families follow the shapes of the paper's arguments:
 //! - **crit+fill** — one critical job (its own model parameters, f_c failures) and k identical
@@ -32,22 +32,22 @@
 //! Each family is a small grid of exact parameters; the search draws seeded random grid points
 //! and then improves the best point coordinate by coordinate (every value of one parameter,
 //! the others fixed) until no coordinate helps. A point is scored as in the hill climb
-//! ([`crate::proofs::adversary::score`]): LPA-LIST's makespan (the worst of the LPT, HPA and LA
+//! ([`crate::adversary::score`]): LPA-LIST's makespan (the worst of the LPT, HPA and LA
 //! priorities, each run by the oracle and checked) over the *upper* end of OPT — the exact
 //! optimum when the search proves it within the node budget, else the makespan of its best
 //! checked schedule — so every ratio reported is a certified lower bound on the approximation
 //! ratio (T / U with U ≥ OPT).
-use crate::error::Result;
-use crate::model::speedup::ModelKind;
-use crate::model::{Attempt, Instance, Job, Profile, Scenario, Schedule, SpeedupModel};
-use crate::proofs::adversary::{score, Found};
-use crate::proofs::moldable_cases::run_moldable;
-use crate::proofs::Budget;
-use crate::proofs::OptRef;
-use crate::schedulers::moldable::Priority as MPriority;
-use crate::time::Time;
+use crate::adversary::{score, Found};
+use crate::moldable_cases::run_moldable;
+use crate::Budget;
+use crate::OptRef;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use resched::error::Result;
+use resched::model::speedup::ModelKind;
+use resched::model::{Attempt, Instance, Job, Profile, Scenario, Schedule, SpeedupModel};
+use resched::schedulers::moldable::Priority as MPriority;
+use resched::time::Time;
 
 /// Builds a family's case from grid coordinates (`None`: outside the model's limits).
 type Build = fn(ModelKind, &[usize]) -> Option<(Instance, Scenario)>;
@@ -320,7 +320,7 @@ fn blocker_case(kind: ModelKind, x: &[usize]) -> Option<(Instance, Scenario, Tim
         algorithm: Some("blocker+critical construction".into()),
     }
     .with_makespan();
-    let u = crate::check::check(&inst, &sc, &schedule).ok()?;
+    let u = resched::check::check(&inst, &sc, &schedule).ok()?;
     Some((inst, sc, u, schedule))
 }
 
@@ -410,7 +410,7 @@ pub fn search_blocker(kind: ModelKind, samples: u64, seed: u64) -> Result<Option
             return Ok(None);
         };
         // OPT lies between L'(J, f) and the construction's checked makespan.
-        let lower = crate::bounds::moldable::lprime(&inst, &sc)?.lower;
+        let lower = resched::bounds::moldable::lprime(&inst, &sc)?.lower;
         Ok(Some(Found {
             algo: format!("lpa-list ({kind:?}), family blocker+critical"),
             instance: inst,
@@ -552,7 +552,7 @@ mod tests {
     fn amdahl_closed_form_certifies_three_times_one_minus_one_over_s() {
         for (s, m) in [(4u32, 3u32), (128, 3)] {
             let (inst, sc, sched) = amdahl_closed_form(s, m).unwrap();
-            let u = crate::check::check(&inst, &sc, &sched).unwrap();
+            let u = resched::check::check(&inst, &sc, &sched).unwrap();
             let s64 = i64::from(s);
             assert_eq!(u, Time::new(i64::from(m) * s64, s64 - 1).unwrap(), "s={s}");
             for prio in [MPriority::Lpt, MPriority::Hpa, MPriority::La] {

@@ -2,18 +2,18 @@
 //! allocations), Lemma 2 (LPA's allocation against the optimal one), Lemma 3 (MT-ALLOTMENT's
 //! (1+ε) guarantee) and Lemma 5 (BATCH-LIST's batch count).
 use super::{eps_of, lprime, rng_for, FIXED_ALLOC, PRIOS};
-use crate::bounds::moldable as mb;
-use crate::error::{Error, Result};
-use crate::model::speedup::ModelKind;
-use crate::model::{Instance, Scenario, Schedule};
-use crate::oracle;
-use crate::proofs::moldable_cases::{random_model_case, run_moldable};
-use crate::proofs::run::describe;
-use crate::proofs::{Budget, Measurement, OptRef, Params, Report, Source};
-use crate::schedulers::moldable as ms;
-use crate::schedulers::Priority as MPriority;
-use crate::time::Time;
+use crate::moldable_cases::{random_model_case, run_moldable};
+use crate::run::describe;
+use crate::{Budget, Measurement, OptRef, Params, Report, Source};
 use rand::RngExt;
+use resched::bounds::moldable as mb;
+use resched::error::{Error, Result};
+use resched::model::speedup::ModelKind;
+use resched::model::{Instance, Scenario, Schedule};
+use resched::oracle;
+use resched::schedulers::moldable as ms;
+use resched::schedulers::Priority as MPriority;
+use resched::time::Time;
 
 /// Lemma 1's value for a schedule: A, t_max and p_min measured on the schedule itself over
 /// [from, to) (p_min = the fewest busy processors on any interval of [from, to)).
@@ -83,7 +83,7 @@ pub(super) fn check_lemma1(_: &Params, budget: &Budget) -> Result<Report> {
             }
         }
         // BATCH-LIST: Lemma 1 on each batch (the step Theorem 11's proof takes).
-        let mut b = ms::batch::BatchList::new(&inst, MPriority::Lpt, ms::default_eps())?;
+        let mut b = ms::batch::BatchList::new(&inst, MPriority::Lpt, ms::Eps::paper())?;
         let r = oracle::certify_scheduler(&mut b, "batch-list", &inst, &sc)?;
         for rec in b.batches() {
             // default: the last batch ends with the schedule (its end is recorded only when another batch starts)
@@ -121,7 +121,7 @@ pub(super) fn local(inst: &Instance, j: usize, p: u32) -> Result<(Time, Time)> {
 }
 
 pub(super) fn run_ratio(a: &Time, b: &Time) -> Result<Time> {
-    crate::proofs::ratio(a, b)
+    crate::ratio(a, b)
 }
 
 /// Lemma 2's bound for LPA's allocation from local ratios: r(max_j α_j, max_j β_j).
@@ -147,8 +147,8 @@ pub(super) fn alloc_of(inst: &Instance, name: &str) -> Vec<u32> {
 /// Merges the moldable exhaustive scope's tally of `id` into `rep` when the budget asks for it.
 pub(super) fn exhaustive_into(rep: &mut Report, id: &str, budget: &Budget) -> Result<()> {
     if budget.exhaustive {
-        let ex = crate::proofs::exhaustive_moldable::moldable_cached(
-            &crate::proofs::exhaustive_moldable::MoldableScope::DEFAULT,
+        let ex = crate::exhaustive_moldable::moldable_cached(
+            &crate::exhaustive_moldable::MoldableScope::DEFAULT,
             budget,
         )?;
         if let Some(t) = ex.by_entry.get(id) {
@@ -228,14 +228,14 @@ pub(super) fn opt_with_schedule(
     sc: &Scenario,
     budget: &Budget,
 ) -> Result<Option<(Time, Schedule)>> {
-    let cfg = crate::opt::OptConfig {
-        method: crate::opt::Method::Search,
+    let cfg = resched::opt::OptConfig {
+        method: resched::opt::Method::Search,
         time_limit: std::time::Duration::from_secs(20),
         node_limit: Some(budget.opt_nodes),
-        ..crate::opt::OptConfig::default()
+        ..resched::opt::OptConfig::default()
     };
-    let r = crate::opt::solve(inst, sc, &cfg)?;
-    let m = crate::check::check(inst, sc, &r.schedule)?;
+    let r = resched::opt::solve(inst, sc, &cfg)?;
+    let m = resched::check::check(inst, sc, &r.schedule)?;
     Ok(r.is_optimal().then_some((m, r.schedule)))
 }
 
@@ -259,7 +259,11 @@ pub(super) fn check_lemma3(p: &Params, budget: &Budget) -> Result<Report> {
         let Some((best, _)) = mb::lstar_exact(&inst, &sc, 20_000) else {
             continue;
         };
-        let got = ms::mt_allotment::MtAllotment::new().allot(&inst, &chains, &eps)?;
+        let got = ms::mt_allotment::MtAllotment::new().allot(
+            &inst,
+            &chains,
+            &ms::Eps::new(eps.clone())?,
+        )?;
         let m = Measurement::upper(
             "mt-allotment",
             got.bound.lower.clone(),
@@ -278,7 +282,7 @@ pub(super) fn check_lemma5(_: &Params, budget: &Budget) -> Result<Report> {
     for i in 0..budget.random {
         let mut rng = rng_for(budget, "lemma5", i);
         let (inst, sc) = random_model_case(&mut rng, ModelKind::Monotonic, 8, 6, 9)?;
-        let mut b = ms::batch::BatchList::new(&inst, MPriority::Lpt, ms::default_eps())?;
+        let mut b = ms::batch::BatchList::new(&inst, MPriority::Lpt, ms::Eps::paper())?;
         oracle::certify_scheduler(&mut b, "batch-list", &inst, &sc)?;
         for (j, &f) in sc.failures.iter().enumerate() {
             let last = b

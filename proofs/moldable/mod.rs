@@ -17,15 +17,15 @@
 //!   bounds each batch by.
 use super::moldable_witness as mw;
 use super::{Budget, Entry, Kind, Paper, Param, Params, Report};
-use crate::bounds::moldable as mb;
-use crate::error::Result;
-use crate::model::speedup::ModelKind;
-use crate::model::{Instance, Job, Profile, Scenario, SpeedupModel};
-use crate::schedulers::moldable as ms;
-use crate::schedulers::Priority as MPriority;
-use crate::time::Time;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use resched::bounds::moldable as mb;
+use resched::error::Result;
+use resched::model::speedup::ModelKind;
+use resched::model::{Instance, Job, Profile, Scenario, SpeedupModel};
+use resched::schedulers::moldable as ms;
+use resched::schedulers::Priority as MPriority;
+use resched::time::Time;
 
 pub mod area_chain;
 pub mod gaps;
@@ -37,7 +37,7 @@ pub use super::moldable_cases::{random_job, random_model_case, run_moldable, run
 use lemmas::{check_lemma1, check_lemma2, check_lemma3, check_lemma5};
 pub use lemmas::{lemma1_of, lpa_lemma2_bound};
 use models::{check_claim, check_model, claim_witness};
-pub use models::{golden_path, load_golden};
+pub use models::{golden, load_golden, Golden};
 use theorems::{
     check_thm1, check_thm10, check_thm11, check_thm12, check_thm8, check_thm9, thm8_witness,
 };

@@ -4,14 +4,14 @@
 use super::area_chain as ac;
 use super::lemmas::opt_with_schedule;
 use super::{lprime, rng_for, PRIOS};
-use crate::bounds::moldable as mb;
-use crate::error::{Error, Result};
-use crate::model::speedup::ModelKind;
-use crate::model::{Instance, Scenario};
-use crate::proofs::moldable_cases::{random_model_case, run_moldable};
-use crate::proofs::run::{self, describe};
-use crate::proofs::{Budget, Measurement, OptRef, Params, Report, Source, Witness};
-use crate::time::Time;
+use crate::moldable_cases::{random_model_case, run_moldable};
+use crate::run::{self, describe};
+use crate::{Budget, Measurement, OptRef, Params, Report, Source, Witness};
+use resched::bounds::moldable as mb;
+use resched::error::{Error, Result};
+use resched::model::speedup::ModelKind;
+use resched::model::{Instance, Scenario};
+use resched::time::Time;
 
 /// Upper-bound check of LPA-LIST on model `kind`: random cases vs L', tiny ones vs OPT, and the
 /// adversarial search vs OPT.
@@ -53,7 +53,7 @@ pub(super) fn check_model(kind: ModelKind, budget: &Budget) -> Result<Report> {
         }
     }
     if budget.adversarial > 0 && kind != ModelKind::Power {
-        let found = crate::proofs::adversary::search_lpa(kind, budget)?;
+        let found = crate::adversary::search_lpa(kind, budget)?;
         let m = Measurement::upper(
             found.algo.clone(),
             found.makespan.clone(),
@@ -66,23 +66,40 @@ pub(super) fn check_model(kind: ModelKind, budget: &Budget) -> Result<Report> {
     Ok(rep)
 }
 
-/// The golden adversarial case of LPA-LIST on `kind`, if saved (tests/cases/adversarial/).
-pub fn golden_path(kind: ModelKind) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/cases/adversarial")
-        .join(format!(
-            "lpa-list-{}.json",
-            format!("{kind:?}").to_lowercase()
-        ))
+/// A saved witness: the golden case's file name in the corpus (`tests/cases/adversarial/`) and
+/// its text, embedded in the ledger so that an installed `resched prove` re-checks it with no
+/// checkout beside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Golden {
+    pub file: &'static str,
+    pub text: &'static str,
 }
 
-/// Loads a golden case file: (instance, scenario).
-pub fn load_golden(path: &std::path::Path) -> Result<(Instance, Scenario)> {
-    let text = crate::error::read_text(path)?;
-    let file = path.display().to_string();
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| Error::json(&file, &e))?;
-    let inst = Instance::from_json_str(&v["instance"].to_string(), &file)?;
-    let sc = Scenario::from_json_str(&v["scenario"].to_string(), &file, &inst)?;
+/// The golden adversarial case of LPA-LIST on `kind`, where one is saved.
+pub fn golden(kind: ModelKind) -> Option<Golden> {
+    let (file, text) = match kind {
+        ModelKind::Amdahl => (
+            "lpa-list-amdahl.json",
+            include_str!("../../tests/cases/adversarial/lpa-list-amdahl.json"),
+        ),
+        ModelKind::Communication => (
+            "lpa-list-communication.json",
+            include_str!("../../tests/cases/adversarial/lpa-list-communication.json"),
+        ),
+        ModelKind::Mix => (
+            "lpa-list-mix.json",
+            include_str!("../../tests/cases/adversarial/lpa-list-mix.json"),
+        ),
+        _ => return None,
+    };
+    Some(Golden { file, text })
+}
+
+/// Reads a golden case: (instance, scenario).
+pub fn load_golden(g: &Golden) -> Result<(Instance, Scenario)> {
+    let v: serde_json::Value = serde_json::from_str(g.text).map_err(|e| Error::json(g.file, &e))?;
+    let inst = Instance::from_json_str(&v["instance"].to_string(), g.file)?;
+    let sc = Scenario::from_json_str(&v["scenario"].to_string(), g.file, &inst)?;
     Ok((inst, sc))
 }
 
@@ -112,8 +129,8 @@ fn area_chain_member(kind: ModelKind, v: u32) -> Result<ac::Construction> {
         ModelKind::Communication => ac::communication(v, COMM_STEPS),
         ModelKind::Amdahl => ac::amdahl(v, None),
         ModelKind::Mix => ac::amdahl(v, ac::mix_c(v)),
-        other => Err(Error::option(
-            "--param",
+        other => Err(Error::param(
+            "kind",
             format!("no area+chain family for the {other:?} model"),
         )),
     }
@@ -170,7 +187,7 @@ fn measure_area_chain(
 ) -> Result<()> {
     for c in area_chain_members(kind, p)? {
         let r = ac::certify(&c)?;
-        let lower = crate::bounds::moldable::lprime(&c.instance, &c.scenario)?.lower;
+        let lower = resched::bounds::moldable::lprime(&c.instance, &c.scenario)?.lower;
         let alike = r.makespans.iter().all(|t| *t == r.t);
         rep.notes.push(format!(
             "family {} [{}]: LPA-LIST T = {} ({}), U = {} (a checked schedule), certified ratio T/U = {} ≈ {} — {}",
@@ -228,9 +245,8 @@ pub(super) fn check_claim(
     if kind == ModelKind::Communication {
         comm_scope_notes(&claim, &mut rep)?;
     }
-    let path = golden_path(kind);
-    if path.exists() {
-        let (inst, sc) = load_golden(&path)?;
+    if let Some(g) = golden(kind) {
+        let (inst, sc) = load_golden(&g)?;
         let budget_g = Budget {
             opt_nodes: budget.opt_nodes.max(2_000_000),
             ..budget.clone()
@@ -240,14 +256,7 @@ pub(super) fn check_claim(
         for prio in PRIOS {
             let (mk, _) = run_moldable(&inst, &sc, "lpa-list", prio, None)?;
             let m = Measurement::certified(
-                format!(
-                    "lpa-list/{} on {}",
-                    prio,
-                    path.file_name()
-                        .map(|f| f.to_string_lossy().into_owned())
-                        // default: a path with no file name is shown as empty in the report
-                        .unwrap_or_default()
-                ),
+                format!("lpa-list/{} on {}", prio, g.file),
                 mk,
                 opt.clone(),
                 upper.clone(),
@@ -258,8 +267,8 @@ pub(super) fn check_claim(
         }
         rep.witness.extend(best);
         rep.notes.push(format!(
-            "best hill-climb case saved: {} ({})",
-            path.display(),
+            "best hill-climb case saved: tests/cases/adversarial/{} ({})",
+            g.file,
             describe(&inst, &sc)
         ));
     }
@@ -292,7 +301,7 @@ pub(super) fn check_claim(
             let d = describe(&f.instance, &f.scenario);
             rep.tally(Source::Adversarial).add(&m, || d);
         }
-        let found = crate::proofs::adversary::search_lpa(kind, budget)?;
+        let found = crate::adversary::search_lpa(kind, budget)?;
         let m = Measurement::certified(
             found.algo.clone(),
             found.makespan.clone(),

@@ -3,18 +3,18 @@
 use super::lemmas::{alloc_of, exhaustive_into, lpa_lemma2_bound, run_ratio};
 use super::models::check_model;
 use super::{eps_of, lprime, rng_for, FIXED_ALLOC, PRIOS};
-use crate::bounds::moldable as mb;
-use crate::error::{Error, Result};
-use crate::model::speedup::ModelKind;
-use crate::model::{Instance, Job, Profile, Scenario, SpeedupModel};
-use crate::oracle;
-use crate::proofs::moldable_cases::{random_model_case, run_moldable};
-use crate::proofs::moldable_witness as mw;
-use crate::proofs::run::{self, describe};
-use crate::proofs::{Budget, Measurement, OptRef, Params, Report, Source, Witness};
-use crate::schedulers::moldable as ms;
-use crate::schedulers::Priority as MPriority;
-use crate::time::Time;
+use crate::moldable_cases::{random_model_case, run_moldable};
+use crate::moldable_witness as mw;
+use crate::run::{self, describe};
+use crate::{Budget, Measurement, OptRef, Params, Report, Source, Witness};
+use resched::bounds::moldable as mb;
+use resched::error::{Error, Result};
+use resched::model::speedup::ModelKind;
+use resched::model::{Instance, Job, Profile, Scenario, SpeedupModel};
+use resched::oracle;
+use resched::schedulers::moldable as ms;
+use resched::schedulers::Priority as MPriority;
+use resched::time::Time;
 
 pub(super) fn check_thm1(p: &Params, budget: &Budget) -> Result<Report> {
     let mut rep = check_model(ModelKind::Roofline, budget)?;
@@ -59,8 +59,8 @@ pub(super) fn check_thm1(p: &Params, budget: &Budget) -> Result<Report> {
 pub(super) fn thm8_witness(p: &Params) -> Result<Witness> {
     let procs = p.u32_in("P", 2..=10_000)?;
     if ![16u32, 81, 256, 625, 1296, 2401, 4096, 6561, 10000].contains(&procs) {
-        return Err(Error::option(
-            "--param",
+        return Err(Error::param(
+            "params",
             format!("P={procs}: Theorem 8's witness needs a fourth power"),
         ));
     }
@@ -255,7 +255,7 @@ pub(super) fn check_thm12(p: &Params, _budget: &Budget) -> Result<Report> {
         // unreachable: the divisor is the literal 2
         let bound = Time::ratio_u64(u64::from(k), 2).unwrap_or_default();
         for prio in PRIOS {
-            let mut b = ms::batch::BatchList::new(&w.instance, prio, ms::default_eps())?;
+            let mut b = ms::batch::BatchList::new(&w.instance, prio, ms::Eps::paper())?;
             let mk =
                 oracle::certify_scheduler(&mut b, "batch-list", &w.instance, &w.scenario)?.makespan;
             let mut m = Measurement::lower(

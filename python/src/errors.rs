@@ -57,6 +57,8 @@ pub fn to_py(e: Error, origin: Origin) -> PyErr {
         Error::Json { file, msg, .. } if origin == Origin::Generated => {
             InputError::new_err(format!("{file}: {msg}"))
         }
+        // A keyword argument is an "option" in the Python layer's words (resched/__init__.py).
+        Error::Param { name, msg } => InputError::new_err(format!("option `{name}`: {msg}")),
         Error::Io { .. }
         | Error::Json { .. }
         | Error::Invalid { .. }

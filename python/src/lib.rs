@@ -53,7 +53,7 @@ fn spec(algo: &str, priority: Option<&str>, seed: u64, eps: Option<&str>) -> PyR
     let eps = eps
         .map(|e| {
             e.parse::<Time>()
-                .map_err(|err| py_err(Error::option("eps", format!("`{e}`: {err}"))))
+                .map_err(|err| py_err(Error::param("eps", format!("`{e}`: {err}"))))
         })
         .transpose()?;
     let spec = AlgoSpec {
@@ -234,7 +234,7 @@ fn verify<'py>(
         let c = py
             .detach(|| oracle::certify(&spec, &inst, &sc))
             .map_err(py_err)?;
-        let diff = resched::cli::verify::first_difference(&sch.attempts, &c.schedule.attempts);
+        let diff = resched::model::first_difference(&sch.attempts, &c.schedule.attempts);
         d.set_item("algorithm", &c.algorithm)?;
         d.set_item("algorithm_makespan", out.time(&c.makespan)?)?;
         d.set_item("same_as_algorithm", diff.is_none())?;

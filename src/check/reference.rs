@@ -91,6 +91,7 @@ fn nodes_ok(inst: &Instance, schedule: &Schedule) -> bool {
 /// count, its duration, its job or its number, drop or duplicate an attempt, swap two
 /// attempts' starts, or give it node ids. Feasible schedules (an algorithm's) become
 /// near-misses that both checkers must judge alike.
+#[cfg(feature = "arbitrary")]
 pub fn mutate(
     schedule: &mut Schedule,
     u: &mut arbitrary::Unstructured<'_>,

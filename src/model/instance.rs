@@ -7,6 +7,11 @@
 //! ```
 //! Rigid jobs give `procs` and `time`; moldable jobs give a `speedup` model. Times are JSON
 //! integers, strings `"a/b"` or decimals (read exactly).
+//!
+//! `format_version` (optional, [`FORMAT_VERSION`]) is the version of this format: a file without
+//! it is version 1, a newer version is refused with what to do. [`Instance::to_json`] writes it;
+//! an instance embedded in another document ([`Instance::to_raw`], a golden case, a batch
+//! request) leaves it out, the document's own version covering it.
 use super::job::{Job, Profile};
 use super::speedup::SpeedupModel;
 use crate::error::{FieldError, Result};
@@ -41,10 +46,20 @@ pub struct RawJob {
     pub speedup: Option<SpeedupModel>,
 }
 
+/// The newest version of the instance format this build reads and the one it writes.
+pub const FORMAT_VERSION: u32 = 1;
+
 /// The on-disk form of an instance.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawInstance {
+    /// The format's version (module doc); absent is 1.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::json::opt_u32"
+    )]
+    pub format_version: Option<u32>,
     #[serde(deserialize_with = "super::json::u32")]
     pub processors: u32,
     pub jobs: Vec<RawJob>,
@@ -178,6 +193,7 @@ impl Instance {
 
     /// Builds an instance from its on-disk form, validating every field.
     pub fn from_raw(raw: RawInstance) -> Result<Instance, FieldError> {
+        super::json::check_format_version(raw.format_version, FORMAT_VERSION)?;
         if raw.processors == 0 {
             return Err(FieldError::new("processors", "must be at least 1"));
         }
@@ -222,9 +238,11 @@ impl Instance {
         Instance::new(raw.processors, jobs)
     }
 
-    /// The on-disk form.
+    /// The on-disk form, without `format_version` (the form embedded in other documents;
+    /// [`Instance::to_json`] adds it).
     pub fn to_raw(&self) -> RawInstance {
         RawInstance {
+            format_version: None,
             processors: self.procs,
             jobs: self
                 .jobs
@@ -249,7 +267,7 @@ impl Instance {
 
     /// Parses and validates JSON text (`file` names it in errors).
     pub fn from_json_str(text: &str, file: &str) -> Result<Instance> {
-        let raw: RawInstance = super::parse_json(text, file)?;
+        let raw = RawInstance::from_json_str(text, file)?;
         Instance::from_raw(raw).map_err(|e| e.in_file(file))
     }
 
@@ -259,11 +277,25 @@ impl Instance {
         Instance::from_json_str(&text, &path.display().to_string())
     }
 
-    /// Pretty JSON text.
+    /// Pretty JSON text of an instance file, with its `format_version`.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(&self.to_raw())
+        let raw = RawInstance {
+            format_version: Some(FORMAT_VERSION),
+            ..self.to_raw()
+        };
+        serde_json::to_string_pretty(&raw)
             // unreachable: serializing a struct of strings and numbers cannot fail
             .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+}
+
+impl RawInstance {
+    /// Parses an instance file's text without validating the instance (`file` names it in
+    /// errors); a newer `format_version` is refused, also when its new fields break the parse.
+    pub fn from_json_str(text: &str, file: &str) -> Result<RawInstance> {
+        super::json::parse_versioned(text, file, FORMAT_VERSION, |r: &RawInstance| {
+            r.format_version
+        })
     }
 }
 

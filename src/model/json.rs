@@ -11,17 +11,20 @@
 //!   or rounded through a float.
 //! - **Field paths.** [`parse_json`] tracks where the deserializer is (`jobs[3].procs`) and puts
 //!   that path in the message, beside serde's line and column.
-use crate::error::{Error, Result};
+//!
+//! Every format carries an optional `format_version` (absent: version 1): [`parse_versioned`]
+//! and [`check_format_version`] refuse a version newer than the reader's, naming the field, and
+//! [`newer_format_version`] makes that the message when a newer file's new fields break the parse.
+use crate::error::{Error, FieldError, Result};
 use crate::time::Time;
 use serde::de::{self, Deserialize, Deserializer, Unexpected, Visitor};
 use std::fmt;
-use std::path::Path;
 
 /// Parses JSON text into `T`, reporting `file`, line, column and the field path on bad input.
 ///
 /// serde_json's recursion limit (128 nested values) stays on: deeply nested input is an error,
 /// not a stack overflow.
-pub(crate) fn parse_json<T: de::DeserializeOwned>(text: &str, file: &str) -> Result<T> {
+pub fn parse_json<T: de::DeserializeOwned>(text: &str, file: &str) -> Result<T> {
     let mut de = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
@@ -32,10 +35,64 @@ pub(crate) fn parse_json<T: de::DeserializeOwned>(text: &str, file: &str) -> Res
     Ok(value)
 }
 
-/// Reads a (possibly gzipped) JSON file into `T`.
-pub(crate) fn load_json<T: de::DeserializeOwned>(path: &Path) -> Result<T> {
-    let text = crate::error::read_text(path)?;
-    parse_json(&text, &path.display().to_string())
+/// Checks a format's `format_version` field against `reads`, the newest version this build
+/// reads: absent is version 1 (every file written before the field existed), a newer one is
+/// refused, naming the field, with what to do.
+pub fn check_format_version(found: Option<u32>, reads: u32) -> Result<(), FieldError> {
+    match found {
+        Some(0) => Err(FieldError::new(
+            FORMAT_VERSION_FIELD,
+            "version 0 does not exist (the first version is 1)",
+        )),
+        Some(v) if v > reads => Err(newer(u64::from(v), reads)),
+        _ => Ok(()),
+    }
+}
+
+/// The name of the version field of every JSON format and protocol.
+pub const FORMAT_VERSION_FIELD: &str = "format_version";
+
+/// The error of a version `v` newer than `reads`.
+fn newer(v: u64, reads: u32) -> FieldError {
+    FieldError::new(
+        FORMAT_VERSION_FIELD,
+        format!("version {v} is newer than this resched reads ({reads}); upgrade resched"),
+    )
+}
+
+/// After `text` failed to parse: the version error when it declares a `format_version` newer
+/// than `reads` (a newer format's new fields are then what broke the parse, and the version is
+/// the clear message), else `None` (the parse error stands). Costs nothing on the happy path.
+pub fn newer_format_version(text: &str, reads: u32) -> Option<FieldError> {
+    /// Only the version; every other field is skipped unread.
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        #[serde(default)]
+        format_version: Option<serde_json::Value>,
+    }
+    let v = serde_json::from_str::<Probe>(text)
+        .ok()?
+        .format_version?
+        .as_u64()?;
+    (v > u64::from(reads)).then(|| newer(v, reads))
+}
+
+/// [`parse_json`] for a versioned format: the value's own `format_version` (`version_of`) is
+/// checked against `reads`, and a parse error of a file that declares a newer version is
+/// reported as that version ([`newer_format_version`]).
+pub fn parse_versioned<T: de::DeserializeOwned>(
+    text: &str,
+    file: &str,
+    reads: u32,
+    version_of: impl Fn(&T) -> Option<u32>,
+) -> Result<T> {
+    match parse_json::<T>(text, file) {
+        Ok(t) => {
+            check_format_version(version_of(&t), reads).map_err(|e| e.in_file(file))?;
+            Ok(t)
+        }
+        Err(e) => Err(newer_format_version(text, reads).map_or(e, |v| v.in_file(file))),
+    }
 }
 
 /// An [`Error::Json`] with the field path (when there is one) in front of serde's message, and

@@ -2,6 +2,11 @@
 //!
 //! The scenario is known to the engine and to the offline optimum, never to a semi-online
 //! scheduler (see [`crate::engine`]).
+//!
+//! Its file is `{"format_version": 1, "failures": [f_1, …, f_n]}`. `format_version` (optional,
+//! [`FORMAT_VERSION`]) is the version of the format: absent is 1, a newer one is refused with
+//! what to do. [`Scenario::to_json`] writes it; a scenario embedded in another document (a
+//! golden case, a batch request) is serialized without it, and read with or without it.
 use super::Instance;
 use crate::error::{FieldError, Result};
 use serde::{Deserialize, Serialize};
@@ -12,12 +17,42 @@ use std::path::Path;
 /// budget, [`crate::engine::Budget`].)
 pub const MAX_FAILURES: u32 = u32::MAX - 1;
 
+/// The newest version of the scenario format this build reads and the one it writes.
+pub const FORMAT_VERSION: u32 = 1;
+
 /// f_j for every job j, in instance order.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "RawScenario")]
 pub struct Scenario {
+    pub failures: Vec<u32>,
+}
+
+/// The on-disk form of a scenario: the failures and the format's version.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenario {
+    /// The format's version (module doc); absent is 1.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::json::opt_u32"
+    )]
+    pub format_version: Option<u32>,
     #[serde(deserialize_with = "super::json::vec_u32")]
     pub failures: Vec<u32>,
+}
+
+impl TryFrom<RawScenario> for Scenario {
+    type Error = String;
+
+    /// Refuses a newer `format_version` (the message names the field).
+    fn try_from(raw: RawScenario) -> Result<Scenario, String> {
+        super::json::check_format_version(raw.format_version, FORMAT_VERSION)
+            .map_err(|e| format!("field `{}`: {}", e.field, e.msg))?;
+        Ok(Scenario {
+            failures: raw.failures,
+        })
+    }
 }
 
 impl Scenario {
@@ -64,7 +99,13 @@ impl Scenario {
 
     /// Parses and validates a scenario for `inst` from JSON text (`file` names it in errors).
     pub fn from_json_str(text: &str, file: &str, inst: &Instance) -> Result<Scenario> {
-        let s: Scenario = super::parse_json(text, file)?;
+        let raw: RawScenario =
+            super::json::parse_versioned(text, file, FORMAT_VERSION, |r: &RawScenario| {
+                r.format_version
+            })?;
+        let s = Scenario {
+            failures: raw.failures,
+        };
         s.validate(inst).map_err(|e| e.in_file(file))?;
         Ok(s)
     }
@@ -75,10 +116,19 @@ impl Scenario {
         Scenario::from_json_str(&text, &path.display().to_string(), inst)
     }
 
-    /// JSON text.
+    /// The on-disk form, with its `format_version` (what a scenario file holds).
+    pub fn to_raw(&self) -> RawScenario {
+        RawScenario {
+            format_version: Some(FORMAT_VERSION),
+            failures: self.failures.clone(),
+        }
+    }
+
+    /// JSON text of a scenario file, with its `format_version`.
     pub fn to_json(&self) -> String {
-        // unreachable: serializing a list of integers cannot fail
-        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+        serde_json::to_string(&self.to_raw())
+            // unreachable: serializing a list of integers cannot fail
+            .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
 }
 

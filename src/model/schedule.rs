@@ -9,6 +9,11 @@
 //!
 //! [`Schedule::from_json_report`] also reads a report that carries a schedule in a `schedule`
 //! field (what `resched simulate --json` and `resched batch --schedules` print).
+//!
+//! `format_version` (optional, [`FORMAT_VERSION`]) is the version of the format: absent is 1, a
+//! newer one is refused with what to do. [`Schedule::to_json`] writes it; a schedule embedded in
+//! another document (a report, a batch response, a golden case) is serialized without it, and
+//! read with or without it.
 use crate::error::{Error, Result};
 use crate::time::Time;
 use serde::{Deserialize, Serialize};
@@ -43,15 +48,54 @@ impl Attempt {
     }
 }
 
+/// The newest version of the schedule format this build reads and the one it writes.
+pub const FORMAT_VERSION: u32 = 1;
+
 /// All attempts of a run, in the order they were started.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "RawSchedule")]
 pub struct Schedule {
     pub attempts: Vec<Attempt>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub makespan: Option<Time>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub algorithm: Option<String>,
+}
+
+/// The on-disk form of a schedule: [`Schedule`]'s fields and the format's version.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSchedule {
+    #[serde(default, deserialize_with = "super::json::opt_u32")]
+    format_version: Option<u32>,
+    attempts: Vec<Attempt>,
+    #[serde(default)]
+    makespan: Option<Time>,
+    #[serde(default)]
+    algorithm: Option<String>,
+}
+
+impl TryFrom<RawSchedule> for Schedule {
+    type Error = String;
+
+    /// Refuses a newer `format_version` (the message names the field).
+    fn try_from(raw: RawSchedule) -> Result<Schedule, String> {
+        super::json::check_format_version(raw.format_version, FORMAT_VERSION)
+            .map_err(|e| format!("field `{}`: {}", e.field, e.msg))?;
+        Ok(Schedule {
+            attempts: raw.attempts,
+            makespan: raw.makespan,
+            algorithm: raw.algorithm,
+        })
+    }
+}
+
+/// A schedule file as written: the version first, then the schedule.
+#[derive(Serialize)]
+struct Versioned<'a> {
+    format_version: u32,
+    #[serde(flatten)]
+    schedule: &'a Schedule,
 }
 
 impl Schedule {
@@ -73,12 +117,18 @@ impl Schedule {
 
     /// Parses JSON text (`file` names it in errors).
     pub fn from_json_str(text: &str, file: &str) -> Result<Schedule> {
-        super::parse_json(text, file)
+        let raw: RawSchedule =
+            super::json::parse_versioned(text, file, FORMAT_VERSION, |r: &RawSchedule| {
+                r.format_version
+            })?;
+        // The version was checked above: the conversion cannot fail.
+        Schedule::try_from(raw).map_err(|e| Error::invalid(file, "format_version", e))
     }
 
     /// Loads a schedule file.
     pub fn load(path: &Path) -> Result<Schedule> {
-        super::load_json(path)
+        let text = crate::error::read_text(path)?;
+        Schedule::from_json_str(&text, &path.display().to_string())
     }
 
     /// Parses either a bare schedule (`{"attempts": [...]}`, unknown fields refused) or a JSON
@@ -103,7 +153,14 @@ impl Schedule {
                  or a report with a `schedule` field, not both",
             ));
         }
-        let r: Report = super::parse_json(text, file)?;
+        let r: Report = super::parse_json(text, file).map_err(|e| {
+            // A newer schedule inside the report: the version is the clear message.
+            obj.get("schedule")
+                .and_then(|s| super::json::newer_format_version(&s.to_string(), FORMAT_VERSION))
+                .map_or(e, |v| {
+                    Error::invalid(file, format!("schedule.{}", v.field), v.msg)
+                })
+        })?;
         Ok(r.schedule)
     }
 
@@ -113,9 +170,14 @@ impl Schedule {
         Schedule::from_json_report(&text, &path.display().to_string())
     }
 
-    /// Pretty JSON text, with the makespan.
+    /// Pretty JSON text of a schedule file, with its `format_version` and the makespan.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(&self.clone().with_makespan())
+        let schedule = self.clone().with_makespan();
+        let file = Versioned {
+            format_version: FORMAT_VERSION,
+            schedule: &schedule,
+        };
+        serde_json::to_string_pretty(&file)
             // unreachable: serializing a struct of strings and numbers cannot fail
             .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }

@@ -642,7 +642,8 @@ fn power_rho_raw(delta: &Time, procs: u32) -> Vec<Rho> {
     out
 }
 
-/// ρ(1..=P) as exact rationals.
+/// ρ(1..=P) as exact rationals (the tests read the rule through it).
+#[cfg(test)]
 fn power_rho(delta: &Time, procs: u32) -> Vec<Time> {
     power_rho_raw(delta, procs)
         .iter()
@@ -661,15 +662,6 @@ fn power_times(w: &Time, delta: &Time, procs: u32) -> Vec<Time> {
             Rho::Rat(t) => w / t,
         })
         .collect()
-}
-
-/// ρ(1..=P) of the power model (the rule of the module doc, repair included), for tests and
-/// for the proofs ledger. `None` for δ outside [0, 1] or P = 0.
-pub fn power_table(delta: &Time, procs: u32) -> Option<Vec<Time>> {
-    if procs == 0 || delta.is_negative() || *delta > Time::one() {
-        return None;
-    }
-    Some(power_rho(delta, procs))
 }
 
 #[cfg(test)]

@@ -55,7 +55,7 @@ impl std::str::FromStr for Method {
             "ilp" => Ok(Method::Ilp),
             "search" => Ok(Method::Search),
             "both" => Ok(Method::Both),
-            _ => Err(Error::option(
+            _ => Err(Error::param(
                 "method",
                 format!("`{s}` is not one of ilp, search, both"),
             )),
@@ -463,7 +463,13 @@ mod tests {
         let inst = Instance::rigid(3, &[(2, t(2)), (2, t(1)), (1, t(3))]).unwrap();
         let sc = Scenario::new(vec![1, 1, 0]);
         for method in [Method::Search, Method::Ilp, Method::Both] {
-            let r = solve(&inst, &sc, &OptConfig::with_method(method)).unwrap();
+            let r = solve(&inst, &sc, &OptConfig::with_method(method));
+            if method != Method::Search && !cfg!(feature = "ilp") {
+                let e = r.unwrap_err().to_string();
+                assert!(e.contains("`ilp` feature"), "{method:?}: {e}");
+                continue;
+            }
+            let r = r.unwrap();
             assert!(r.is_optimal(), "{method:?}");
             // Jobs 1 and 2 (2 procs) are exclusive: 2·2 + 2·1 = 6; job 3 fits beside them.
             assert_eq!(r.makespan, t(6), "{method:?}");

@@ -61,21 +61,23 @@ impl Family {
 /// A parameter an algorithm takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Param {
-    /// The priority rule of the queue (`--priority`, default LPT); RANDOM also reads the seed.
+    /// The priority rule of the queue ([`Params::priority`], default LPT); RANDOM also reads
+    /// the seed.
     Priority,
     /// R-LIST's number of reservations m, written in the name (`r-list:<m>`).
     Reservations,
-    /// BATCH-LIST's ε of MT-ALLOTMENT (`--eps`, exact, > 0; default 3/10).
+    /// BATCH-LIST's ε of MT-ALLOTMENT ([`Params::eps`], exact, > 0; default 3/10).
     Eps,
 }
 
 impl Param {
-    /// The option or name part that sets it.
-    pub fn flag(self) -> &'static str {
+    /// The parameter as the library names it: the [`Params`] field, or the name part that
+    /// sets it.
+    pub fn name(self) -> &'static str {
         match self {
-            Param::Priority => "--priority",
+            Param::Priority => "priority",
             Param::Reservations => "m in r-list:<m>",
-            Param::Eps => "--eps",
+            Param::Eps => "eps",
         }
     }
 }
@@ -374,7 +376,7 @@ pub const CATALOGUE: &[Entry] = &[
         "Section 4.4 as the authors' simulator (lucasperotin/moldable-error) implements it",
         "BATCH-PUB",
         "BATCH-LIST with MT-ALLOTMENT as published: least area within the budget, rounding unit \
-         ε₁ = --eps (0.3), bisection tolerance ε₂ = ε₁/10, areas ×1.1, each batch on its first count",
+         ε₁ = ε (0.3), bisection tolerance ε₂ = ε₁/10, areas ×1.1, each batch on its first count",
         Algo::BatchListPublished,
     ),
 ];
@@ -387,7 +389,7 @@ pub struct Resolved {
 }
 
 /// Resolves an algorithm name (case-insensitive; canonical, alias or `r-list:<m>[:kept]`).
-/// An unknown name is an [`Error::Option`] on `algo` that lists the valid names.
+/// An unknown name is an [`Error::Param`] on `algo` that lists the valid names.
 pub fn parse(name: &str) -> Result<Resolved> {
     let low = name.trim().to_ascii_lowercase();
     for e in CATALOGUE.iter().filter(|e| !e.parametric) {
@@ -419,7 +421,7 @@ pub fn parse(name: &str) -> Result<Resolved> {
             }
         }
     }
-    Err(Error::option(
+    Err(Error::param(
         "algo",
         format!(
             "unknown algorithm `{name}`; valid names: {}",
@@ -510,15 +512,15 @@ impl Resolved {
     pub fn validate(&self, params: &Params) -> Result<()> {
         if let Some(eps) = &params.eps {
             if !self.entry.params.contains(&Param::Eps) {
-                return Err(Error::option(
-                    "--eps",
+                return Err(Error::param(
+                    "eps",
                     format!(
                         "`{}` takes no ε (only batch-list, batch-list-uniform and batch-list-published do)",
                         self.entry.name
                     ),
                 ));
             }
-            moldable::check_eps(eps)?;
+            moldable::Eps::new(eps.clone())?;
         }
         Ok(())
     }
@@ -536,7 +538,7 @@ impl Algo {
             priority => Order::Rule { priority, seed },
         };
         // default: BATCH-LIST's documented ε = 3/10
-        let eps = || params.eps.clone().unwrap_or_else(moldable::default_eps);
+        let eps = || moldable::Eps::or_paper(params.eps.as_ref());
         Ok(match *self {
             Algo::RList { m, reservations } => {
                 let keys = rigid_keys(inst)?;
@@ -569,13 +571,13 @@ impl Algo {
             Algo::BatchList { counts } => Box::new(moldable::batch::BatchList::with_counts(
                 inst,
                 order,
-                eps(),
+                eps()?,
                 counts,
             )?),
             Algo::BatchListPublished => Box::new(moldable::batch::BatchList::published(
                 inst,
                 order,
-                moldable::mt_published::Published::with_eps(eps()),
+                moldable::mt_published::Published::with_eps(eps()?.get().clone()),
             )?),
         })
     }
@@ -587,7 +589,7 @@ pub fn rigid_keys(inst: &Instance) -> Result<Vec<(u32, Time)>> {
         .iter()
         .map(|j| match j.as_rigid() {
             Some((p, t)) => Ok((p, t.clone())),
-            None => Err(Error::option(
+            None => Err(Error::param(
                 "algo",
                 format!(
                     "this algorithm schedules rigid jobs, but job {} is moldable",

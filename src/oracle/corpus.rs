@@ -9,7 +9,10 @@
 //! reference that justifies it. `tests/cases/README.md` documents every field with an example.
 //!
 //! Unknown fields are rejected (a typo must not silently drop an expectation), except the one
-//! free-form `other` object where a foreign implementation's answer is kept. Loading validates
+//! free-form `other` object where a foreign implementation's answer is kept, and the free-form
+//! `resched` object where the program that wrote the case names its build (never read).
+//! `format_version` ([`FORMAT_VERSION`]) is the version of the schema: a case without it is
+//! version 1, a newer one is refused with what to do; [`Case::new`] writes it. Loading validates
 //! everything a run would otherwise trip over — the instance and scenario, every algorithm name
 //! ([`super::catalogue::parse`]), priority and ε — and names the file and field of the first
 //! problem; it never runs an algorithm (the runner does, through [`super::certify`]).
@@ -28,10 +31,24 @@ pub const MAX_DEPTH: usize = 4;
 /// Most case files [`load_dir`] reads (a runaway folder is an error, not an endless run).
 pub const MAX_FILES: usize = 10_000;
 
+/// The newest version of the case schema this build reads and the one it writes.
+pub const FORMAT_VERSION: u32 = 1;
+
 /// One golden case, as stored.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Case {
+    /// The schema's version (module doc); absent is 1.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::model::json::opt_u32"
+    )]
+    pub format_version: Option<u32>,
+    /// The build of resched that wrote the case (`{"version", "commit", "dirty"}`, filled in by
+    /// the `resched` program); informative, never read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resched: Option<serde_json::Map<String, serde_json::Value>>,
     /// What the case shows, in a sentence or two (with the hand computation of the bound).
     pub description: String,
     /// The instance, in resched's instance format.
@@ -128,6 +145,8 @@ impl Case {
     /// A case of (`inst`, `sc`) with its lower bound filled in and nothing pinned yet.
     pub fn new(description: impl Into<String>, inst: &Instance, sc: &Scenario) -> Result<Case> {
         Ok(Case {
+            format_version: Some(FORMAT_VERSION),
+            resched: None,
             description: description.into(),
             instance: inst.to_raw(),
             scenario: sc.clone(),
@@ -146,6 +165,8 @@ impl Case {
     /// Validates the case; `file` names it in errors.
     pub fn validate(self, file: &str) -> Result<Loaded> {
         let fail = |e: FieldError| e.in_file(file);
+        crate::model::json::check_format_version(self.format_version, FORMAT_VERSION)
+            .map_err(fail)?;
         if self.description.trim().is_empty() {
             return Err(fail(FieldError::new("description", "is empty")));
         }
@@ -181,7 +202,11 @@ impl Case {
 
 /// Parses and validates a case from JSON text (`file` names it in errors).
 pub fn parse(text: &str, file: &str) -> Result<Loaded> {
-    let case: Case = serde_json::from_str(text).map_err(|e| Error::json(file, &e))?;
+    let case: Case = serde_json::from_str(text).map_err(|e| {
+        // A newer schema's new fields broke the parse: its version is the clear message.
+        crate::model::json::newer_format_version(text, FORMAT_VERSION)
+            .map_or_else(|| Error::json(file, &e), |v| v.in_file(file))
+    })?;
     case.validate(file)
 }
 

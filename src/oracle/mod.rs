@@ -8,11 +8,9 @@
 //! The CLI, the campaigns, the ledger, the tests and the differential tools call it; none of
 //! them builds a scheduler or compares a makespan on its own. [`crate::check`] never depends on
 //! this module: the checker judges the oracle.
-pub mod batch;
 pub mod catalogue;
 pub mod certify;
 pub mod corpus;
-pub mod diff;
 
 pub use catalogue::{Algo, Entry, Family, Paper, CATALOGUE};
 pub use certify::{

@@ -120,7 +120,7 @@ impl FromStr for Priority {
             .copied()
             .find(|p| p.name() == low)
             .ok_or_else(|| {
-                Error::option(
+                Error::param(
                     "priority",
                     format!(
                         "unknown rule `{s}`; valid rules: {}",

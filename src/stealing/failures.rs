@@ -52,16 +52,21 @@ pub enum FailureSource {
 }
 
 impl FailureSource {
-    /// A fixed list; sorted by time (stably). Errors on a time outside [0, 10^11 s].
+    /// A fixed list; sorted by time (stably). Errors on a time outside [0, 10^11 s], naming
+    /// the failure (`failures[3]`).
     pub fn list(mut failures: Vec<Failure>) -> Result<FailureSource> {
-        if let Some(f) = failures.iter().find(|f| f.time.is_negative()) {
-            return Err(Error::option(
-                "failures",
+        if let Some((i, f)) = failures
+            .iter()
+            .enumerate()
+            .find(|(_, f)| f.time.is_negative())
+        {
+            return Err(Error::param(
+                &format!("failures[{i}]"),
                 format!("negative failure time {}", f.time),
             ));
         }
-        for f in &failures {
-            limits::check_seconds(&f.time, "failures")?;
+        for (i, f) in failures.iter().enumerate() {
+            limits::check_seconds(&f.time, &format!("failures[{i}]"))?;
         }
         failures.sort_by(|a, b| a.time.cmp(&b.time));
         Ok(FailureSource::List { failures, next: 0 })
@@ -71,8 +76,8 @@ impl FailureSource {
     /// The MTBF must lie in the range of [`limits::check_mean_gap`], where every gap is finite
     /// and exactly rounded to the grid.
     pub fn poisson(seed: u64, platform_mtbf: &Time, nodes: u32) -> Result<FailureSource> {
-        let mean_gap = limits::check_mean_gap(platform_mtbf, "--mtbf")?;
-        limits::check_nodes(nodes, "--nodes")?;
+        let mean_gap = limits::check_mean_gap(platform_mtbf, "platform_mtbf")?;
+        limits::check_nodes(nodes, "nodes")?;
         Ok(FailureSource::Poisson {
             rng: Box::new(ChaCha8Rng::seed_from_u64(seed)),
             mean_gap,

@@ -3,16 +3,16 @@
 //!
 //! Every input that could make a run unbounded, or make a floating-point draw leave the range
 //! where it is exact, is checked against one of these before anything is allocated or drawn;
-//! the error names the option (or file and line) and the valid range.
+//! the error names the parameter (or file and line) and the valid range.
 //!
 //! | limit | value | why |
 //! |---|---|---|
-//! | [`MAX_SECONDS`] | 10^11 s (≈ 3,170 years) | releases, run times, walltimes, D, C, R, failure times, `--window`: beyond any machine's life; keeps every `f64` used for display finite |
+//! | [`MAX_SECONDS`] | 10^11 s (≈ 3,170 years) | releases, run times, walltimes, D, C, R, failure times, measurement windows: beyond any machine's life; keeps every `f64` used for display finite |
 //! | [`MIN_MTBF`] … [`MAX_MTBF`] | 1/1000 s … 10^11 s | the platform MTBF μ (and Table 6's λ) feeds the exponential draw `−ln(u)·μ`, rounded to the 1/1000 grid: below one grid step almost every gap rounds to 0; above 10^11 s a gap (≤ 37·μ) times 1000 exceeds 2^53 and the grid rounding is no longer exact in `f64` |
 //! | [`MAX_NODES`] | 2^20 = 1,048,576 | node bitsets are allocated per run (Mira has 49,152 nodes) |
 //! | [`MAX_JOBS`] | 10^6 | checked before a workload is generated or simulated (Table 6 has 1000 jobs, a month of Mira a few thousand) |
 //! | [`check_job_mtbf`] | μ_ind/p > C + R for the largest job | Young/Daly is first order in C/μ: a job failing more often than it can recover and checkpoint never progresses, and each failure costs a full replan of the queue |
-//! | [`Budget::max_events`] | 100 × jobs + 100,000 by default ([`EVENTS_PER_JOB`], [`EVENTS_BASE`]) | a run whose failures outpace its jobs (an MTBF far below the checkpoint cost, downtimes that keep large jobs from starting, a job released long after the others under frequent failures) does not end in any useful time: it stops with [`crate::Error::Limit`] naming `--max-events` |
+//! | [`Budget::max_events`] | 100 × jobs + 100,000 by default ([`EVENTS_PER_JOB`], [`EVENTS_BASE`]) | a run whose failures outpace its jobs (an MTBF far below the checkpoint cost, downtimes that keep large jobs from starting, a job released long after the others under frequent failures) does not end in any useful time: it stops with [`crate::Error::Limit`] naming `max_events` |
 //! | [`Budget::max_attempts`] | [`ATTEMPTS_PER_JOB`] × jobs + [`ATTEMPTS_BASE`] | the same for runs that keep restarting jobs |
 use crate::error::{Error, Result};
 use crate::time::Time;
@@ -72,11 +72,11 @@ pub fn min_mtbf() -> Time {
     Time::new(MIN_MTBF_MILLIS, 1000).unwrap_or_else(Time::one)
 }
 
-/// Checks that a duration given through `option` lies in `[0, MAX_SECONDS]`.
-pub fn check_seconds(t: &Time, option: &str) -> Result<()> {
+/// Checks that a duration, parameter `name`, lies in `[0, MAX_SECONDS]`.
+pub fn check_seconds(t: &Time, name: &str) -> Result<()> {
     if t.is_negative() || *t > Time::from_int(MAX_SECONDS) {
-        return Err(Error::option(
-            option,
+        return Err(Error::param(
+            name,
             format!(
                 "{} s is outside the valid range [0, 10^11] s (≈ 3,170 years)",
                 show(t)
@@ -88,11 +88,11 @@ pub fn check_seconds(t: &Time, option: &str) -> Result<()> {
 
 /// Checks a mean of exponential draws (the platform MTBF, or Table 6's λ) against
 /// [`MIN_MTBF_MILLIS`]…[`MAX_MTBF`]: only then is `−ln(u)·mean` finite and exactly rounded to the
-/// 1/1000 grid. Returns the mean as the `f64` the draws use.
-pub fn check_mean_gap(mean: &Time, option: &str) -> Result<f64> {
+/// 1/1000 grid. Returns the mean as the `f64` the draws use; an error names parameter `name`.
+pub fn check_mean_gap(mean: &Time, name: &str) -> Result<f64> {
     if *mean < min_mtbf() || *mean > Time::from_int(MAX_MTBF) {
-        return Err(Error::option(
-            option,
+        return Err(Error::param(
+            name,
             format!(
                 "{} s is outside the valid range [0.001, 10^11] s (one 1/1000 s grid step to ≈ 3,170 years)",
                 show(mean)
@@ -121,13 +121,13 @@ pub fn check_job_mtbf(
         return Ok(());
     };
     if cost.is_positive() && mu_job <= cost {
-        return Err(Error::option(
-            "--mtbf",
+        return Err(Error::param(
+            "mtbf_ind",
             format!(
                 "the largest job ({largest_job} nodes) would fail every μ_ind/p = {} s on \
-                 average, not more than C + R = {} s (--checkpoint + --recovery): it could \
+                 average, not more than C + R = {} s (`checkpoint` + `recovery`): it could \
                  almost never recover and checkpoint; the model needs μ_ind/p > C + R for every \
-                 job (raise --mtbf or lower --checkpoint and --recovery)",
+                 job (raise `mtbf_ind` or lower `checkpoint` and `recovery`)",
                 show_decimal(&mu_job),
                 show_decimal(&cost)
             ),
@@ -146,11 +146,11 @@ fn show_decimal(t: &Time) -> String {
     }
 }
 
-/// Checks a platform size against [`MAX_NODES`].
-pub fn check_nodes(n: u32, option: &str) -> Result<()> {
+/// Checks a platform size, parameter `name`, against [`MAX_NODES`].
+pub fn check_nodes(n: u32, name: &str) -> Result<()> {
     if n == 0 || n > MAX_NODES {
-        return Err(Error::option(
-            option,
+        return Err(Error::param(
+            name,
             format!("{n} nodes is outside the valid range 1..=2^20 (1,048,576)"),
         ));
     }
@@ -223,17 +223,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ranges_name_the_option() {
-        let e = check_mean_gap(&"1e-400".parse().unwrap(), "--mtbf").unwrap_err();
-        assert!(e.to_string().contains("--mtbf") && e.to_string().contains("0.001"));
-        let e = check_mean_gap(&"1e400".parse().unwrap(), "--mtbf").unwrap_err();
+    fn ranges_name_the_parameter() {
+        let e = check_mean_gap(&"1e-400".parse().unwrap(), "platform_mtbf").unwrap_err();
+        let text = e.to_string();
+        assert!(text.starts_with("parameter `platform_mtbf`: ") && text.contains("0.001"));
+        let e = check_mean_gap(&"1e400".parse().unwrap(), "platform_mtbf").unwrap_err();
         assert!(e.to_string().contains("10^11"), "{e}");
-        assert_eq!(check_mean_gap(&min_mtbf(), "--mtbf").unwrap(), 0.001);
-        assert!(check_mean_gap(&Time::from_int(MAX_MTBF), "--mtbf").is_ok());
-        assert!(check_seconds(&Time::from_int(MAX_SECONDS), "--downtime").is_ok());
-        let e = check_seconds(&"1e30".parse().unwrap(), "--checkpoint").unwrap_err();
-        assert!(e.to_string().contains("--checkpoint"), "{e}");
-        assert!(check_nodes(MAX_NODES + 1, "--nodes").is_err());
+        assert_eq!(check_mean_gap(&min_mtbf(), "platform_mtbf").unwrap(), 0.001);
+        assert!(check_mean_gap(&Time::from_int(MAX_MTBF), "platform_mtbf").is_ok());
+        assert!(check_seconds(&Time::from_int(MAX_SECONDS), "downtime").is_ok());
+        let e = check_seconds(&"1e30".parse().unwrap(), "checkpoint").unwrap_err();
+        assert!(e.to_string().contains("parameter `checkpoint`"), "{e}");
+        assert!(check_nodes(MAX_NODES + 1, "nodes").is_err());
         assert!(check_jobs(1_000_000_000, "synthetic").is_err());
         assert!(check_jobs(MAX_JOBS as u64, "synthetic").is_ok());
         assert_eq!(Budget::for_jobs(5).max_events, 100_500);

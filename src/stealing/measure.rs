@@ -1,5 +1,5 @@
 //! Which part of a run the statistics describe, by name (node-stealing paper, Section 5.3.3,
-//! "Pruning the traces"): the [`Pruning`] a `--measure` value stands for on a given workload.
+//! "Pruning the traces"): the [`Pruning`] a [`Measure`] stands for on a given workload.
 //!
 //! - `all`: every job's flow; utilization over [first submission, last completion).
 //! - `paper`: Section 5.3.3 as written for a month of Mira — utilization and the decomposition
@@ -60,7 +60,8 @@ fn span(w: &Workload) -> Option<(Time, Time)> {
 }
 
 impl Measure {
-    /// The pruning this rule stands for on `w`; `source` names the workload in errors.
+    /// The pruning this rule stands for on `w`; `source` names the workload in errors. A rule
+    /// that does not fit `w` is an error on parameter `measure`.
     pub fn pruning(self, w: &Workload, source: &str) -> Result<Pruning> {
         let (first, last) = span(w)
             .ok_or_else(|| Error::invalid(source, "jobs", "no job to measure".to_string()))?;
@@ -73,11 +74,10 @@ impl Measure {
                     &first + &Time::from_int(30 * DAY),
                 );
                 if last < b {
-                    return Err(Error::invalid(
-                        source,
-                        "--measure paper",
+                    return Err(Error::param(
+                        "measure",
                         format!(
-                            "submissions span {} days, fewer than the 30 of Section 5.3.3's window (days 11–30 of a month); use --measure scaled",
+                            "paper on {source}: submissions span {} days, fewer than the 30 of Section 5.3.3's window (days 11–30 of a month); use `measure` scaled",
                             // unreachable: dividing by the nonzero constant DAY cannot fail
                             (&last - &first).div_int(DAY as u64).unwrap_or_default().to_decimal_string(2)
                         ),
@@ -90,10 +90,9 @@ impl Measure {
                 // unreachable: dividing by the literal 3 cannot fail
                 let a = &first + &s.div_int(3).unwrap_or_default();
                 if a >= last {
-                    return Err(Error::invalid(
-                        source,
-                        "--measure scaled",
-                        "every job is submitted at the same instant: no window".to_string(),
+                    return Err(Error::param(
+                        "measure",
+                        format!("scaled on {source}: every job is submitted at the same instant: no window"),
                     ));
                 }
                 (a, last)

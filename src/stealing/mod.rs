@@ -33,6 +33,7 @@ pub mod measure;
 pub mod metrics;
 pub mod model;
 pub mod nodes;
+pub mod parse;
 pub mod plan;
 pub mod readings;
 pub mod sim;

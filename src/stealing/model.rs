@@ -188,36 +188,36 @@ impl Resilience {
     /// Checks ranges: D, C, R in [0, [`limits::MAX_SECONDS`]], μ_ind > 0; C > 0 needs μ_ind.
     pub fn validate(&self) -> Result<()> {
         if self.downtime.is_negative() {
-            return Err(Error::option(
-                "--downtime",
+            return Err(Error::param(
+                "downtime",
                 format!("negative downtime {}", self.downtime),
             ));
         }
         if self.checkpoint.is_negative() {
-            return Err(Error::option(
-                "--checkpoint",
+            return Err(Error::param(
+                "checkpoint",
                 format!("negative checkpoint length {}", self.checkpoint),
             ));
         }
         if self.recovery.is_negative() {
-            return Err(Error::option(
-                "--recovery",
+            return Err(Error::param(
+                "recovery",
                 format!("negative recovery {}", self.recovery),
             ));
         }
-        limits::check_seconds(&self.downtime, "--downtime")?;
-        limits::check_seconds(&self.checkpoint, "--checkpoint")?;
-        limits::check_seconds(&self.recovery, "--recovery")?;
+        limits::check_seconds(&self.downtime, "downtime")?;
+        limits::check_seconds(&self.checkpoint, "checkpoint")?;
+        limits::check_seconds(&self.recovery, "recovery")?;
         if let Some(m) = &self.mtbf_ind {
             if !m.is_positive() {
-                return Err(Error::option(
-                    "--mtbf",
+                return Err(Error::param(
+                    "mtbf_ind",
                     format!("the MTBF must be > 0, got {m}"),
                 ));
             }
         } else if self.checkpoint.is_positive() {
-            return Err(Error::option(
-                "--checkpoint",
+            return Err(Error::param(
+                "checkpoint",
                 "a checkpoint length > 0 needs an MTBF (the Young/Daly period is √(2·μ_job·C))",
             ));
         }

@@ -58,9 +58,11 @@ impl Synthetic {
         }
     }
 
-    /// Parses `synthetic` or `synthetic:nodes=128,lambda=174,seed=3,jobs=2000`.
+    /// Parses `synthetic` or `synthetic:nodes=128,lambda=174,seed=3,jobs=2000`. Errors name
+    /// parameter `spec`, or `synthetic.<key>` for a value out of its range
+    /// ([`Synthetic::check`]).
     pub fn parse(spec: &str, default_seed: u64) -> Result<Synthetic> {
-        let opt = |m: String| Error::option("--workload", m);
+        let opt = |m: String| Error::param("spec", m);
         let rest = spec
             .strip_prefix("synthetic")
             .ok_or_else(|| opt(format!("`{spec}` is not a synthetic spec")))?;
@@ -72,7 +74,12 @@ impl Synthetic {
                 .split_once('=')
                 .ok_or_else(|| opt(format!("`{kv}`: expected key=value")))?;
             let (k, v) = (k.trim(), v.trim());
-            let bad = |what: &str| opt(format!("synthetic `{k}`: `{v}` is not {what}"));
+            let bad = |what: &str| {
+                Error::param(
+                    &format!("synthetic.{k}"),
+                    format!("synthetic {k} = `{v}` is not {what}"),
+                )
+            };
             match k {
                 "nodes" => s.nodes = v.parse().map_err(|_| bad("a node count"))?,
                 "lambda" => s.lambda = v.parse().map_err(|_| bad("a time"))?,
@@ -82,7 +89,7 @@ impl Synthetic {
                     if n == 0 || n % 1000 != 0 {
                         return Err(bad("a positive multiple of 1000 (Table 6 has 1000 jobs)"));
                     }
-                    limits::check_jobs(n, &format!("--workload {spec}"))?;
+                    limits::check_jobs(n, &format!("synthetic workload `{spec}`"))?;
                     s.scale = u32::try_from(n / 1000).map_err(|_| bad("a job count"))?;
                 }
                 _ => {
@@ -102,24 +109,27 @@ impl Synthetic {
     }
 
     /// The parameters' ranges: 64 ≤ nodes ≤ [`limits::MAX_NODES`], jobs ≤ [`limits::MAX_JOBS`],
-    /// λ in the range of [`limits::check_mean_gap`] (the inter-arrival draws).
+    /// λ in the range of [`limits::check_mean_gap`] (the inter-arrival draws). Errors name the
+    /// field as `synthetic.nodes`, `synthetic.jobs`, `synthetic.lambda`.
     pub fn check(&self) -> Result<()> {
-        let opt = |m: String| Error::option("--workload", m);
+        let lambda = |m: String| Error::param("synthetic.lambda", m);
         if self.nodes < 64 || self.nodes > limits::MAX_NODES {
-            return Err(opt(format!(
+            return Err(Error::param("synthetic.nodes", format!(
                 "synthetic nodes = {}: Table 6 has 64-node jobs, and at most 2^20 nodes are allowed",
                 self.nodes
             )));
         }
-        limits::check_jobs(self.jobs(), "--workload synthetic")?;
+        limits::check_jobs(self.jobs(), "synthetic workload")?;
         if !self.lambda.is_positive() {
-            return Err(opt(format!(
+            return Err(lambda(format!(
                 "synthetic lambda must be > 0, got {}",
                 self.lambda
             )));
         }
-        limits::check_mean_gap(&self.lambda, "--workload")
-            .map_err(|e| opt(format!("synthetic lambda: {e}")))?;
+        limits::check_mean_gap(&self.lambda, "synthetic.lambda").map_err(|e| match e {
+            Error::Param { msg, .. } => lambda(format!("synthetic lambda: {msg}")),
+            e => e,
+        })?;
         Ok(())
     }
 
@@ -132,7 +142,7 @@ impl Synthetic {
             sizes.extend(std::iter::repeat_n(p, (n * self.scale) as usize));
         }
         sizes.shuffle(&mut rng);
-        let lambda = limits::check_mean_gap(&self.lambda, "--workload")?;
+        let lambda = limits::check_mean_gap(&self.lambda, "synthetic.lambda")?;
         let mut t = Time::zero();
         let mut jobs = Vec::with_capacity(sizes.len());
         for (i, p) in sizes.into_iter().enumerate() {
@@ -212,10 +222,17 @@ mod tests {
             Synthetic::paper(9)
         );
         assert!(Synthetic::parse("synthetic:nodes=8", 1).is_err());
-        assert!(Synthetic::parse("synthetic:foo=1", 1)
+        let e = Synthetic::parse("synthetic:foo=1", 1)
             .unwrap_err()
-            .to_string()
-            .contains("--workload"));
+            .to_string();
+        assert!(
+            e.starts_with("parameter `spec`: ") && !e.contains("--"),
+            "{e}"
+        );
+        let e = Synthetic::parse("synthetic:nodes=8", 1)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("parameter `synthetic.nodes`: "), "{e}");
         assert!(Synthetic::parse("synthetic:lambda=0", 1).is_err());
     }
 }

@@ -2,15 +2,15 @@
 //! [`crate::workload::swf`]'s; this file only maps its jobs onto the batch model:
 //! - release = submit time (field 2), run time = field 4;
 //! - SWF sizes are *processors* (field 5, else 8) and the batch model counts *nodes*: a job
-//!   needs ⌈processors / c⌉ nodes, where c, the processors per node, is `--procs-per-node`, else
+//!   needs ⌈processors / c⌉ nodes, where c, the processors per node, is `procs_per_node`, else
 //!   `MaxProcs / MaxNodes` when both headers are given and the first is a multiple of the second
 //!   (LLNL-Thunder: 4008 / 1002 = 4; Mira: 49152 / 49152 = 1), else 1 (the report says which);
-//! - the platform size is `--nodes`, else ⌈P / c⌉ with P the processor count every trace
+//! - the platform size is `nodes`, else ⌈P / c⌉ with P the processor count every trace
 //!   command uses ([`SwfLog::platform_procs`], shared with `rigid-trace`: `MaxProcs`, else
 //!   `MaxNodes`, else — a headerless slice — the largest job);
 //! - failures strike the machine's nodes (μ = μ_ind/N, Section 5.2): N is the platform size,
 //!   except on a machine whose nodes are not alike, `MaxProcs` not a multiple of `MaxNodes`
-//!   with neither `--nodes` nor `--procs-per-node` given: its processors are then scheduled as
+//!   with neither `nodes` nor `procs_per_node` given: its processors are then scheduled as
 //!   one-processor nodes, but it still has `MaxNodes` nodes to fail (CEA-Curie: 93,312
 //!   processors on 5,544 nodes), so N is `MaxNodes` ([`Conversion::failing_nodes`]);
 //! - walltime = requested time (field 9); when unknown, the run time itself;
@@ -27,24 +27,26 @@ use crate::time::Time;
 use crate::workload::swf::{Dropped, SwfJob, SwfLog};
 use std::path::Path;
 
-/// How SWF processors become nodes (see the module doc); every field is optional.
+/// How SWF processors become nodes (see the module doc); every field is optional. Errors and
+/// the report's rules name these fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Sizing {
-    /// Platform size in nodes (`--nodes`).
+    /// Platform size in nodes.
     pub nodes: Option<u32>,
-    /// Processors per node (`--procs-per-node`).
+    /// Processors per node.
     pub procs_per_node: Option<u32>,
-    /// Reduce larger jobs to this many nodes (`--max-job-nodes`).
+    /// Reduce larger jobs to this many nodes.
     pub max_job_nodes: Option<u32>,
 }
 
 /// What the conversion changed, for the report.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Conversion {
-    /// Processors per node used, and where that number came from.
+    /// Processors per node used, and where that number came from (a [`Sizing`] field is
+    /// written `` `procs_per_node` ``, in backticks).
     pub procs_per_node: u32,
     pub procs_per_node_rule: &'static str,
-    /// Where the platform size came from: `--nodes`, the log's header, or its largest job (a
+    /// Where the platform size came from: `` `nodes` ``, the log's header, or its largest job (a
     /// log without a header, whose real machine the reader cannot know).
     pub platform_rule: &'static str,
     /// The nodes failures strike, N in μ = μ_ind/N (see the module doc), and where that
@@ -117,8 +119,8 @@ pub fn from_swf(log: &SwfLog, sizing: Sizing) -> Result<(Workload, Conversion)> 
 /// The processors per node c (see the module doc) and the rule that gave it.
 fn procs_per_node(log: &SwfLog, given: Option<u32>) -> Result<(u32, &'static str)> {
     match given {
-        Some(0) => Err(Error::option("--procs-per-node", "must be at least 1")),
-        Some(c) => Ok((c, "--procs-per-node")),
+        Some(0) => Err(Error::param("procs_per_node", "must be at least 1")),
+        Some(c) => Ok((c, "`procs_per_node`")),
         None => Ok(match (log.max_procs, log.max_nodes) {
             (Some(p), Some(n)) if n > 0 && p % n == 0 => (p / n, "MaxProcs / MaxNodes"),
             (Some(_), Some(_)) => (1, "MaxProcs is not a multiple of MaxNodes, so 1"),
@@ -150,8 +152,8 @@ fn nodes_for(procs: u32, c: u32) -> u32 {
     procs.div_ceil(c.max(1))
 }
 
-/// The platform size (`--nodes`, else ⌈P / c⌉), the rule that gave it (decided here, where
-/// the size is chosen, so the report cannot disagree with it), and the `--max-job-nodes` check.
+/// The platform size (`nodes`, else ⌈P / c⌉), the rule that gave it (decided here, where
+/// the size is chosen, so the report cannot disagree with it), and the `max_job_nodes` check.
 fn platform(
     log: &SwfLog,
     nodes: Option<u32>,
@@ -159,32 +161,32 @@ fn platform(
     max_job_nodes: Option<u32>,
 ) -> Result<(u32, &'static str)> {
     let rule = match (nodes, log.header_procs()) {
-        (Some(_), _) => "--nodes",
+        (Some(_), _) => "`nodes`",
         (None, Some(_)) => "MaxProcs / MaxNodes header",
-        (None, None) => "the largest job: the log has no MaxProcs / MaxNodes header, give --nodes",
+        (None, None) => "the largest job: the log has no MaxProcs / MaxNodes header, give `nodes`",
     };
     let from_log = log.platform_procs().map(|p| nodes_for(p, ppn));
     let n = nodes.or(from_log).ok_or_else(|| {
-        Error::option(
-            "--nodes",
+        Error::param(
+            "nodes",
             format!(
                 "{}: no MaxNodes/MaxProcs header and no job; give the platform size",
                 log.file
             ),
         )
     })?;
-    limits::check_nodes(n, "--nodes").map_err(|e| match nodes {
+    limits::check_nodes(n, "nodes").map_err(|e| match nodes {
         Some(_) => e,
         None => Error::invalid(
             &log.file,
             "MaxNodes/MaxProcs",
-            format!("{n} nodes is outside the valid range 1..=2^20 (1,048,576); give --nodes"),
+            format!("{n} nodes is outside the valid range 1..=2^20 (1,048,576); give `nodes`"),
         ),
     })?;
     if let Some(m) = max_job_nodes {
         if m == 0 || m > n {
-            return Err(Error::option(
-                "--max-job-nodes",
+            return Err(Error::param(
+                "max_job_nodes",
                 format!("must be in 1..={n}, got {m}"),
             ));
         }
@@ -212,7 +214,7 @@ fn batch_job(
             &log.file,
             j.line,
             format!(
-                "job {} needs {p} nodes but the machine has {n} (see --max-job-nodes)",
+                "job {} needs {p} nodes but the machine has {n} (see `max_job_nodes`)",
                 j.id
             ),
         ));
@@ -220,7 +222,7 @@ fn batch_job(
     if j.procs % conv.procs_per_node.max(1) != 0 {
         conv.rounded_up += 1;
     }
-    // A job reduced by --max-job-nodes uses no more than it holds.
+    // A job reduced by `max_job_nodes` uses no more than it holds.
     let held_procs = i64::from(p) * i64::from(conv.procs_per_node.max(1));
     let held = Time::from_int(held_procs);
     let used = Time::from_int(i64::from(j.procs).min(held_procs));
@@ -314,14 +316,17 @@ mod tests {
         assert_eq!((w.nodes, w.jobs[0].nodes), (4008, 1024));
         assert_eq!(
             (c.procs_per_node_rule, c.platform_rule),
-            ("--procs-per-node", "--nodes")
+            ("`procs_per_node`", "`nodes`")
         );
         let zero = Sizing {
             procs_per_node: Some(0),
             ..Sizing::default()
         };
         let e = from_swf(&log, zero).unwrap_err().to_string();
-        assert!(e.contains("--procs-per-node"), "{e}");
+        assert!(
+            e.contains("parameter `procs_per_node`") && !e.contains("--"),
+            "{e}"
+        );
     }
 
     /// CEA-Curie's headers in small: 17 processors on 3 nodes that are not alike. The
@@ -374,7 +379,7 @@ mod tests {
 
     /// Jobs of 1, 4 and 6 processors on nodes of 4, running 10, 10 and 5 s: they hold 4·10 +
     /// 4·10 + 8·5 = 120 processor-seconds and use 10 + 40 + 30 = 80, so a third stays idle;
-    /// two of them are rounded up. A job cut by --max-job-nodes uses only what it holds.
+    /// two of them are rounded up. A job cut by `max_job_nodes` uses only what it holds.
     #[test]
     fn whole_nodes_leave_processors_idle() {
         let head = "; MaxNodes: 4\n; MaxProcs: 16\n";
@@ -408,7 +413,7 @@ mod tests {
     }
 
     /// A headerless slice is sized by its largest job, as `rigid-trace` sizes it
-    /// ([`SwfLog::platform_procs`]), and not refused for want of `--nodes`.
+    /// ([`SwfLog::platform_procs`]), and not refused for want of `nodes`.
     #[test]
     fn headerless_slice_uses_the_shared_rule() {
         let text = "1 0 5 100 21 -1 -1 21 200 -1 1 -1 -1 -1 1 -1 -1 -1\n2 9 5 100 576 -1 -1 576 200 -1 1 -1 -1 -1 1 -1 -1 -1\n";

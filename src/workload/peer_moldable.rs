@@ -39,7 +39,7 @@ pub fn load_instance(path: &Path, procs: u32) -> Result<Instance> {
 /// Parses instance-file text (`file` names it in errors) for `procs` processors.
 pub fn parse_instance(text: &str, file: &str, procs: u32) -> Result<Instance> {
     if procs == 0 {
-        return Err(Error::option("procs", "P must be at least 1"));
+        return Err(Error::param("procs", "P must be at least 1"));
     }
     let mut jobs = Vec::new();
     let mut names = std::collections::HashSet::new();

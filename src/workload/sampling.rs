@@ -68,7 +68,7 @@ impl FailureLaw {
     /// so that tiny probabilities keep their precision.
     pub fn from_exposure(lambda: f64, x: &[f64]) -> Result<FailureLaw> {
         if !(lambda.is_finite() && lambda >= 0.0) {
-            return Err(Error::option(
+            return Err(Error::param(
                 "lambda",
                 format!("{lambda} must be a finite rate ≥ 0"),
             ));
@@ -86,7 +86,7 @@ impl FailureLaw {
             let lx = lambda * xj;
             let qj = -(-lx).exp_m1();
             if qj >= 1.0 {
-                return Err(Error::option(
+                return Err(Error::param(
                     "lambda",
                     format!("λ·x = {lx} for job {j} makes its failure probability 1 (it would never succeed)"),
                 ));
@@ -106,7 +106,7 @@ impl FailureLaw {
     /// q_j = 1 − e^(−λ a_j). `qbar` must be in [0, 1).
     pub fn rigid_qbar(inst: &Instance, qbar: f64) -> Result<FailureLaw> {
         if !(qbar.is_finite() && (0.0..1.0).contains(&qbar)) {
-            return Err(Error::option("qbar", format!("{qbar} must be in [0, 1)")));
+            return Err(Error::param("qbar", format!("{qbar} must be in [0, 1)")));
         }
         let mut areas = Vec::with_capacity(inst.len());
         for (j, job) in inst.jobs.iter().enumerate() {

@@ -385,7 +385,7 @@ impl SwfLog {
     /// count, t_j its run time. Jobs larger than `procs` are handled by `oversize`.
     pub fn split_days(&self, procs: u32, oversize: Oversize) -> Result<Days> {
         if procs == 0 {
-            return Err(Error::option(
+            return Err(Error::param(
                 "procs",
                 "the platform needs at least one processor",
             ));

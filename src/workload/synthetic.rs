@@ -77,11 +77,11 @@ impl RigidSetSpec {
         let (p0, p1) = self.p_range;
         let (t0, t1) = self.t_range;
         if self.jobs == 0 {
-            return Err(Error::option("jobs", "at least one job"));
+            return Err(Error::param("jobs", "at least one job"));
         }
         if p0 == 0 || p0 > p1 || p1 > self.procs {
-            return Err(Error::option(
-                "p-range",
+            return Err(Error::param(
+                "p_range",
                 format!(
                     "[{p0}, {p1}] must satisfy 1 ≤ low ≤ high ≤ P = {}",
                     self.procs
@@ -89,8 +89,8 @@ impl RigidSetSpec {
             ));
         }
         if t0 == 0 || t0 > t1 || t1 > i64::MAX as u64 {
-            return Err(Error::option(
-                "t-range",
+            return Err(Error::param(
+                "t_range",
                 format!("[{t0}, {t1}] must satisfy 1 ≤ low ≤ high"),
             ));
         }
@@ -214,10 +214,10 @@ impl MoldableSetSpec {
     /// Job set number `set` of a campaign seeded `seed`, under this spec's model.
     pub fn generate(&self, seed: u64, set: u64) -> Result<Instance> {
         if self.jobs == 0 {
-            return Err(Error::option("jobs", "at least one job"));
+            return Err(Error::param("jobs", "at least one job"));
         }
         if self.procs == 0 {
-            return Err(Error::option("procs", "at least one processor"));
+            return Err(Error::param("procs", "at least one processor"));
         }
         let mut rng = stream(seed, set, 0, MOLD_TAG);
         let draws: Vec<MoldDraw> = (0..self.jobs)

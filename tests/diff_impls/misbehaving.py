@@ -9,6 +9,7 @@ Usage: misbehaving.py MODE [ARGS...]
   jsonl-crash    JSONL: reads a request and exits without answering
   jsonl-wrong-id JSONL: answers with the wrong id
   jsonl-refuse   JSONL: answers every request with an error
+  jsonl-newer    JSONL: checks that requests say `format_version` 1, answers in version 2
 """
 import json
 import os
@@ -34,7 +35,12 @@ def main(mode):
             if mode == "jsonl-crash":
                 print("giving up on request", req["id"], file=sys.stderr)
                 return 1
-            if mode == "jsonl-refuse":
+            if mode == "jsonl-newer":
+                if req.get("format_version") != 1:
+                    res = {"id": req["id"], "error": "request without format_version 1"}
+                else:
+                    res = {"id": req["id"], "format_version": 2, "makespan": 1, "unit": "s"}
+            elif mode == "jsonl-refuse":
                 res = {"id": req["id"], "error": "algorithm not implemented"}
             elif mode == "jsonl-wrong-id":
                 res = {"id": req["id"] + 7, "makespan": 1}

@@ -28,6 +28,7 @@
 //! the makespan by 2(1+ε)·⌈log2(f_max+2)⌉·min_p L(J,f,p). [`BatchList::batches`] records every
 //! batch (start, length, jobs, g, the allotment's L and lower end) so tests check each step of
 //! that proof, not only its conclusion.
+use super::eps::Eps;
 use super::list::Queue;
 use super::mt_allotment::{Allotment, ChainCounts, MtAllotment};
 use super::mt_published::{Published, PublishedAllotment};
@@ -64,7 +65,7 @@ enum Allotter {
 
 /// The BATCH-LIST scheduler.
 pub struct BatchList {
-    eps: Time,
+    eps: Eps,
     mt: Allotter,
     queue: Queue,
     /// Planned counts of the current batch per job (empty when the job is not in it).
@@ -81,7 +82,7 @@ pub struct BatchList {
 impl BatchList {
     /// BATCH-LIST for `inst` with parameter ε > 0.
     /// Each planned attempt gets its own count ([`ChainCounts::PerAttempt`]).
-    pub fn new(inst: &Instance, order: impl Into<Order>, eps: Time) -> Result<BatchList> {
+    pub fn new(inst: &Instance, order: impl Into<Order>, eps: Eps) -> Result<BatchList> {
         BatchList::with_counts(inst, order, eps, ChainCounts::PerAttempt)
     }
 
@@ -90,11 +91,10 @@ impl BatchList {
     pub fn with_counts(
         inst: &Instance,
         order: impl Into<Order>,
-        eps: Time,
+        eps: Eps,
         counts: ChainCounts,
     ) -> Result<BatchList> {
         let order = order.into();
-        super::check_eps(&eps)?;
         let tag = match counts {
             ChainCounts::PerAttempt => "",
             ChainCounts::Uniform => "-U",
@@ -125,14 +125,14 @@ impl BatchList {
             params.eps2,
             order.label()
         );
-        let eps = params.eps1.clone();
+        let eps = Eps::new(params.eps1.clone())?;
         let mt = Allotter::Published(PublishedAllotment::new(params));
         Ok(BatchList::fresh(inst, order, eps, mt, name))
     }
 
     /// A BATCH-LIST that has run nothing yet, with its allotment rule and display name (the
     /// one place both readings' state starts).
-    fn fresh(inst: &Instance, order: Order, eps: Time, mt: Allotter, name: String) -> BatchList {
+    fn fresh(inst: &Instance, order: Order, eps: Eps, mt: Allotter, name: String) -> BatchList {
         BatchList {
             eps,
             mt,

@@ -12,17 +12,18 @@
 //! (Section 5.1: LPT, HPA, LA); ties go to the lower job index. Rigid jobs may appear in the
 //! same instance: every allocation is chosen among the processor counts a job allows.
 pub mod batch;
+pub mod eps;
 pub mod list;
 pub mod lpa;
 pub mod mt_allotment;
 pub mod mt_published;
 pub mod mt_published_f64;
 
-use crate::error::{Error, Result};
 use crate::model::Instance;
 use crate::schedulers::priority;
 pub use crate::schedulers::priority::Priority;
 use crate::time::Time;
+pub use eps::Eps;
 
 /// The order of LIST's list for moldable jobs: a rule of [`crate::schedulers::priority`]
 /// evaluated on the allocation p of each job's next attempt and its time t(p) (LPT: t, HPA: p,
@@ -110,20 +111,5 @@ impl Keyer {
                 }
             }
         })
-    }
-}
-
-/// ε = 3/10, the value of the paper's evaluation (Section 5.1).
-pub fn default_eps() -> Time {
-    // A constant, non-zero divisor: the division cannot fail.
-    Time::from_int(3) / Time::from_int(10)
-}
-
-/// Checks ε > 0 (the option is named in the error).
-pub fn check_eps(eps: &Time) -> Result<()> {
-    if eps.is_positive() {
-        Ok(())
-    } else {
-        Err(Error::option("--eps", format!("ε = {eps} must be > 0")))
     }
 }

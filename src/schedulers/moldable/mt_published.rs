@@ -68,7 +68,7 @@
 //! V₀[k−l]. Exact rationals make the same choices as their doubles except at ties that rounding
 //! would break, which the golden comparison would reveal.
 use super::mt_allotment::Allotment;
-use super::mt_published_f64::{self as f64dec, nearest_f64, FloatParams, TheirCounts};
+use super::mt_published_f64::{self as f64dec, nearest_f64, FloatParams, TheirCounts, START_STEPS};
 use crate::bounds::moldable::{chains_bound, frontier};
 use crate::error::{Error, Result};
 use crate::model::Instance;
@@ -113,17 +113,21 @@ impl Published {
         }
     }
 
-    /// ε₁ > 0, ε₂ > 0, factor ≥ 1.
+    /// ε₁ > 0, ε₂ > 0, factor ≥ 1; an error names the field (`eps1`, `eps2`, `area_factor`).
     pub fn check(&self) -> Result<()> {
         if !self.eps1.is_positive() || !self.eps2.is_positive() {
-            return Err(Error::option(
-                "--eps",
+            return Err(Error::param(
+                if self.eps1.is_positive() {
+                    "eps2"
+                } else {
+                    "eps1"
+                },
                 format!("ε₁ = {}, ε₂ = {} must be > 0", self.eps1, self.eps2),
             ));
         }
         if self.area_factor < Time::one() {
-            return Err(Error::option(
-                "--eps",
+            return Err(Error::param(
+                "area_factor",
                 format!("area factor {} must be ≥ 1", self.area_factor),
             ));
         }
@@ -133,15 +137,15 @@ impl Published {
     /// ε₁, ε₂ and the area factor as the doubles their code holds (`0.3`, `0.03`, `1.1` are
     /// the nearest doubles of 3/10, 3/100, 11/10).
     fn float_params(&self) -> Result<FloatParams> {
-        let f = |t: &Time, what: &str| {
-            nearest_f64(t).filter(|x| *x > 0.0).ok_or_else(|| {
-                Error::option("--eps", format!("{what} = {t} is not a positive double"))
-            })
+        let f = |t: &Time, name: &str, what: &str| {
+            nearest_f64(t)
+                .filter(|x| *x > 0.0)
+                .ok_or_else(|| Error::param(name, format!("{what} = {t} is not a positive double")))
         };
         Ok(FloatParams {
-            eps1: f(&self.eps1, "ε₁")?,
-            eps2: f(&self.eps2, "ε₂")?,
-            factor: f(&self.area_factor, "the area factor")?,
+            eps1: f(&self.eps1, "eps1", "ε₁")?,
+            eps2: f(&self.eps2, "eps2", "ε₂")?,
+            factor: f(&self.area_factor, "area_factor", "the area factor")?,
         })
     }
 }
@@ -374,9 +378,6 @@ impl PublishedAllotment {
 /// with p_j > 1, or a moldable one whose allowed counts start above 1) takes its fewest
 /// processors p₀ instead: g·t_j(p₀) in the max and its area g·p₀·t_j(p₀) in the sum, which
 /// are their terms exactly when p₀ = 1 and keep X_max an allocation every job admits.
-/// Largest number of (1 + ε₁) growths of an unachievable start X (module doc, "The start").
-pub(crate) const START_STEPS: u32 = 64;
-
 fn start(inst: &Instance, jobs: &[usize], g: u32) -> Result<Time> {
     let mut tl = Time::zero();
     let mut sum = Time::zero();

@@ -38,6 +38,10 @@
 use crate::error::{Error, Result};
 use crate::model::{Job, Profile, SpeedupModel};
 use crate::time::Time;
+
+/// Largest number of (1 + ε₁) growths of an unachievable start X, in both readings (the exact
+/// one's module doc, "The start").
+pub(crate) const START_STEPS: u32 = 64;
 use num_integer::Integer;
 use num_traits::{Signed, ToPrimitive, Zero};
 
@@ -202,11 +206,11 @@ pub fn allot(counts: &[&TheirCounts], g: u32, procs: u32, fp: FloatParams) -> Re
         if let Some(found) = decide(counts, g, pf, xmax, fp)? {
             break found;
         }
-        if decisions > super::mt_published::START_STEPS {
+        if decisions > START_STEPS {
             return Err(Error::Limit(format!(
                 "MT-ALLOTMENT (published, doubles): no achievable start X after {} growths \
                  (last X = {xmax})",
-                super::mt_published::START_STEPS
+                START_STEPS
             )));
         }
         decisions += 1;

@@ -1,11 +1,11 @@
 //! The exact clocks R-LIST's processor profile runs on (rigid paper Section 4.1, Algorithm 1):
 //! plain `i64` when every job time is an integer and every instant provably fits
-//! ([`IntBound`]), else [`Ft`] (`Time` with an `i128` cross-multiplication order). Both are
-//! exact, so both give the same schedule (the tests compare them); neither ever wraps.
+//! ([`IntBound`]), else [`Ft`] (a [`Time`] with an integer fast path for `+`). Both are exact,
+//! so both give the same schedule (the tests compare them); neither ever wraps.
 //!
-//! Why two: the profile's hot loops add a job's time to a start and compare instants, and
-//! `Time`'s `+` (checked `Ratio<i64>` arithmetic with gcds) and `cmp` (a continued-fraction
-//! walk) take about 80% of a `rigid-qbar` run when the profile runs on `Time` alone.
+//! Why two: the profile's hot loops add a job's time to a start and compare instants; on
+//! integer instances plain `i64` does both in one instruction, where `Time`'s `+` goes through
+//! checked `Ratio<i64>` arithmetic with gcds.
 use crate::time::Time;
 
 /// A clock value of a processor profile: an exact time in a representation chosen for speed.
@@ -25,31 +25,10 @@ impl Clock for i64 {
     }
 }
 
-/// An exact [`Time`] ordered by `i128` cross-multiplication when both sides are small (a/b vs
-/// c/d as a·d vs c·b with b, d > 0: |a·d| < 2^126, no overflow), else by `Time`'s own order.
-#[derive(Debug, Clone)]
+/// An exact [`Time`] as a profile clock: ordered by [`Time`]'s own order, added with an
+/// integer fast path.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Ft(pub(super) Time);
-
-impl PartialEq for Ft {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == std::cmp::Ordering::Equal
-    }
-}
-impl Eq for Ft {}
-impl PartialOrd for Ft {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Ft {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        match (self.0.as_small(), other.0.as_small()) {
-            (Some(x), Some(y)) => (i128::from(*x.numer()) * i128::from(*y.denom()))
-                .cmp(&(i128::from(*y.numer()) * i128::from(*x.denom()))),
-            _ => self.0.cmp(&other.0),
-        }
-    }
-}
 
 impl Clock for Ft {
     fn plus(&self, d: &Ft) -> Option<Ft> {

@@ -467,7 +467,7 @@ impl<'a> Sim<'a> {
                 "{}: more than {} events (failures and scheduling instants) for {n} jobs, at time {} \
                  with {left} unfinished: failures come too often for the MTBF, or downtimes and \
                  checkpoint costs are too long, for the jobs to progress; the budget is \
-                 `--max-events` (default {} per job + {}): raise it if the run is meant to be this long",
+                 `max_events` (default {} per job + {}): raise it if the run is meant to be this long",
                 self.variant,
                 self.budget.max_events,
                 self.now.to_decimal_string(3),

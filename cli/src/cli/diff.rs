@@ -1,0 +1,399 @@
+//! `resched diff`: differential testing of another implementation against the oracle
+//! ([`crate::diff`], whose module doc specifies the protocols), and the adapter for the
+//! rigid paper's simulator output (`--peer-*`).
+//!
+//! Exit codes: 0 all answers agree, 1 a mismatch (shrunk and written), 2 bad input or usage.
+use super::Exit;
+use crate::diff::compare::{both, Rules, Verdict};
+use crate::diff::counterexample::{self, rule_args};
+use crate::diff::run::{self, Config, Found, Stats};
+use crate::diff::scope::{self, Scope};
+use crate::diff::template::Template;
+use crate::diff::{peer, External, Protocol};
+use resched::error::{Error, Result};
+use resched::schedulers::Priority;
+use resched::time::Time;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Arguments of `resched diff`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Placeholders of --cmd: {instance} {scenario} (file paths), {algo} {priority} {seed} {eps} {case}; {{ and }} are literal braces.\n\
+The program prints a makespan (17, 7/2, 3.5) or a schedule ({\"attempts\": [...]}, or the object of `resched simulate --json`).\n\
+--protocol jsonl: one process, one request line {\"format_version\":1,\"id\",\"instance\",\"scenario\",\"algo\",\"priority\",\"seed\",\"eps\"} and one response line {\"id\",\"makespan\"|\"schedule\"|\"error\"} per case.\n\
+Example: resched diff --cmd 'python3 sim.py {instance} {scenario} {algo} {priority}' --cases 500 --procs 1..6 --jobs 1..5\n\
+Peer mode: resched diff --peer-instance sample_1_0.3 --peer-failures failures_sample_1_0.3 --peer-output out.txt"
+)]
+pub struct Args {
+    /// The other implementation: a command template (placeholders below), split into words
+    /// like a shell would, but run without one.
+    #[arg(
+        long,
+        required_unless_present = "peer_instance",
+        conflicts_with = "peer_instance"
+    )]
+    pub cmd: Option<String>,
+    /// `template`: one process per case; `jsonl`: one process answering a JSON line per case.
+    #[arg(long, value_enum, default_value = "template")]
+    pub protocol: Protocol,
+    /// Seconds each answer may take before the program is killed and reported.
+    #[arg(long, default_value = "10")]
+    pub timeout: String,
+    /// Seed of the random cases (case i of a seed is always the same case).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of cases to draw (cases 0..N).
+    #[arg(long, default_value_t = 1000)]
+    pub cases: u64,
+    /// Run only case I of the seed (to reproduce one).
+    #[arg(long)]
+    pub case: Option<u64>,
+    /// Processors P, an inclusive range A..B (or one number).
+    #[arg(long, default_value = "1..8")]
+    pub procs: String,
+    /// Number of jobs n, an inclusive range A..B.
+    #[arg(long, default_value = "1..6")]
+    pub jobs: String,
+    /// Times: grid:K (integers 1..K) or rational[:N/D] (a/b, a ≤ N, b ≤ D; default 12/4).
+    #[arg(long, default_value = "grid:4")]
+    pub times: String,
+    /// Most failures of a job (f_j is drawn in 0..=F).
+    #[arg(long, default_value_t = 2)]
+    pub failures: u32,
+    /// rigid, moldable[:MODELS] or mixed[:MODELS]; models: roofline, communication, amdahl,
+    /// mix, power, monotonic, arbitrary (default: all but power).
+    #[arg(long, default_value = "rigid")]
+    pub jobs_kind: String,
+    /// Algorithm(s): catalogue names, comma-separated, or all, all-rigid, all-moldable.
+    #[arg(long, default_value = "greedy")]
+    pub algo: String,
+    /// Priority rule (default lpt).
+    #[arg(long)]
+    pub priority: Option<String>,
+    /// Seed of the RANDOM priority ({seed}).
+    #[arg(long, default_value_t = 0)]
+    pub algo_seed: u64,
+    /// BATCH-LIST's ε (exact; default 3/10), for the algorithms that take one.
+    #[arg(long)]
+    pub eps: Option<String>,
+    /// Accept makespans within this relative difference (for floating-point programs); exact
+    /// by default (peer mode: 1e-5).
+    #[arg(long)]
+    pub rel_tol: Option<String>,
+    /// Same makespan with other decisions is a mismatch (not just a note).
+    #[arg(long)]
+    pub same_schedule: bool,
+    /// Most runs while shrinking a mismatch.
+    #[arg(long, default_value_t = 500)]
+    pub shrink_budget: usize,
+    /// Where to write the shrunk counterexample (a golden case), with .instance.json and
+    /// .scenario.json beside it.
+    #[arg(long, default_value = "diff-counterexample.json")]
+    pub out: PathBuf,
+    /// Re-run the case of a counterexample file (no drawing, no shrinking).
+    #[arg(long, conflicts_with_all = ["case", "cases", "procs", "jobs", "times", "failures", "jobs_kind", "algo", "priority", "algo_seed", "eps", "peer_instance"])]
+    pub replay: Option<PathBuf>,
+    /// Peer mode: the rigid paper simulator's instance file.
+    #[arg(long, requires_all = ["peer_failures", "peer_output"])]
+    pub peer_instance: Option<PathBuf>,
+    /// Peer mode: its failure file (one scenario per line).
+    #[arg(long, requires = "peer_instance")]
+    pub peer_failures: Option<PathBuf>,
+    /// Peer mode: what the simulator printed (one `makespan lower_bound failures` line per
+    /// scenario).
+    #[arg(long, requires = "peer_instance")]
+    pub peer_output: Option<PathBuf>,
+    /// Peer mode: compare only the first N scenarios.
+    #[arg(long, requires = "peer_instance")]
+    pub scenarios: Option<usize>,
+}
+
+/// Runs the command.
+pub fn run(a: Args) -> Result<Exit> {
+    if let (Some(i), Some(f), Some(o)) = (&a.peer_instance, &a.peer_failures, &a.peer_output) {
+        return run_peer(&a, i, f, o);
+    }
+    let Some(cmd) = &a.cmd else {
+        return Err(Error::option(
+            "cmd",
+            "--cmd is required (or the --peer-* files)",
+        ));
+    };
+    let mut ext = External::new(Template::parse(cmd)?, a.protocol, timeout(&a.timeout)?)?;
+    let rules = Rules {
+        rel_tol: tolerance(a.rel_tol.as_deref())?,
+        same_schedule: a.same_schedule,
+    };
+    if let Some(path) = &a.replay {
+        return replay(path, &mut ext, &rules);
+    }
+    let cfg = config(&a, rules)?;
+    // Issue 12: where the counterexample goes is checked before the cases run, not after.
+    crate::cli::steal::outputs::check_file(&a.out, "--out")?;
+    let mut out = String::new();
+    out.push_str(&format!(
+        "diff: {} against `{}` ({} protocol); {} of seed {}: {}\n",
+        cfg.algos
+            .iter()
+            .map(run::Algo::label)
+            .collect::<Vec<_>>()
+            .join(", "),
+        cmd,
+        counterexample::protocol_name(a.protocol),
+        match cfg.only {
+            Some(i) => format!("case {i}"),
+            None => format!("cases 0..{}", cfg.cases),
+        },
+        cfg.seed,
+        cfg.scope.args()
+    ));
+    say(&out);
+    let mut last = Instant::now();
+    let outcome = run::search(&cfg, &mut ext, &mut |s: &Stats| {
+        if last.elapsed() > Duration::from_secs(10) {
+            last = Instant::now();
+            eprintln!(
+                "… {} cases, {} runs, {:.0} cases/s",
+                s.cases,
+                s.runs,
+                s.rate()
+            );
+        }
+    })?;
+    say(&summary(&outcome.stats));
+    match outcome.found {
+        None => Ok(Exit::Ok),
+        Some(found) => {
+            say(&report_found(&found, &cfg, &ext, &a.out)?);
+            Ok(Exit::CheckFailed)
+        }
+    }
+}
+
+/// Prints to standard output, ignoring a closed pipe (`… | head`).
+fn say(s: &str) {
+    let _ = std::io::stdout().write_all(s.as_bytes());
+    let _ = std::io::stdout().flush();
+}
+
+fn timeout(s: &str) -> Result<Duration> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| Error::option("timeout", format!("`{s}` is not a number of seconds")))?;
+    if !(v.is_finite() && v > 0.0 && v <= 86_400.0) {
+        return Err(Error::option(
+            "timeout",
+            format!("{s} must be in (0, 86400] seconds"),
+        ));
+    }
+    Ok(Duration::from_secs_f64(v))
+}
+
+fn tolerance(s: Option<&str>) -> Result<Option<Time>> {
+    let Some(s) = s else { return Ok(None) };
+    let t: Time = s
+        .parse()
+        .map_err(|e| Error::option("rel-tol", format!("{e}")))?;
+    if t.is_negative() {
+        return Err(Error::option("rel-tol", format!("{s} must be ≥ 0")));
+    }
+    Ok(Some(t))
+}
+
+fn config(a: &Args, rules: Rules) -> Result<Config> {
+    let s = Scope {
+        procs: scope::parse_range("procs", &a.procs, 1, scope::MAX_PROCS)?,
+        jobs: scope::parse_range("jobs", &a.jobs, 1, scope::MAX_JOBS)?,
+        times: scope::parse_times(&a.times)?,
+        failures: a.failures,
+        kind: scope::parse_kind(&a.jobs_kind)?,
+    };
+    s.validate()?;
+    let priority = match &a.priority {
+        Some(p) => p.parse::<Priority>()?,
+        None => Priority::Lpt,
+    };
+    let eps = match &a.eps {
+        Some(e) => Some(
+            e.parse::<Time>()
+                .map_err(|err| Error::option("eps", format!("{err}")))?,
+        ),
+        None => None,
+    };
+    let algos = run::algos(&a.algo, priority, a.algo_seed, eps.as_ref(), s.is_rigid())?;
+    if a.cases == 0 && a.case.is_none() {
+        return Err(Error::option("cases", "must be at least 1"));
+    }
+    Ok(Config {
+        scope: s,
+        seed: a.seed,
+        cases: a.cases,
+        only: a.case,
+        algos,
+        rules,
+        shrink_budget: a.shrink_budget,
+    })
+}
+
+fn summary(s: &Stats) -> String {
+    let mut out = format!(
+        "  {} cases, {} comparisons: {} agree, {} same makespan with other decisions (notes)\n  {:.2} s, {:.0} cases/s\n",
+        s.cases,
+        s.runs,
+        s.agree,
+        s.notes,
+        s.elapsed.as_secs_f64(),
+        s.rate()
+    );
+    for n in &s.first_notes {
+        out.push_str(&format!("  note: {n}\n"));
+    }
+    out
+}
+
+/// The mismatch, its shrinking, the files written and the reproduction commands.
+fn report_found(found: &Found, cfg: &Config, ext: &External, out: &Path) -> Result<String> {
+    let algo = &cfg.algos[found.algo];
+    let first = found
+        .first
+        .mismatch()
+        .map(|m| format!("{}: {}", m.kind.name(), m.detail))
+        // default: no mismatch, no detail
+        .unwrap_or_default();
+    let shrunk = &found.shrunk;
+    let c = &shrunk.case;
+    let mut s = format!(
+        "MISMATCH on case {} ({}), {first}\n",
+        found.case,
+        algo.label()
+    );
+    let sizes = format!(
+        "P {} → {}, jobs {} → {}, failures {} → {}",
+        found.original.instance.procs,
+        c.instance.procs,
+        found.original.instance.len(),
+        c.instance.len(),
+        found.original.scenario.total_failures(),
+        c.scenario.total_failures(),
+    );
+    s.push_str(&match (shrunk.exhausted, shrunk.steps) {
+        (true, 0) => "  not shrunk: every step that reproduced a timeout would wait for the whole limit\n".to_string(),
+        (true, n) => format!(
+            "  shrunk in {n} runs ({:.2} s), budget exhausted (smaller, not necessarily minimal): {sizes}\n",
+            found.shrink_time.as_secs_f64()
+        ),
+        (false, n) => format!(
+            "  shrunk in {n} runs ({:.2} s) to a local minimum: {sizes}\n",
+            found.shrink_time.as_secs_f64()
+        ),
+    });
+    let t = &shrunk.trial;
+    if let Some(m) = t.mismatch() {
+        s.push_str(&format!("  shrunk case, {}: {}\n", m.kind.name(), m.detail));
+    }
+    s.push_str(&format!(
+        "  resched: makespan {} ({})\n",
+        both(&t.ours.makespan),
+        t.ours.algorithm
+    ));
+    if !t.reply.stderr.trim().is_empty() {
+        s.push_str(&format!(
+            "  other's stderr (end):\n{}\n",
+            indent(&t.reply.stderr)
+        ));
+    }
+    let file = counterexample::build(found, cfg, ext)?;
+    let written = counterexample::write(&file, out)?;
+    s.push_str(&format!(
+        "  wrote {} (golden case), {}, {}\n  reproduce:\n",
+        written[0].display(),
+        written[1].display(),
+        written[2].display()
+    ));
+    for c in counterexample::commands(out, found, cfg, ext) {
+        s.push_str(&format!("    {c}\n"));
+    }
+    Ok(s)
+}
+
+fn indent(s: &str) -> String {
+    let lines: Vec<&str> = s.trim_end().lines().collect();
+    let tail = lines.len().saturating_sub(20);
+    lines[tail..]
+        .iter()
+        .map(|l| format!("    | {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `--replay FILE`: the file's case, once.
+fn replay(path: &Path, ext: &mut External, rules: &Rules) -> Result<Exit> {
+    let r = counterexample::load(path)?;
+    // The file's rules unless the command line states its own.
+    let rules = if rules == &Rules::default() {
+        r.rules.clone()
+    } else {
+        rules.clone()
+    };
+    let t = run::trial(&r.case, &r.algo, r.record.case, ext, &rules)?;
+    let mut s = format!(
+        "replay {}: {} on P = {}, {} jobs, failures {:?} ({})\n  resched: makespan {}\n",
+        path.display(),
+        r.algo.label(),
+        r.case.instance.procs,
+        r.case.instance.len(),
+        r.case.scenario.failures,
+        rule_args(ext, &rules),
+        both(&t.ours.makespan)
+    );
+    let exit = match &t.verdict {
+        Verdict::Agree => {
+            s.push_str("  agree: the other implementation now gives resched's answer\n");
+            Exit::Ok
+        }
+        Verdict::Note(d) => {
+            s.push_str(&format!("  agree on the makespan; note: {d}\n"));
+            Exit::Ok
+        }
+        Verdict::Mismatch(m) => {
+            s.push_str(&format!("  MISMATCH ({}): {}\n", m.kind.name(), m.detail));
+            if !t.reply.stderr.trim().is_empty() {
+                s.push_str(&format!(
+                    "  other's stderr (end):\n{}\n",
+                    indent(&t.reply.stderr)
+                ));
+            }
+            Exit::CheckFailed
+        }
+    };
+    say(&s);
+    Ok(exit)
+}
+
+fn run_peer(
+    a: &Args,
+    i: &std::path::Path,
+    f: &std::path::Path,
+    o: &std::path::Path,
+) -> Result<Exit> {
+    let rel_tol = match tolerance(a.rel_tol.as_deref())? {
+        Some(t) => t,
+        None => Time::new(1, 100_000).ok_or_else(|| Error::Limit("1e-5".into()))?,
+    };
+    let files = peer::Files {
+        instance: i,
+        failures: f,
+        output: o,
+        limit: a.scenarios,
+    };
+    let r = peer::compare(&files, &rel_tol)?;
+    say(&peer::render(&r, &rel_tol, 20));
+    Ok(if r.mismatches.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::CheckFailed
+    })
+}

@@ -1,0 +1,197 @@
+//! `resched opt`: the exact optimum T_OPT(f) of a small instance under a known failure scenario
+//! (see [`resched::opt`]), with its status, lower bound, schedule and optional Gantt chart.
+use super::Exit;
+use resched::model::{Instance, Scenario};
+use resched::opt::{self, Method, OptConfig, Status};
+use resched::stealing::parse::parse_duration;
+use resched::{Error, Result};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `resched opt`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Instance file (JSON).
+    #[arg(long)]
+    pub instance: PathBuf,
+    /// Failure scenario file (JSON: {"failures": [f_1, ...]}).
+    #[arg(long)]
+    pub scenario: PathBuf,
+    /// Exact method: the branch-and-bound search, the time-indexed ILP, or both (cross-checked).
+    #[arg(long, default_value = "search")]
+    pub method: String,
+    /// Wall-clock budget per method in seconds; when it runs out the best schedule found is
+    /// printed with a proven lower bound.
+    #[arg(long, default_value = "10")]
+    pub time_limit: String,
+    /// Node budget of the search.
+    #[arg(long)]
+    pub node_limit: Option<u64>,
+    /// Threads of the exact search (a portfolio of differently ordered searches sharing the
+    /// incumbent; the proven optimum does not depend on it, the schedule returned may).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Print the result (and the whole schedule) as JSON, with the build that computed it
+    /// (`resched`: version, commit, dirty tree).
+    #[arg(long)]
+    pub json: bool,
+    /// Write an SVG Gantt chart of the optimal schedule to this file.
+    #[arg(long)]
+    pub gantt: Option<PathBuf>,
+}
+
+/// Parses a time limit: a duration as every option of resched takes it (`2.5`, `1/3`, `90s`,
+/// `10min`, `1h`; [`parse_duration`]), positive and at most 10^7 s.
+pub fn parse_seconds(option: &str, s: &str) -> Result<Duration> {
+    let t = parse_duration(s, option)?;
+    let v = t.to_f64();
+    if !t.is_positive() || !v.is_finite() || v > 1e7 {
+        return Err(Error::option(
+            option,
+            format!("`{s}` must be a positive duration of at most 10^7 seconds"),
+        ));
+    }
+    Ok(Duration::from_secs_f64(v))
+}
+
+/// Runs `resched opt`.
+pub fn run(a: Args) -> Result<Exit> {
+    let inst = Instance::load(&a.instance)?;
+    let sc = Scenario::load(&a.scenario, &inst)?;
+    // The exact methods' limit, checked here so that the message names the file and field.
+    if let Some((j, f)) =
+        (sc.failures.iter().enumerate()).find(|(_, &f)| f >= opt::problem::MAX_ATTEMPTS_PER_JOB)
+    {
+        return Err(Error::invalid(
+            &a.scenario.display().to_string(),
+            format!("failures[{j}]"),
+            format!(
+                "limit exceeded: job {} fails {f} times; the exact methods allow at most {} attempts per job (255 attempts)",
+                inst.jobs[j].name,
+                opt::problem::MAX_ATTEMPTS_PER_JOB
+            ),
+        ));
+    }
+    let method: Method = a.method.parse()?;
+    if !(1..=64).contains(&a.threads) {
+        return Err(Error::option(
+            "threads",
+            format!("{} must lie in 1..=64", a.threads),
+        ));
+    }
+    let cfg = OptConfig {
+        method,
+        time_limit: parse_seconds("time-limit", &a.time_limit)?,
+        node_limit: a.node_limit,
+        threads: a.threads,
+        ..OptConfig::default()
+    };
+    let r = opt::solve(&inst, &sc, &cfg).map_err(|e| limit_in(e, &a.instance))?;
+    if let Some(path) = &a.gantt {
+        write_gantt(&inst, &sc, &r.schedule, path)?;
+    }
+    let lower = r.lower_bound().clone();
+    let l_f = resched::bounds::rigid(&inst, &sc).map(|b| b.lower);
+    let gap = r.gap();
+    if a.json {
+        let mut v = serde_json::json!({
+            "method": a.method,
+            "backend": opt::ilp::backend(),
+            "status": if r.is_optimal() { "optimal" } else { "feasible" },
+            "makespan": r.makespan,
+            "lower_bound": lower,
+            "gap": gap,
+            "gap_decimal": gap.as_ref().map(|g| g.to_decimal_string(6)),
+            "threads": a.threads,
+            "l_f": l_f,
+            "greedy": r.stats.greedy,
+            "incumbent": r.stats.incumbent,
+            "scale": r.stats.scale,
+            "attempts": r.stats.attempts,
+            "search_nodes": r.stats.search_nodes,
+            "ilp_vars": r.stats.ilp_vars,
+            "seconds": r.stats.elapsed.as_secs_f64(),
+            "schedule": r.schedule,
+        });
+        crate::provenance::stamp_value(&mut v);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(|e| Error::Solver(e.to_string()))?
+        );
+        return Ok(Exit::Ok);
+    }
+    match &r.status {
+        Status::Optimal => println!(
+            "OPT = {} ({}), proven optimal",
+            r.makespan,
+            r.makespan.to_decimal_string(6)
+        ),
+        Status::Feasible { lower_bound } => {
+            println!(
+                "best makespan {} ({}), NOT proven optimal: OPT ≥ {} ({}) — a limit stopped the method",
+                r.makespan,
+                r.makespan.to_decimal_string(6),
+                lower_bound,
+                lower_bound.to_decimal_string(6)
+            );
+            match &gap {
+                Some(g) => println!(
+                    "gap (best − bound) / bound = {g} ({}, i.e. {}%)",
+                    g.to_decimal_string(6),
+                    g.mul_int(100).to_decimal_string(4)
+                ),
+                None => println!("gap undefined (the lower bound is 0)"),
+            }
+        }
+    }
+    if let Some(l) = &l_f {
+        println!("L(f) = {l} ({})", l.to_decimal_string(6));
+    }
+    println!(
+        "method {} (ILP backend {}), {} thread(s), {} attempts, greedy {}, improved start {}, root bound {}, {} search nodes, {:.3} s",
+        a.method,
+        opt::ilp::backend(),
+        a.threads,
+        r.stats.attempts,
+        r.stats.greedy,
+        r.stats.incumbent,
+        r.stats.root_lower_bound,
+        r.stats.search_nodes,
+        r.stats.elapsed.as_secs_f64()
+    );
+    if r.stats.packed {
+        println!("the packing heuristic met the root bound: optimal without search");
+    }
+    println!("job  attempt  start  procs  duration");
+    for at in &r.schedule.attempts {
+        println!(
+            "{:<4} {:<8} {:<6} {:<6} {}",
+            inst.jobs[at.job].name,
+            at.attempt,
+            at.start.to_string(),
+            at.procs,
+            at.duration
+        );
+    }
+    Ok(Exit::Ok)
+}
+
+/// Writes the Gantt chart (the lead's renderer, `crate::render::gantt`), atomically.
+fn write_gantt(
+    inst: &Instance,
+    sc: &Scenario,
+    schedule: &resched::model::Schedule,
+    path: &std::path::Path,
+) -> Result<()> {
+    let svg = crate::render::gantt::svg(inst, schedule, Some(sc));
+    resched::error::write_atomic(path, svg.as_bytes())
+}
+
+/// Names the instance file in a limit of the exact methods (`opt: 64 jobs exceed …`, P, the
+/// time scale: all properties of the instance), which `opt::solve` states without a file.
+pub(crate) fn limit_in(e: Error, instance: &std::path::Path) -> Error {
+    match e {
+        Error::Limit(m) => Error::Limit(format!("{}: {m}", instance.display())),
+        other => other,
+    }
+}

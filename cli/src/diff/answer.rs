@@ -1,0 +1,165 @@
+//! What the other implementation answered, read from its output.
+//!
+//! Accepted answers (the whole standard output, surrounding blanks ignored; in the JSONL
+//! protocol the same objects arrive as fields of the response line):
+//! - a makespan alone: `17`, `7/2`, `3.5`, `1.2e3`, or a JSON string of one (`"7/2"`); read
+//!   exactly, so `0.1` is 1/10;
+//! - a bare schedule in resched's format, `{"attempts": [...]}` (optionally with `makespan` and
+//!   `algorithm`, as `resched verify` reads it);
+//! - the object `resched simulate --json` prints: its `schedule` field is the schedule, its
+//!   `makespan` field (if any) the stated makespan; every other field is ignored.
+//!
+//! Anything else (several numbers, text, JSON without one of those fields) is unparsable output,
+//! reported with what was expected.
+use resched::model::Schedule;
+use resched::time::Time;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// An answer: a stated makespan, a schedule, or both.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Answer {
+    /// The makespan the program stated (alone, or beside its schedule).
+    pub makespan: Option<Time>,
+    pub schedule: Option<Schedule>,
+}
+
+/// How many characters of a program's raw output a report quotes.
+pub const QUOTE: usize = 400;
+
+/// The first [`QUOTE`] characters of `s`, with `…` when cut.
+pub fn quote(s: &str) -> String {
+    let s = s.trim();
+    match s.char_indices().nth(QUOTE) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// Reads a whole standard output. `Err` says why it is not an answer.
+pub fn from_stdout(text: &str) -> Result<Answer, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("it printed nothing (expected a makespan or a JSON schedule)".into());
+    }
+    if t.starts_with(['{', '"', '[']) {
+        let v: Value = serde_json::from_str(t).map_err(|e| format!("malformed JSON: {e}"))?;
+        return from_value(&v);
+    }
+    let mut tokens = t.split_whitespace();
+    let (Some(first), None) = (tokens.next(), tokens.next()) else {
+        return Err(
+            "expected one number (a makespan) or a JSON schedule, found several words".into(),
+        );
+    };
+    first
+        .parse::<Time>()
+        .map(|m| Answer {
+            makespan: Some(m),
+            schedule: None,
+        })
+        .map_err(|e| format!("expected a makespan: {e}"))
+}
+
+/// Reads an answer from a JSON value: a number or string (a makespan), or an object (module doc).
+pub fn from_value(v: &Value) -> Result<Answer, String> {
+    match v {
+        Value::Object(o) => from_object(o),
+        Value::Number(_) | Value::String(_) => Ok(Answer {
+            makespan: Some(time(v, "makespan")?),
+            schedule: None,
+        }),
+        _ => Err(format!(
+            "expected a makespan or a schedule object, found `{}`",
+            quote(&v.to_string())
+        )),
+    }
+}
+
+/// An object with `attempts` (a bare schedule), `schedule` (simulate --json) or `makespan`.
+pub fn from_object(o: &Map<String, Value>) -> Result<Answer, String> {
+    // `simulate --json` also has an `attempts` field (a count): its `schedule` comes first.
+    let schedule = if let Some(s) = o.get("schedule") {
+        Some(schedule(s)?)
+    } else if o.get("attempts").is_some_and(Value::is_array) {
+        Some(schedule(&Value::Object(o.clone()))?)
+    } else {
+        None
+    };
+    let stated = match o.get("makespan") {
+        Some(Value::Null) | None => None,
+        Some(m) => Some(time(m, "makespan")?),
+    };
+    // A bare schedule's own `makespan` field is the stated makespan too.
+    let makespan = stated.or_else(|| schedule.as_ref().and_then(|s| s.makespan.clone()));
+    if schedule.is_none() && makespan.is_none() {
+        return Err(
+            "a JSON object without `attempts`, `schedule` or `makespan` (module doc of diff::answer)"
+                .into(),
+        );
+    }
+    Ok(Answer { makespan, schedule })
+}
+
+fn schedule(v: &Value) -> Result<Schedule, String> {
+    Schedule::deserialize(v).map_err(|e| format!("not a schedule in resched's format: {e}"))
+}
+
+fn time(v: &Value, field: &str) -> Result<Time, String> {
+    Time::deserialize(v).map_err(|e| format!("`{field}`: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> Time {
+        s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    #[test]
+    fn makespans_in_every_spelling() {
+        for (text, want) in [
+            ("17\n", "17"),
+            (" 7/2 ", "7/2"),
+            ("3.5", "7/2"),
+            ("1.2e3", "1200"),
+            ("\"7/2\"", "7/2"),
+            ("{\"makespan\": 0.1}", "1/10"),
+        ] {
+            let a = from_stdout(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(a.makespan, Some(t(want)), "{text}");
+            assert!(a.schedule.is_none());
+        }
+    }
+
+    #[test]
+    fn schedules_bare_and_inside_simulate_json() {
+        let bare = r#"{"attempts": [{"job": 0, "attempt": 1, "start": 0, "procs": 1, "duration": "3/2"}]}"#;
+        let a = from_stdout(bare).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(a.schedule.map(|s| s.makespan()), Some(t("3/2")));
+        assert_eq!(a.makespan, None);
+        let whole = format!(
+            r#"{{"algorithm": "x", "attempts": 1, "makespan": "3/2", "ratio": 1, "schedule": {bare}}}"#
+        );
+        let a = from_stdout(&whole).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(a.makespan, Some(t("3/2")));
+        assert!(a.schedule.is_some());
+    }
+
+    #[test]
+    fn garbage_says_what_was_expected() {
+        for (text, want) in [
+            ("", "printed nothing"),
+            ("makespan: 3", "several words"),
+            ("abc", "expected a makespan"),
+            ("{\"attempts\": 3", "malformed JSON"),
+            ("{\"result\": 3}", "without `attempts`"),
+            ("{\"attempts\": [{\"job\": 0}]}", "not a schedule"),
+            ("[1, 2]", "expected a makespan or a schedule"),
+        ] {
+            let e = from_stdout(text).err().unwrap_or_default();
+            assert!(e.contains(want), "{text}: {e}");
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! Sharding: `--shard I/N` splits a campaign's cells (or an exhaustive scope's instances, or a
+//! search's restarts) into N disjoint parts so that N processes — a Slurm job array — compute
+//! together exactly what one process computes, and `resched merge` joins them (see
+//! [`super::merge`]).
+//!
+//! # The partition
+//! It depends only on the position of a unit in the work list and on (I, N), never on the
+//! thread count nor on what another shard did:
+//! - campaign cells go round-robin ([`Shard::owns`]: cell k belongs to shard k mod N), because
+//!   a campaign's cost grows along its grid (larger P, higher q̄) and round-robin gives every
+//!   shard its share of the expensive end; the merged directory is re-aggregated from all the
+//!   cells, so the order in which shards computed them does not matter;
+//! - exhaustive instances and search restarts go in contiguous blocks ([`Shard::block`]),
+//!   because their reports are folds whose ties keep the first case in enumeration order:
+//!   folding shard 0's report, then shard 1's, … is then the fold of the whole list.
+//!
+//! # The shard record
+//! Every sharded run writes `<out>/shard.json` ([`ShardRecord`]): its `format_version`, the
+//! command and the arguments that determine the result, the program version and the build that
+//! ran it (`resched`: version, commit, dirty tree; [`crate::provenance`]), the shard I/N, and the
+//! units it owns. The merge compares these records, never guesses. A record written before the
+//! format was versioned says `"format": 1` and names no build: it is read as version 1 of an
+//! unknown build (which the merge refuses unless told, see [`super::merge`]).
+use crate::provenance::Provenance;
+use resched::error::{Error, Result};
+use resched::model::json::{check_format_version, newer_format_version};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Process `index` of `count` (0-based), as given by `--shard I/N`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+/// The largest N accepted: a bound on what a typo (`--shard 0/1000000000`) can ask for.
+pub const MAX_SHARDS: usize = 100_000;
+
+impl std::str::FromStr for Shard {
+    type Err = Error;
+
+    /// Parses `I/N` with N ≥ 1 and I < N; the error names parameter `shard`.
+    fn from_str(s: &str) -> Result<Shard> {
+        let bad = |msg: &str| Error::param("shard", format!("`{s}`: {msg}"));
+        let (i, n) = s
+            .split_once('/')
+            .ok_or_else(|| bad("expected I/N, e.g. 0/4 (shard I of N, I from 0 to N-1)"))?;
+        let parse = |v: &str, what: &str| {
+            v.trim()
+                .parse::<usize>()
+                .map_err(|_| bad(&format!("{what} `{v}` is not a non-negative integer")))
+        };
+        let (index, count) = (parse(i, "I")?, parse(n, "N")?);
+        if count == 0 {
+            return Err(bad("N must be at least 1"));
+        }
+        if count > MAX_SHARDS {
+            return Err(bad(&format!("N must be at most {MAX_SHARDS}")));
+        }
+        if index >= count {
+            return Err(bad(&format!("I must be below N (0 to {})", count - 1)));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl Shard {
+    /// Round-robin: unit `k` of a list belongs to this shard.
+    pub fn owns(&self, k: usize) -> bool {
+        k % self.count == self.index
+    }
+
+    /// Contiguous blocks: the range of a list of `len` units this shard owns. The blocks of
+    /// shards 0..N tile 0..len in order; their sizes differ by at most one.
+    pub fn block(&self, len: usize) -> std::ops::Range<usize> {
+        // len · index ≤ len · N: computed in u128 so no product can wrap.
+        let at = |i: usize| (len as u128 * i as u128 / self.count as u128) as usize;
+        at(self.index)..at(self.index + 1)
+    }
+}
+
+/// The newest version of the `shard.json` format this build reads and the one it writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The version of a record that does not give one.
+fn first_version() -> u32 {
+    1
+}
+
+/// `<out>/shard.json`: what one shard ran.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShardRecord {
+    /// [`FORMAT_VERSION`] (`format` in the records written before it was named so).
+    #[serde(alias = "format", default = "first_version")]
+    pub format_version: u32,
+    /// `experiment`, `prove-exhaustive` or `prove-search`.
+    pub command: String,
+    /// The arguments that determine the result (those of execution — `--out`, `--shard`,
+    /// `--threads`, `--no-progress` — left out): the merge reruns the command with them.
+    pub args: Vec<String>,
+    /// The working directory of the run (relative paths in `args` are relative to it).
+    pub cwd: String,
+    /// The program version.
+    pub version: String,
+    /// The build that ran the shard; `None` in records written before builds were recorded.
+    #[serde(default)]
+    pub resched: Option<Provenance>,
+    pub shard: Shard,
+    /// How many units the whole run has.
+    pub total: usize,
+    /// The units this shard owns, by key (cell keys) or index.
+    pub units: Vec<String>,
+}
+
+impl ShardRecord {
+    /// A record of this program's version for `shard` of `command args`.
+    pub fn new(command: &str, args: Vec<String>, shard: Shard, total: usize) -> ShardRecord {
+        ShardRecord {
+            format_version: FORMAT_VERSION,
+            command: command.to_string(),
+            args,
+            cwd: std::env::current_dir()
+                .map(|d| d.display().to_string())
+                // default: the working directory is recorded for the reader only; merge never reads it
+                .unwrap_or_default(),
+            version: super::version().to_string(),
+            resched: Some(crate::provenance::this_build().clone()),
+            shard,
+            total,
+            units: Vec::new(),
+        }
+    }
+
+    /// Writes `<dir>/shard.json`. A directory that already holds another shard's record (other
+    /// I/N, command or arguments) is refused: a shard never overwrites another's results.
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        let path = dir.join(SHARD_FILE);
+        if path.exists() {
+            let old = ShardRecord::read(dir)?;
+            if (&old.command, &old.args, &old.shard) != (&self.command, &self.args, &self.shard) {
+                return Err(Error::param(
+                    "out",
+                    format!(
+                        "{} holds shard {} of `{} {}`; use one directory per shard",
+                        dir.display(),
+                        old.shard,
+                        old.command,
+                        old.args.join(" ")
+                    ),
+                ));
+            }
+        }
+        // Written here, not with the runner's `write_json`: the runner uses this module.
+        let text = serde_json::to_string_pretty(self)
+            .map_err(|e| Error::Limit(format!("{}: {e}", path.display())))?;
+        resched::error::write_atomic(&path, text.as_bytes())
+    }
+
+    /// Reads `<dir>/shard.json`; a directory without one is named as not a shard's output.
+    pub fn read(dir: &Path) -> Result<ShardRecord> {
+        let path = dir.join(SHARD_FILE);
+        if !path.is_file() {
+            return Err(Error::param(
+                "dirs",
+                format!(
+                    "{} has no {SHARD_FILE}: not the output of a run with `shard`",
+                    dir.display()
+                ),
+            ));
+        }
+        let text = resched::error::read_text(&path)?;
+        let file = path.display().to_string();
+        let rec: ShardRecord = serde_json::from_str(&text).map_err(|e| {
+            // A newer format's new fields broke the parse: its version is the clear message.
+            newer_format_version(&text, FORMAT_VERSION)
+                .map_or_else(|| Error::json(&file, &e), |v| v.in_file(&file))
+        })?;
+        check_format_version(Some(rec.format_version), FORMAT_VERSION)
+            .map_err(|e| e.in_file(&file))?;
+        Ok(rec)
+    }
+}
+
+/// The name of a shard's record.
+pub const SHARD_FILE: &str = "shard.json";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_validates() {
+        let s: Shard = "2/5".parse().unwrap();
+        assert_eq!(s, Shard { index: 2, count: 5 });
+        assert_eq!(s.to_string(), "2/5");
+        for (bad, msg) in [
+            ("5/5", "I must be below N (0 to 4)"),
+            ("0/0", "N must be at least 1"),
+            ("1", "expected I/N"),
+            ("-1/3", "I `-1` is not a non-negative integer"),
+            ("a/3", "I `a`"),
+            ("0/x", "N `x`"),
+            ("0/100001", "at most 100000"),
+        ] {
+            let e = bad.parse::<Shard>().unwrap_err().to_string();
+            assert!(
+                e.contains("parameter `shard`") && e.contains(msg),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    /// Round-robin and blocks are partitions: every unit in exactly one shard.
+    #[test]
+    fn partitions_cover_every_unit_once() {
+        for len in [0usize, 1, 2, 7, 10, 101] {
+            for n in 1..=6 {
+                let shards: Vec<Shard> = (0..n).map(|index| Shard { index, count: n }).collect();
+                let mut next = 0;
+                for s in &shards {
+                    let b = s.block(len);
+                    assert_eq!(b.start, next, "len {len}, shard {s}");
+                    assert!(b.len() <= len / n + 1 && b.len() >= len / n);
+                    next = b.end;
+                }
+                assert_eq!(next, len);
+                for k in 0..len {
+                    assert_eq!(shards.iter().filter(|s| s.owns(k)).count(), 1);
+                }
+            }
+        }
+        assert_eq!(Shard { index: 1, count: 3 }.block(10), 3..6);
+    }
+
+    #[test]
+    fn record_refuses_another_shard_in_its_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = ShardRecord::new("experiment", vec!["x".into()], "0/2".parse().unwrap(), 4);
+        a.write(dir.path()).unwrap();
+        assert_eq!(ShardRecord::read(dir.path()).unwrap(), a);
+        a.write(dir.path()).unwrap();
+        let b = ShardRecord::new("experiment", vec!["x".into()], "1/2".parse().unwrap(), 4);
+        let e = b.write(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("holds shard 0/2"), "{e}");
+        let e = ShardRecord::read(&dir.path().join("none"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no shard.json"), "{e}");
+    }
+}

@@ -1,0 +1,60 @@
+//! Helpers shared by the test modules: where the repository and `../shared` are, and the Rust
+//! source files of a tree (for the tests that read the code itself).
+use std::path::{Path, PathBuf};
+
+/// The repository's root (the workspace root; the test binary belongs to `cli/`).
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cli/ has a parent: the repository")
+        .to_path_buf()
+}
+
+/// `<repo>/../shared/<sub>` (CI and the main checkout), or `../../shared/<sub>` from a git
+/// worktree one level deeper; the first candidate when neither exists, so that the caller's
+/// message names the expected place.
+pub fn shared(sub: &str) -> PathBuf {
+    let root = repo();
+    let candidates = [
+        root.join("../shared").join(sub),
+        root.join("../../shared").join(sub),
+    ];
+    candidates
+        .iter()
+        .find(|d| d.exists())
+        .unwrap_or(&candidates[0])
+        .clone()
+}
+
+/// Every `.rs` file below `dir`, recursively, in a stable order.
+pub fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out.sort();
+    out
+}
+
+/// The `resched` program built with this test binary.
+pub const fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_resched")
+}
+
+/// Runs `resched ARGS` and returns its output (the program must start; what it prints and its
+/// exit code are the caller's to check).
+pub fn resched(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(bin())
+        .args(args)
+        .output()
+        .expect("run resched")
+}
