@@ -206,6 +206,21 @@ fn gunzip(path: &Path, _bytes: Vec<u8>) -> Result<Vec<u8>> {
 
 /// Writes a file atomically: to a temporary sibling, then renamed, so nothing half-written is left.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
+    // A failure names the path the user gave, not the temporary sibling.
+    write_atomic_with(path, "", |tmp| {
+        std::fs::write(tmp, contents).map_err(|e| Error::io(path, e))
+    })
+}
+
+/// The atomic write of [`write_atomic`] for a writer that makes the file itself (an image
+/// encoder): `write` fills a temporary sibling (its name ends in `suffix`, for writers that
+/// choose the format by extension), which is then renamed over `path`; on any failure the
+/// temporary file is removed.
+pub fn write_atomic_with(
+    path: &Path,
+    suffix: &str,
+    write: impl FnOnce(&Path) -> Result<()>,
+) -> Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -216,11 +231,11 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         // default: a path with no file name (e.g. `..`) gets the temporary name `out`
         .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    // A failure names the path the user gave, not the temporary sibling.
-    std::fs::write(&tmp, contents).map_err(|e| Error::io(path, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
+    let tmp = dir.join(format!(".{name}.tmp{}{suffix}", std::process::id()));
+    let written =
+        write(&tmp).and_then(|()| std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e)));
+    if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
+    }
+    written
 }

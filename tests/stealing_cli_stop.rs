@@ -161,13 +161,11 @@ fn max_wall_writes_partial_results_consistent_with_the_whole_run() {
         .is_file());
 }
 
-#[test]
-fn sigterm_stops_with_partial_results() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path().to_str().unwrap();
-    // Long enough (about 30,000 jobs-worth of events in a debug build) to still run when the
-    // signal arrives.
-    let mut args = steal_args(dir, "sig");
+/// Starts a run long enough (about 30,000 jobs-worth of events in a debug build) to still run
+/// when a signal arrives, and reads its output up to the platform line: the handler is
+/// installed before the workload is read, so from then on a signal is caught.
+fn long_run(dir: &str, name: &str) -> (std::process::Child, BufReader<std::process::ChildStdout>) {
+    let mut args = steal_args(dir, name);
     args[2] = "synthetic:jobs=30000".into();
     let mut child = Command::new(crate::support::bin())
         .args(&args)
@@ -176,8 +174,6 @@ fn sigterm_stops_with_partial_results() {
         .spawn()
         .unwrap();
     let mut out = BufReader::new(child.stdout.take().unwrap());
-    // The handler is installed before the workload is read: once the platform line is printed
-    // the signal is caught.
     let mut text = String::new();
     while !text.contains("platform:") {
         let mut line = String::new();
@@ -187,6 +183,14 @@ fn sigterm_stops_with_partial_results() {
         );
         text.push_str(&line);
     }
+    (child, out)
+}
+
+#[test]
+fn sigterm_stops_with_partial_results() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().to_str().unwrap();
+    let (mut child, mut out) = long_run(dir, "sig");
     let pid = i32::try_from(child.id()).unwrap();
     // SAFETY: sending a signal to the child this test spawned.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
@@ -209,24 +213,7 @@ fn sigterm_stops_with_partial_results() {
 /// Starts a long run, sends SIGINT twice (50 ms apart: two pending signals of one kind merge
 /// into one) and returns how it ended.
 fn interrupted_twice(dir: &str) -> std::process::ExitStatus {
-    let mut args = steal_args(dir, "twice");
-    args[2] = "synthetic:jobs=30000".into();
-    let mut child = Command::new(crate::support::bin())
-        .args(&args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut text = String::new();
-    while !text.contains("platform:") {
-        let mut line = String::new();
-        assert!(
-            out.read_line(&mut line).unwrap() > 0,
-            "no platform line: {text}"
-        );
-        text.push_str(&line);
-    }
+    let (mut child, _out) = long_run(dir, "twice");
     let pid = i32::try_from(child.id()).unwrap();
     // SAFETY: sending signals to the child this test spawned.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);

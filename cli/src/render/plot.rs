@@ -473,35 +473,16 @@ pub fn write_svg(fig: &Figure, path: &Path) -> Result<()> {
 pub fn write_png(fig: &Figure, path: &Path) -> Result<()> {
     fonts()?;
     fig.validate()?;
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        // default: a bare file name is written in the current directory
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        // default: a path with no file name gets the temporary name `plot.png`
-        .unwrap_or_else(|| "plot.png".into());
-    let tmp = dir.join(format!(".{name}.tmp{}.png", std::process::id()));
     let fig = &map_text(fig, &spell_marks);
-    let drawn = (|| {
+    resched::error::write_atomic_with(path, ".png", |tmp| {
         let font = ab_glyph::FontRef::try_from_slice(FONT).map_err(|_| {
             Error::Limit("the shipped font assets/DejaVuSans.ttf could not be loaded".into())
         })?;
-        let root = png::Png::new(BitMapBackend::new(&tmp, fig.size()), font).into_drawing_area();
+        let root = png::Png::new(BitMapBackend::new(tmp, fig.size()), font).into_drawing_area();
         draw_figure(&root, fig)?;
         root.present().map_err(plot_err)?;
         drop(root);
-        png_provenance(&tmp)
-    })();
-    if let Err(e) = drawn {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io(path, e)
+        png_provenance(tmp)
     })
 }
 
