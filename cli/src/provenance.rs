@@ -203,7 +203,7 @@ pub fn stamp_value(v: &mut serde_json::Value) {
 /// The text of `resched --version`.
 pub fn long_version() -> &'static str {
     static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    TEXT.get_or_init(|| Provenance::current().to_string())
+    TEXT.get_or_init(|| this_build().to_string())
 }
 
 #[cfg(test)]
