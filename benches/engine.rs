@@ -1,4 +1,4 @@
-//! Engine benchmarks (issue 2, item 12): GREEDY = R-LIST(m = 0) (rigid paper Algorithm 1,
+//! Engine benchmarks: GREEDY = R-LIST(m = 0) (rigid paper Algorithm 1,
 //! Proposition 2) in exact time.
 //!
 //! (a) The rigid paper simulator's own sample (`shared/peer/sample_1_0.3` with
@@ -9,7 +9,7 @@
 //!     fails 0, 1 or 2 times), to show that the cost per event grows at most logarithmically.
 //!
 //! Run: `cargo bench --bench engine` (criterion), or `RESCHED_ENGINE_ONESHOT=1 cargo bench
-//! --bench engine` for one pass of each workload (for callgrind; see [`oneshot`]). Results and the machine are in BENCHMARKS.md ("Engine").
+//! --bench engine` for one pass of each workload (for callgrind; see [`oneshot`]). Results and the machine are in benches/README.md ("engine").
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -4,7 +4,7 @@
 //!
 //! Measured: LPA's allocation of all jobs (Algorithm 2), one MT-ALLOTMENT allocation of the first
 //! batch with ε = 0.3 (frontiers included), and full runs of LPA-LIST and BATCH-LIST on one
-//! failure scenario. Targets (issue "Moldable jobs", item 7): MT-ALLOTMENT < 1 s, BATCH-LIST < 2 s.
+//! failure scenario. Targets: MT-ALLOTMENT < 1 s, BATCH-LIST < 2 s.
 //! Run: `cargo bench --bench moldable`.
 use criterion::{criterion_group, criterion_main, Criterion};
 use rand::{RngExt, SeedableRng};

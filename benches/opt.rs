@@ -1,9 +1,9 @@
-//! Benchmarks of the exact optimum (issue "Exact optimum for small instances", item 5).
+//! Benchmarks of the exact optimum.
 //!
 //! Two modes:
 //! - `cargo bench --bench opt`: criterion timings of the exact search (and the ILP on a tiny
 //!   model) on fixed instances of the CP-SAT anchor family ([`resched::opt::generate`]).
-//! - `RESCHED_OPT_TABLE=1 cargo bench --bench opt`: the size table of BENCHMARKS.md — for each
+//! - `RESCHED_OPT_TABLE=1 cargo bench --bench opt`: the size table of benches/README.md — for each
 //!   family, P and total attempts A, five seeds solved with a time limit (default 10 s); prints
 //!   how many were proven optimal and the median time. Knobs (environment):
 //!   `RESCHED_OPT_FAMILY` (rigid|hard|moldable|paper, default rigid; paper = `generate::paper_moldable`, w ≤ 20), `RESCHED_OPT_THREADS` (default 1), `RESCHED_OPT_P` (comma list, default
@@ -13,8 +13,8 @@
 //!   `RESCHED_OPT_DUMP` (a directory: each instance and scenario written there as JSON, for
 //!   `resched opt`), `RESCHED_OPT_ILP_CHECK` (seconds: every seed the search does not prove is
 //!   handed to the ILP with the search's best schedule as horizon and warm start, so the ILP
-//!   answers "is there a schedule below it?" — with `--features highs`, the way BENCHMARKS.md's
-//!   "Which side is wrong" table was made).
+//!   answers "is there a schedule below it?" — with `--features highs`, this tells which side
+//!   of a gap is wrong).
 use criterion::{criterion_group, Criterion};
 use resched::model::{Instance, Scenario};
 use resched::opt::greedy::{IntAttempt, IntSchedule};
@@ -225,7 +225,7 @@ fn bench(c: &mut Criterion) {
             opt::solve(&inst, &sc, &OptConfig::with_method(Method::Search)).map(|r| r.makespan)
         })
     });
-    // The moldable paper's models (issue 14 goal 3), a size every seed proves in milliseconds.
+    // The moldable paper's models, a size every seed proves quickly.
     if let Ok((inst, sc)) = generate::paper_moldable(8, 4, 20, 0) {
         g.bench_function("search_paper_A8_P4", |b| {
             b.iter(|| {

@@ -1,4 +1,4 @@
-//! Criterion benchmark of the node-stealing simulator (issue "Node stealing", item 8): one
+//! Criterion benchmark of the node-stealing simulator: one
 //! 10-day Mira window of `examples/data/traces/` (49,152 nodes, platform MTBF 1 h, D = 1 h,
 //! C = R = 5 min, jobs above 49,000 nodes reduced as in Section 5.2), Baseline and SFSJ,
 //! failures from seed 1; Table 6's synthetic workload (128 nodes, 1000 jobs, Section 6.3); and
@@ -6,11 +6,11 @@
 //! (`saturated`).
 //! Target: < 10 s per simulated variant on the Mira window (release build).
 //!
-//! `archive`: Parallel Workloads Archive logs (issue 16, item 5: every archive trace up to
-//! 300,000 jobs in < 30 s per variant, cost per job within 2x from 10,000 jobs up), Baseline
+//! `archive`: Parallel Workloads Archive logs (target: every archive trace up to 300,000 jobs
+//! in < 30 s per variant, cost per job within 2x from 10,000 jobs up), Baseline
 //! and SFSJ with the `steal` defaults (the paper's node MTBF, μ = μ_ind/N, D = 1 h,
 //! C = R = 5 min, seed 1; cases named `default`) and with a platform MTBF of 1 h on any
-//! machine (`steal --mtbf 1h`, the default before 2026-11-25, which saturates small machines;
+//! machine (`steal --mtbf 1h`, which saturates small machines;
 //! cases named `mtbf 1h`): the first 2,000 jobs of KTH-SP2 and NASA-iPSC (always present in
 //! `../shared/traces`), and, when `RESCHED_ARCHIVE` names more SWF files (colon-separated),
 //! those whole. The long runs are meant for `--bench stealing -- archive` with a small sample

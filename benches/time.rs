@@ -7,7 +7,7 @@
 //!
 //! Run: `cargo bench --bench time` (criterion), or `RESCHED_TIME_ONESHOT=1 cargo bench --bench
 //! time` to run every workload once without criterion, for callgrind instruction counts (see
-//! BENCHMARKS.md, "Time arithmetic"):
+//! benches/README.md, "time"):
 //! `RESCHED_TIME_ONESHOT=1 valgrind --tool=callgrind --toggle-collect='time::work_*'
 //! target/release/deps/time-<hash>`, then `callgrind_annotate --inclusive=yes` per `work_*`.
 use criterion::{criterion_group, Criterion};

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds every cargo-fuzz target of resched and runs each for SECONDS (default 10), one after
-# the other, then prints executions and executions per second per target (for BENCHMARKS.md).
+# the other, then prints executions and executions per second per target.
 # Exit code: non-zero as soon as a target finds a crash (its input is left in
 # fuzz/artifacts/<target>/, reproduce with `cargo +nightly fuzz run <target> <file>`).
 #

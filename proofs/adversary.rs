@@ -15,7 +15,7 @@
 //! algorithm name); the same seed and budget give the same result on any machine.
 //!
 //! The worst cases found are saved as golden cases in `tests/cases/adversarial/` by
-//! `resched prove --search` (see the README), and re-checked by the ledger.
+//! `resched prove --search` (see docs/design/ledger.md), and re-checked by the ledger.
 use super::run::{self, label};
 use super::{Budget, OptRef};
 use rand::{RngExt, SeedableRng};
@@ -218,7 +218,7 @@ fn rigid_mutate(
 }
 
 /// The seed of climb `k` of a search with `--restarts`: climb 0 is the search's own seed (a
-/// one-climb search is the search as it always was), the others are spread by a large odd
+/// one-climb search is the search without restarts), the others are spread by a large odd
 /// multiplier so that no two climbs share a stream.
 pub fn climb_seed(seed: u64, k: u64) -> u64 {
     seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15)

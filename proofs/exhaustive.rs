@@ -14,7 +14,7 @@
 //! order and is computed once per multiset (memoised on the sorted jobs).
 //!
 //! Default scope ([`RigidScope::DEFAULT`]) runs in CI; [`RigidScope::large`] behind
-//! `RESCHED_EXHAUSTIVE=large` (see the README).
+//! `RESCHED_EXHAUSTIVE=large` (see docs/design/ledger.md).
 use super::run::{self, describe, label};
 use super::{Budget, Measurement, OptRef, Tally};
 use rayon::prelude::*;

@@ -151,7 +151,7 @@ impl Params {
                     ),
                 ));
             }
-            // A parameter given twice is refused, not silently the last one (issue 12).
+            // A parameter given twice is refused, not silently the last one.
             if !seen.insert(k.to_string()) {
                 return Err(Error::param(
                     "params",
@@ -479,7 +479,8 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The default of `resched prove --all`: a few seconds in release.
+    /// The default of `resched prove --all`: a quick pass (no exhaustive scope, small random
+    /// and adversarial budgets).
     pub fn quick() -> Budget {
         Budget {
             random: 100,

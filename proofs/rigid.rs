@@ -2,7 +2,7 @@
 //! R-LIST), 3 and 4 (lower bounds for shelf-based heuristics).
 //!
 //! Upper bounds are checked against L(f) (which the proofs bound the makespan by, so the check
-//! is stronger than the statement) on random cases of issue 2's property scope, against the
+//! is stronger than the statement) on random cases of the property tests' scope, against the
 //! exact OPT on tiny random cases, on the exhaustive scope ([`super::exhaustive`]) and on the
 //! worst cases the adversarial search ([`super::adversary`]) finds. Lower bounds rebuild the
 //! proof's instance ([`super::rigid_witness`]) and certify OPT with an explicit checked schedule.
@@ -105,7 +105,7 @@ pub fn prop2_algos() -> Vec<AlgoSpec> {
 }
 
 /// Checks an upper-bound statement on `algos` with ratio `bound(P)`: the witness (if any),
-/// random cases (against L, issue 2's scope; against OPT, tiny scope), the exhaustive scope and
+/// random cases (against L, `Scope::LARGE`; against OPT, `Scope::TINY`), the exhaustive scope and
 /// the adversarial search. Shared by Propositions 1 and 2.
 fn check_upper(
     id: &str,

@@ -12,7 +12,7 @@
 # (SBATCH_PARTITION, SBATCH_ACCOUNT, SBATCH_TIMELIMIT, …). Prints the two job ids (also in
 # DIR/jobs); `squeue -u $USER` follows them.
 #
-# Example (README, "Running on a Slurm cluster"):
+# Example (docs/guide/slurm.md):
 #   slurm/submit.sh -n 16 -o runs/qbar -- experiment rigid-qbar --sets 30 --scenarios 1000
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests the Slurm scripts on a real single-node Slurm cluster (issue 13), started here:
+# Tests the Slurm scripts on a real single-node Slurm cluster, started here:
 #   1. installs Debian's slurm-wlm and munge where it runs as root with apt (else needs them);
 #   2. writes a minimal slurm.conf (this host as "localhost", 2 CPUs, no cgroups:
 #      proctrack/linuxproc, task/none, no accounting) into a temporary directory and starts

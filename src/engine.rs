@@ -24,7 +24,8 @@
 //!   [`Budget::RECORDED`] = 5·10^6 attempts, about 0.5 GB of schedule (and as much again
 //!   for the checker that reads it);
 //! - [`run_makespan`] keeps only O(n) state, so its bound is one of time, not memory:
-//!   [`Budget::UNRECORDED`] = 10^8 attempts, about half a minute of GREEDY in a release build.
+//!   [`Budget::UNRECORDED`] = 10^8 attempts, which bounds how long a run may take (the
+//!   `engine` bench measures the cost per event).
 //!
 //! The papers' campaigns stay far below both: moldable sets have n = 500 jobs and about
 //! λ·Σ t failures (a few hundred attempts more), the rigid simulator's files 100 jobs with up to
@@ -472,8 +473,8 @@ mod tests {
         assert!(e.to_string().contains("failures"), "{e}");
     }
 
-    /// A scenario over budget is refused before anything runs (issue 12: `[0, 1000000000]` used
-    /// to fill 13 GB in a minute); a budget of exactly Σ(f_j + 1) is enough.
+    /// A scenario over budget is refused before anything runs (`[0, 1000000000]` would fill
+    /// memory long before it ended); a budget of exactly Σ(f_j + 1) is enough.
     #[test]
     fn budget_is_checked_before_the_run() {
         let t = Time::from_int;

@@ -49,7 +49,7 @@
 //! 2. Add a variant to [`oracle::Algo`] and one [`oracle::Entry`] to
 //!    [`oracle::CATALOGUE`] (name, aliases, paper, section, the paper's table label, family,
 //!    parameters); the exhaustive `match` in [`oracle::Algo::build`] then tells you where to
-//!    build it. Every command (`simulate`, `batch`, `diff`, the campaigns) now accepts the name.
+//!    build it. Every command (`simulate`, `batch`, `diff`, the campaigns) then accepts the name.
 //! 3. Run the tests: the golden corpus (`tests/cases/`) runs every catalogue entry on every
 //!    case through the checker and fails if an entry ran on no case; add a case that pins the
 //!    new algorithm's exact makespan on an instance you computed by hand.

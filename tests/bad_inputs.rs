@@ -1,5 +1,5 @@
 //! The bad-input corpus: every case of `tests/bad_inputs/` run against the built binary
-//! (issue 12; format in `tests/bad_inputs/README.md`).
+//! (format in `tests/bad_inputs/README.md`).
 //!
 //! A case is a directory holding `case.json` (arguments, expected exit code, message fragments)
 //! and the input files its arguments name. Each case runs in a fresh copy of its directory (so
@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 /// How long one case may run before it is killed and failed.
 const TIME_LIMIT: Duration = Duration::from_secs(30);
 
-/// The peak resident memory one case may use (issue 12: "no run longer than 30 s or 3 GB").
+/// The peak resident memory one case may use (no run may take longer than 30 s or more than
+/// 3 GB).
 const MEMORY_LIMIT: u64 = 3 << 30;
 
 /// The child's address-space cap: above [`MEMORY_LIMIT`] (virtual memory exceeds resident

@@ -1,7 +1,7 @@
 //! Bad input to `resched simulate` is an error that names the field or line, exits with code 2,
-//! and never panics (issue 2; DESIGN "Bad input is an error, not a panic"). Also checks that
+//! and never panics (DESIGN "Bad input is an error, not a panic"). Also checks that
 //! good input works end to end (text, JSON and peer mode) and that `demo` runs, and that only
-//! the CLI speaks of flags (issue 37): library errors name the parameter, the CLI maps it.
+//! the CLI speaks of flags: library errors name the parameter, the CLI maps it.
 use crate::support::resched;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -347,7 +347,7 @@ fn peer_threads_zero_is_an_error() {
     );
 }
 
-/// Issue 37: the library names a bad value by its parameter as the API calls it (a function
+/// The library names a bad value by its parameter as the API calls it (a function
 /// argument or struct field: `eps`, `checkpoint`, `failures[1]`), never by a `--flag`; through
 /// every layer a library or Python caller reaches (core, ledger, campaigns).
 #[test]
@@ -671,7 +671,7 @@ fn h() { let _ = "option `--out`"; }
     );
 }
 
-/// Issue 37: only `cli/src/cli` speaks of flags. No string literal of the core (`src/`), the
+/// Only `cli/src/cli` speaks of flags. No string literal of the core (`src/`), the
 /// ledger (`proofs/`) or the program's non-CLI modules (`cli/src/{experiment,diff,render}`,
 /// `cli/src/batch.rs`) writes a `--flag`, and none makes an `Error::Option` (library errors
 /// are `Error::Param`s, which `resched_cli::cli::to_flags` maps to flags).

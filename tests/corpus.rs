@@ -24,7 +24,7 @@
 use resched::bounds;
 use resched::bounds::moldable::{batch_bound, lpa_bound_instance};
 use resched::model::{Instance, Scenario};
-use resched::opt::{self, Method, OptConfig, OptResult, Status};
+use resched::opt::{self, ilp, Method, OptConfig, OptResult, Status};
 use resched::oracle::corpus::{self, Loaded};
 use resched::oracle::{catalogue, certify, AlgoSpec, Bound, Certified, Prepared, CATALOGUE};
 use resched::schedulers::moldable::Eps;
@@ -47,8 +47,9 @@ const PRIORITIES: [Priority; 9] = [
 ];
 
 /// Largest ILP (binary variables) the opt check solves besides the exact search. The size says
-/// little about microlp's time (about 6 s on Section 4.7's 1,169 binaries, 10 s on an adversarial
-/// case's 140), hence its 30 s limit, after which the ILP's bounds must still enclose `opt`.
+/// little about microlp's time (an adversarial case of 140 binaries can take longer than
+/// Section 4.7's 1,169), hence its 30 s limit, after which the ILP's bounds must still enclose
+/// `opt`.
 const ILP_MAX_VARS: usize = 2_500;
 
 fn corpus() -> Vec<Loaded> {
@@ -333,8 +334,10 @@ fn every_opt_is_proven() {
                 failures.extend(compare_opt(case, "search", r, want));
             }
         }
+        // microlp in every build: its limits are the ones ILP_MAX_VARS was sized for.
         let cfg = OptConfig {
-            ilp_max_vars: ILP_MAX_VARS,
+            backend: ilp::Backend::Microlp,
+            ilp_max_vars: Some(ILP_MAX_VARS),
             time_limit: Duration::from_secs(30),
             ..OptConfig::with_method(Method::Ilp)
         };
@@ -520,7 +523,7 @@ fn the_readme_example_is_a_real_case() {
     corpus::parse(example, "README.md").unwrap_or_else(|e| panic!("{e}"));
 }
 
-/// The case schema's `format_version` (issue 37): every case of the corpus gives none and is
+/// The case schema's `format_version`: every case of the corpus gives none and is
 /// read as version 1; version 1 and a `resched` object (the build that wrote the case) are
 /// accepted; a newer version is refused naming the file and the field, also when the newer case
 /// has fields this build does not know.

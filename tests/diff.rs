@@ -635,7 +635,7 @@ fn usage_errors_exit_2() {
             vec!["--cmd", "python3 x {instanse}"],
             "unknown placeholder `{instanse}`",
         ),
-        (vec!["--cmd", "python3 'x"], "unclosed single quote"),
+        (vec!["--cmd", "python3 'x"], "missing closing quote"),
         (
             vec!["--cmd", &ok, "--protocol", "jsonl"],
             "cannot take a per-case placeholder ({instance})",

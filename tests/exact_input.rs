@@ -1,5 +1,5 @@
 //! Every number a user writes in a JSON input is read exactly or refused with the file and the
-//! field (issue 12, "Nothing a user types may round, hang or exhaust memory"): times of any
+//! field (nothing a user types may round, hang or exhaust memory): times of any
 //! size and form, speedup parameters and tables, schedule starts and durations, and the integer
 //! counts (processors, procs, failures, job, attempt, nodes, pbar, bits). Checked through the
 //! library loaders and through the `resched` binary (`simulate`, `verify`), plus the engine's
@@ -52,7 +52,7 @@ fn instance_times_are_exact_in_every_form() {
             "0.30000000000000000000000000001",
             t("30000000000000000000000000001/100000000000000000000000000000"),
         ),
-        // 1e400 is read exactly as 10^400 (the string "1e400" always was): never inf.
+        // 1e400 is read exactly as 10^400 (as the string "1e400" is): never inf.
         ("1e400", pow10_plus(400, 0)),
         ("\"1e400\"", pow10_plus(400, 0)),
         ("\"7/3\"", Time::new(7, 3).unwrap()),

@@ -1,4 +1,4 @@
-//! Exhaustive small-scope checks (issue 5): every rigid instance and scenario within the scope
+//! Exhaustive small-scope checks: every rigid instance and scenario within the scope
 //! of `proofs::exhaustive::RigidScope` (default: P ≤ 3, n ≤ 3, t_j ∈ {1,2,3}, p_j ∈ 1..=P,
 //! f_j ≤ 2), every rigid algorithm and priority rule, compared with the exact OPT.
 //!

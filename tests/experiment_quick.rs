@@ -377,7 +377,7 @@ fn moldable_eps_and_time_grid_options() {
             },
         )
         .unwrap_err();
-        // The library names its parameter; the CLI, the flag (issue 37).
+        // The library names its parameter; the CLI, the flag.
         assert!(
             e.to_string().starts_with("parameter `time_grid`: "),
             "{bad}: {e}"
@@ -500,7 +500,7 @@ fn steal_sweep_quick() {
 }
 
 /// `--trace` with a machine smaller than Mira: Section 5.2's reduction of jobs above 49,000
-/// nodes has nothing to reduce there, and the sweep runs (it was refused with an error about
+/// nodes has nothing to reduce there, and the sweep runs (not refused with an error about
 /// `--max-job-nodes`, an option the user never gave); a point the machine cannot carry is
 /// kept as saturated instead of ending the campaign.
 #[test]

@@ -1,9 +1,9 @@
 //! The integration tests of resched: one test binary (`cargo test`), one module per subject.
 //!
-//! Tiers: `cargo test` runs the quick tier, a few minutes on two cores. The slow tier (the
-//! peer-moldable sets, the exhaustive scopes, the long random runs) is compiled in with the
-//! feature `slow-tests` of `resched-cli`: `.ci/run` runs `cargo test --features
-//! resched-cli/slow-tests`. Tests marked `#[ignore]` are manual tools (timing tables, the
+//! Tiers: `cargo test` runs the quick tier. The slow tier (the peer-moldable sets, the
+//! exhaustive scopes, the long random runs) is compiled in with the feature `slow-tests` of
+//! `resched-cli`: `.ci/run` runs `cargo test --features resched-cli/slow-tests,resched-cli/highs`
+//! (the tests that hold the ILP then run it on microlp and on HiGHS). Tests marked `#[ignore]` are manual tools (timing tables, the
 //! whole peer-moldable set in release) that neither tier runs. Shared helpers live in
 //! [`support`].
 //!
@@ -26,6 +26,7 @@ mod exhaustive;
 mod experiment_quick;
 mod experiment_steal_synthetic;
 mod golden;
+mod house_rules;
 mod ledger;
 mod module_layers;
 mod moldable_claims;

@@ -340,7 +340,7 @@ fn catalogue_errors_and_reuse() {
         assert!(none <= first, "{name}");
         assert_eq!(p.certify(&inst, &sc).unwrap().makespan, first, "{name}");
     }
-    // The library names its parameter `eps`; `simulate` shows it as `--eps` (issue 37).
+    // The library names its parameter `eps`; `simulate` shows it as `--eps`.
     let e = oracle::build(&AlgoSpec::new("batch-list").with_eps(Time::zero()), &inst)
         .err()
         .map(|e| resched_cli::cli::to_flags("simulate", e).to_string())

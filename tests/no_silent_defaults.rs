@@ -1,4 +1,4 @@
-//! DESIGN rule (issue 12): no silent `unwrap_or` default where a broken invariant would become a
+//! DESIGN rule: no silent `unwrap_or` default where a broken invariant would become a
 //! plausible number.
 //!
 //! Every `unwrap_or`, `unwrap_or_default` and `unwrap_or_else` in the library's non-test code

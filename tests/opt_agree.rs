@@ -1,4 +1,4 @@
-//! The two exact methods agree (issue "Exact optimum for small instances", item 2): on hundreds
+//! The two exact methods agree: on hundreds
 //! of seeded random small instances, rigid and moldable, the branch-and-bound search and the
 //! time-indexed ILP prove the same optimum; both schedules pass the checker; OPT ≥ L(f) (rigid)
 //! and OPT ≤ the greedy incumbent. The search is also run without its transposition table and
@@ -6,7 +6,7 @@
 //!
 //! A failure prints the seed and the instance (JSON) to reproduce it.
 use resched::model::{Instance, Scenario};
-use resched::opt::{self, generate, Method, OptConfig, Status};
+use resched::opt::{self, generate, ilp, Method, OptConfig, Status};
 use resched::{bounds, check, Time};
 
 /// An independent brute force in exact `Time`: serial schedule generation over every order of
@@ -98,12 +98,30 @@ fn agree(seed: u64, inst: &Instance, sc: &Scenario) {
     let ctx = || format!("seed {seed}: {}", describe(inst, sc));
     let s = opt::solve(inst, sc, &OptConfig::with_method(Method::Search))
         .unwrap_or_else(|e| panic!("{e}; {}", ctx()));
-    let i = opt::solve(inst, sc, &OptConfig::with_method(Method::Ilp))
-        .unwrap_or_else(|e| panic!("{e}; {}", ctx()));
     assert_eq!(s.status, Status::Optimal, "search not optimal; {}", ctx());
-    assert_eq!(i.status, Status::Optimal, "ilp not optimal; {}", ctx());
-    assert_eq!(s.makespan, i.makespan, "methods disagree; {}", ctx());
-    for r in [&s, &i] {
+    let mut results = vec![s.clone()];
+    // The ILP on every MILP backend this build has (microlp; HiGHS too with `highs`).
+    for &backend in ilp::Backend::compiled() {
+        let cfg = OptConfig {
+            backend,
+            ..OptConfig::with_method(Method::Ilp)
+        };
+        let i = opt::solve(inst, sc, &cfg).unwrap_or_else(|e| panic!("{backend}: {e}; {}", ctx()));
+        assert_eq!(
+            i.status,
+            Status::Optimal,
+            "ilp ({backend}) not optimal; {}",
+            ctx()
+        );
+        assert_eq!(
+            s.makespan,
+            i.makespan,
+            "search and ilp ({backend}) disagree; {}",
+            ctx()
+        );
+        results.push(i);
+    }
+    for r in &results {
         assert_eq!(
             check::check(inst, sc, &r.schedule).unwrap_or_else(|v| panic!("{v}; {}", ctx())),
             r.makespan
@@ -189,7 +207,7 @@ fn anchor_family_memo_agrees_with_plain_search() {
     }
 }
 
-/// Issue 14, goal 3: on the moldable paper's models with random parameters
+/// On the moldable paper's models with random parameters
 /// (`generate::paper_moldable`: roofline, communication, Amdahl, mix; exact rational times), the
 /// search, the time-indexed ILP (its moldable model: one binary per attempt, processor count and
 /// start) and the brute force agree. Tiny sizes (P ≤ 3, at most 5 attempts, w ≤ 4) keep the
@@ -224,7 +242,7 @@ fn search_matches_brute_force(seed: u64, inst: &Instance, sc: &Scenario) -> bool
     s.stats.root_lower_bound == b
 }
 
-/// Issue 14, goal 1: the lane bound of wide jobs (`opt::lanes`) at the root and at every node
+/// The lane bound of wide jobs (`opt::lanes`) at the root and at every node
 /// never cuts an optimum. Wide-job instances (`generate::anchor_rigid_hard`, widths in
 /// [P/3, 2P/3], so that at most two jobs run together and the lane sets hold every job) of up
 /// to 7 attempts: the search's proven optimum equals the brute force, and its root bound never
@@ -249,7 +267,7 @@ fn wide_jobs_lane_bound_matches_brute_force() {
     );
 }
 
-/// Issue 14, goal 3: the exact deadline areas of short chains (`opt::chains`) and the area
+/// The exact deadline areas of short chains (`opt::chains`) and the area
 /// budget of a makespan (`opt::lattice`) never cut an optimum. The paper's models with up to
 /// 6 attempts (failures, so chains of 2–3 attempts) and w ≤ 8: the search's proven optimum
 /// equals the brute force, its root bound never exceeds it, and on many of them the root bound

@@ -1,7 +1,7 @@
-//! The CP-SAT anchor family of the issue "Exact optimum for small instances" (item 5), generated
+//! The CP-SAT anchor family of the exact optimum's benchmarks, generated
 //! by `opt::generate::anchor_rigid`: the search proves small sizes optimal here in debug
 //! builds, every schedule is checked and meets the bounds. The full size table is
-//! `RESCHED_OPT_TABLE=1 cargo bench --bench opt` (see BENCHMARKS.md); the `#[ignore]` test below
+//! `RESCHED_OPT_TABLE=1 cargo bench --bench opt` (see benches/README.md); the `#[ignore]` test below
 //! prints a quick version in the test profile.
 use resched::opt::search::{main_order, Order};
 use resched::opt::{self, generate, problem, Method, OptConfig};
@@ -30,11 +30,11 @@ fn anchor_small_sizes_are_proven_optimal() {
     }
 }
 
-/// Rigid P = 4, A = 30, seed 2 (issue 14, goal 1): widths 4, 3, 2 pairwise exclusive (84 time
+/// Rigid P = 4, A = 30, seed 2: widths 4, 3, 2 pairwise exclusive (84 time
 /// units) and 69 units of width-1 chains filling the one or two processors beside them, one
 /// processor-unit of slack. OPT = 85 = the energy bound ⌈339/4⌉ (an 85 was also found by
 /// CP-SAT and passes `resched verify`). The main search with the widest attempt first proves it
-/// in ≈ 281,000 nodes; with the longest chain first (the order before) it held 86 after 1.3 M.
+/// in ≈ 281,000 nodes; with the longest chain first (the moldable order) it held 86 after 1.3 M.
 /// A node budget, not a clock, decides the test, so it cannot pass or fail with the load.
 #[test]
 fn tight_rigid_packing_is_proven_at_the_bound() {

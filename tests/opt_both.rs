@@ -28,7 +28,7 @@ fn both_gives_the_ilp_the_search_best() {
         };
         let prob = problem::build(&inst, &sc).unwrap();
         // The ILP (microlp by default) need not finish: its model's size is what is checked;
-        // the search proves these in milliseconds, and a disagreement would be an error.
+        // the search proves these well within the limit, and a disagreement would be an error.
         let cfg = OptConfig {
             time_limit: Duration::from_secs(2),
             ..OptConfig::with_method(Method::Both)

@@ -1,4 +1,4 @@
-//! The zero-slack decision (`opt::exact_fit`, issue 14 goal 1): hand instances, agreement with
+//! The zero-slack decision (`opt::exact_fit`): hand instances, agreement with
 //! the branch-and-bound search (run without the decision) on seeded random zero-slack
 //! instances, and the two anchors it decides (rigid P = 8, A = 40, seeds 2 and 4).
 //!
@@ -184,7 +184,7 @@ fn agrees_with_the_search_on_random_zero_slack_instances() {
     assert_eq!((feasible, infeasible, images), (530, 398, 744));
 }
 
-/// Rigid P = 8, A = 40, seeds 2 and 4 (the last two open anchors of issue 14, goal 1): the
+/// Rigid P = 8, A = 40, seeds 2 and 4 (the anchors no energy bound or general search decides): the
 /// energy bounds stop at 116 (F_4 energy exactly 32·116) and 110 (area exactly 8·110), and the
 /// zero-slack decision proves both infeasible, so OPT = 117 and 111 (schedules of those are
 /// found by the incumbent). Node budgets (the default ones) decide, not the clock.

@@ -1,8 +1,8 @@
-//! Golden tests of the exact optimum (issue "Exact optimum for small instances") that are not
-//! stored cases, each schedule checked by `check::check`. The stored optima — Section 4.7's
-//! OPT = 10 (the moldable paper's Figure 3, bottom), Proposition 3's OPT = 1 for P = 4 and 10,
-//! the hand-checked rigid cases, Theorems 1, 8 and 12, the adversarial cases — are the `opt`
-//! fields of the corpus (`tests/cases/`), each re-proved by `tests/corpus.rs`. Here:
+//! Golden tests of the exact optimum that are not stored cases, each schedule checked by
+//! `check::check`. The stored optima — Section 4.7's OPT = 10 (the moldable paper's Figure 3,
+//! bottom), Proposition 3's OPT = 1 for P = 4 and 10, the hand-checked rigid cases, Theorems
+//! 1, 8 and 12, the adversarial cases — are the `opt` fields of the corpus (`tests/cases/`),
+//! each re-proved by `tests/corpus.rs`. Here:
 //! - Proposition 3's instance (P unit jobs, t_j = 1/j, f_j = j − 1) generated for P = 5 (search,
 //!   ILP and both) and P = 8 (search): OPT = 1 = L(f);
 //! - the limits, the time limit and bad input.
@@ -59,7 +59,7 @@ fn limits_time_limit_and_bad_input() {
     // A horizon too large for the ILP: Error::Limit saying which limit.
     let (inst, sc) = generate::anchor_rigid(30, 8, 1);
     let cfg = OptConfig {
-        ilp_max_vars: 100,
+        ilp_max_vars: Some(100),
         ..OptConfig::with_method(Method::Ilp)
     };
     let e = opt::solve(&inst, &sc, &cfg).unwrap_err();
@@ -91,8 +91,8 @@ fn limits_time_limit_and_bad_input() {
     assert!(r.lower_bound() <= &r.makespan);
 }
 
-/// Issue 14, goal 3: moldable anchor instances that the deadline-area bound (`bounds::AreaHull`,
-/// search rule 3) proves; before it, P = 4, A = 16 proved 2–3 of 5 seeds in 10 s. Seed 3's root
+/// Moldable anchor instances that the deadline-area bound (`bounds::AreaHull`, search rule 3)
+/// proves where the energy and chain bounds alone leave a gap. Seed 3's root
 /// bound rises from 41 (energy and chains) to 43 = OPT: running every job's 2–4 attempts within
 /// 42 time units forces wider, costlier options than the leanest ones the energy bound assumes.
 #[test]

@@ -10,6 +10,7 @@ use std::time::Duration;
 #[test]
 fn highs_agrees_with_the_search() {
     assert_eq!(ilp::backend(), "highs");
+    assert_eq!(OptConfig::default().backend, ilp::Backend::Highs);
     let mut cases = Vec::new();
     for seed in 0..10u64 {
         cases.push(generate::anchor_rigid(

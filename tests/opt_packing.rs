@@ -1,4 +1,4 @@
-//! Perfect-packing instances (issue 14, goal 2): the witness of the rigid paper's Proposition 4
+//! Perfect-packing instances: the witness of the rigid paper's Proposition 4
 //! (Section 4.4), built by the ledger's own witness code, whose optimum meets the energy bound
 //! A(f)/P. Each optimum is exact, proven, and its schedule passes the checker; plus the gap and
 //! the threads of a time-limited run.
@@ -42,7 +42,7 @@ fn proposition4_witness_optimum_p3_and_p4() {
         );
         assert_eq!(r.makespan, expected(i64::from(p)), "P={p}");
     }
-    // The issue's numbers: P = 3 and ε = 1/1000 give 2501/1500.
+    // The closed form against values worked out by hand: P = 3 and ε = 1/1000 give 2501/1500.
     assert_eq!(expected(3), Time::new(2501, 1500).unwrap());
     assert_eq!(expected(4), Time::new(7003, 4000).unwrap());
 }

@@ -1,4 +1,4 @@
-//! Ratios against the true optimum (issue "Exact optimum for small instances", items 2–3): on
+//! Ratios against the true optimum: on
 //! seeded small rigid instances, OPT ≤ the makespan of every heuristic of the registry with every
 //! priority; GREEDY ≤ (2 − 1/P)·OPT (rigid paper, Proposition 2) and R-LIST with m ≥ 1 and LJF ≤
 //! (3 − 4/(P+1))·OPT (Proposition 1). The worst ratio seen and its instance are printed (run with

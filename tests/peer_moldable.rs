@@ -112,7 +112,7 @@ fn run_set(set: &str, pick: impl Fn(usize) -> Vec<usize>) {
 /// The default run: one file per model, the sets rotating (rft_1, com_2, amd_3, mix_1), each
 /// algorithm a (0..=3) on one scenario, (set − 1 + a) mod 5, so each file checks four of its
 /// five scenarios; the selection is printed. Reading a file builds 500 × 7500 exact times,
-/// which dominates in debug (Amdahl's decimal γ most: about 17 s of CPU per file), so the other
+/// which dominates in debug (Amdahl's decimal γ most), so the other
 /// eight files and scenarios are left to the ignored test below, run in release.
 fn default_model(model: &str, set: usize) {
     run_set(&format!("{model}_{set}"), |a| {

@@ -1,4 +1,4 @@
-//! quickcheck properties of the model and the checker on `arbitrary`-derived cases (issue 5).
+//! quickcheck properties of the model and the checker on `arbitrary`-derived cases.
 //!
 //! quickcheck draws and shrinks a byte string; `model::arbitrary::Case` turns any byte string
 //! into a valid instance and scenario, so a failure shrinks to a small case. The generator is

@@ -1,5 +1,5 @@
 //! quickcheck properties of the rigid schedulers on `arbitrary`-derived cases, beside the
-//! proptest ones (issue 5): every algorithm × priority passes the checker and never beats L(f);
+//! proptest ones: every algorithm × priority passes the checker and never beats L(f);
 //! Proposition 2 (GREEDY ≤ (2 − 1/P)·L) and Proposition 1 (R-LIST m ≥ 1 with LJF ≤
 //! (3 − 4/(P+1))·L); the recording-free run gives the same makespan; on tiny cases no
 //! algorithm beats the exact OPT.

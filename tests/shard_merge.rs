@@ -1,9 +1,9 @@
-//! `--shard I/N` + `resched merge` (issue 13): three shards merged are byte for byte the single
+//! `--shard I/N` + `resched merge`: three shards merged are byte for byte the single
 //! run — every file, figures included, timings excepted — for two campaigns and for
 //! `prove --exhaustive`; and the merge refuses what is not one run split N ways (other
 //! parameters, a missing shard, a duplicated shard, an unfinished shard).
 //!
-//! Provenance (issue 37): shard records, manifests, cells, results and figures name the build
+//! Provenance: shard records, manifests, cells, results and figures name the build
 //! that made them; the merge refuses shards of another build, of a dirty tree or of no recorded
 //! build unless `--allow-mixed-builds` is given, and a shard record of a newer format.
 use resched_cli::provenance::{this_build, Provenance};

@@ -1,5 +1,5 @@
-//! `resched simulate --json` and `resched verify` together (issue 11, the simulate/verify side of
-//! the oracle): the JSON report carries the bound the ratio is taken against and each job's
+//! `resched simulate --json` and `resched verify` together (the simulate/verify side of the
+//! oracle): the JSON report carries the bound the ratio is taken against and each job's
 //! completion time; `verify` reads that report as it is, rejects a tampered schedule naming the
 //! broken invariant, and with `--algo` says whether a schedule is the one that algorithm makes.
 //!
@@ -337,7 +337,7 @@ fn help_lists_the_catalogue() {
     assert!(short.contains(&resched::oracle::catalogue::names().join(", ")));
 }
 
-/// The `--json` outputs name the build that computed them (issue 37): `simulate --json`,
+/// The `--json` outputs name the build that computed them: `simulate --json`,
 /// `opt --json`, and the `--gantt` chart's metadata; the report stays readable by `verify`.
 #[test]
 fn json_outputs_and_charts_name_the_build() {

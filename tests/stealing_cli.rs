@@ -204,7 +204,7 @@ fn bad_input_names_the_line_or_option() {
     );
 }
 
-/// Issue 16: a slice of a log whose first job arrives on day 504 is measured from its first
+/// A slice of a log whose first job arrives on day 504 is measured from its first
 /// submission, not from t = 0: the toy example shifted by 504 days (failure included) reports
 /// the very same table as the original.
 #[test]

@@ -1,5 +1,5 @@
-//! `resched steal` on damaged or hostile workload files, as a stranger would feed it (issue 16,
-//! archive traces): every refusal exits with status 2, names the file (and the line where the
+//! `resched steal` on damaged or hostile workload files, as a stranger would feed it (archive
+//! traces included): every refusal exits with status 2, names the file (and the line where the
 //! damage is), writes nothing, and nothing panics.
 use std::io::Write;
 use std::path::Path;

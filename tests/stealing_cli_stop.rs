@@ -1,4 +1,4 @@
-//! `resched steal` stopped before its end (issue 16): by `--max-wall 0` (deterministic: the stop
+//! `resched steal` stopped before its end: by `--max-wall 0` (deterministic: the stop
 //! is seen at the first progress report, after 1024 events) and by SIGTERM. The outputs are
 //! written, marked PARTIAL (text, the `status` column of both CSVs, `-partial` plot files), the
 //! exit status is 3, and every job of the partial jobs CSV has the same row as in the whole run.

@@ -266,7 +266,7 @@ fn unwritable_jobs_csv_is_refused_before_simulating() {
         d.path().join("no/such/dir/jobs.csv"),
         d.path().to_path_buf(),
     ] {
-        // All 19 variants on Table 6's workload: minutes if anything were simulated.
+        // All 19 variants on Table 6's workload: a long run if anything were simulated.
         let t0 = std::time::Instant::now();
         let o = Command::new(crate::support::bin())
             .args(["steal", "--workload", "synthetic", "--variant", "all"])

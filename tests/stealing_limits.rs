@@ -1,4 +1,4 @@
-//! `resched steal` keeps its stated limits (issue 12; `src/stealing/limits.rs`): inputs out of
+//! `resched steal` keeps its stated limits (`src/stealing/limits.rs`): inputs out of
 //! range are refused with exit code 2 and a message naming the option or file and the range,
 //! runs that cannot progress end on the event budget naming `--max-events`, and nothing prints
 //! `NaN` or `inf`. Every run is bounded by a wall clock: a run still going after 30 s is killed

@@ -1,4 +1,4 @@
-//! `resched steal`'s failure rate (issue 16, item 5): the default keeps the paper's *nodes*
+//! `resched steal`'s failure rate: the default keeps the paper's *nodes*
 //! (μ_ind = 49,152 h, Sections 2 and 6.1: a platform MTBF of 1 h on Mira's 49,152 nodes), so
 //! the platform MTBF is μ_ind/N on any machine; `--node-mtbf` gives μ_ind, `--mtbf` gives μ,
 //! and the two are the same failures when μ = μ_ind/N.

@@ -1,5 +1,5 @@
-//! `resched steal` probes its output paths before simulating (issue 12: a path that cannot be
-//! written was found only after the whole simulation), and leaves nothing behind.
+//! `resched steal` probes its output paths before simulating (a path that cannot be
+//! written must not be found only after the whole simulation), and leaves nothing behind.
 use std::process::Command;
 
 #[test]
@@ -14,7 +14,7 @@ fn unwritable_outputs_are_refused_before_simulating() {
         ("--csv", d.path().to_path_buf()),
         ("--plots", file.join("plots")),
     ] {
-        // All 19 variants on Table 6's workload: minutes if anything were simulated.
+        // All 19 variants on Table 6's workload: a long run if anything were simulated.
         let t0 = std::time::Instant::now();
         let o = Command::new(crate::support::bin())
             .args(["steal", "--workload", "synthetic", "--variant", "all", opt])

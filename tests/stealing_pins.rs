@@ -1,9 +1,9 @@
-//! Pins of the node-stealing simulator's exact results (issue 16, item 5: "make it fast without
-//! changing a single result"). Each case hashes a canonical text of the whole run — every
+//! Pins of the node-stealing simulator's exact results (a faster simulator must not change a
+//! single result). Each case hashes a canonical text of the whole run — every
 //! attempt (job, index, start, end, nodes, outcome, positions), every hold, every failure and
 //! its effect, every completion, the counters — so that a speed-up of the plan (the profile,
 //! the compression pass) that moved a single start by a single rational unit fails here. The
-//! hashes were taken from the implementation before the indexed profile (commit bc62708); the
+//! hashes come from the plain (unindexed) profile, which every faster one must reproduce; the
 //! exact end and attempt counts are spelled out too, so a failure says what moved. Every run
 //! also passes the independent checker.
 //!
@@ -197,10 +197,10 @@ fn synthetic_results_are_pinned() {
 #[test]
 fn unforeseen_returns_results_are_pinned() {
     // The `unforeseen` reading (Section 5.1's Batsched) moves down nodes' busy time with every
-    // event, which the kept-plan shortcuts of the planning must still reproduce exactly. Pinned
-    // when those shortcuts were merged; under this reading the metrics and jobs CSVs of `resched
-    // steal` (Table 6's workload, seeds 1-3, every variant; Mira-2018-03-02, Baseline and SFSJ)
-    // were byte-identical before and after them.
+    // event, which the kept-plan shortcuts of the planning must still reproduce exactly: these
+    // pins are the results without the shortcuts, and with them the metrics and jobs CSVs of
+    // `resched steal` under this reading (Table 6's workload, seeds 1-3, every variant;
+    // Mira-2018-03-02, Baseline and SFSJ) stay byte-identical.
     let w = Synthetic::paper(1).generate().unwrap();
     let res = paper_resilience(w.nodes);
     for (v, want) in [

@@ -1,4 +1,4 @@
-//! `Stats::plan_checks`, the count the run time of `resched steal` follows (issue 16, item 5):
+//! `Stats::plan_checks`, the count the run time of `resched steal` follows:
 //! every job a plan update places or examines. A backlog of `n` whole-platform jobs that each
 //! end at half their walltime makes every completion give nodes back, and the compression pass
 //! then examines every job still queued — `n` placements plus `(n − 1) + … + 1` checks — while

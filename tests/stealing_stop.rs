@@ -1,4 +1,4 @@
-//! A node-stealing run stopped by its progress callback (issue 16: a stopped run leaves its
+//! A node-stealing run stopped by its progress callback (a stopped run leaves its
 //! results): after k progress reports, the jobs completed so far have exactly the attempts,
 //! holds and completion times they have in the whole run, the failures so far are the whole
 //! run's first ones, and the partial schedule passes the independent checker against the

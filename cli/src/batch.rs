@@ -62,7 +62,7 @@ pub struct Options {
     pub schedules: bool,
 }
 
-/// One request line, as written (module doc; README "batch").
+/// One request line, as written (module doc; docs/reference/protocol.md).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Request {

@@ -15,7 +15,7 @@
 //! add one [`experiment::Campaign`] entry to [`experiment::CAMPAIGNS`] (name, paper, section,
 //! its `--quick` size, the options it takes, its run function: the compiler checks every part;
 //! the command line, `experiment list` and the option checks follow from it), and record what
-//! it measured beside the paper's numbers in `EXPERIMENTS.md`. Algorithms are named by catalogue name; their column labels come from
+//! it measured beside the paper's numbers in `docs/results/`. Algorithms are named by catalogue name; their column labels come from
 //! the catalogue.
 // Nothing user-visible panics (DESIGN): library code outside tests may not unwrap, expect or
 // panic; an invariant that cannot fail says why where it is allowed.

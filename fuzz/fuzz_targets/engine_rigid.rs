@@ -1,5 +1,5 @@
 //! Fuzz target: on any rigid instance and scenario (the `model::arbitrary::Case` generator,
-//! issue 2's property scope P ≤ 64, n ≤ 30, f_j ≤ 5), every rigid algorithm with every priority
+//! the property tests' scope P ≤ 64, n ≤ 30, f_j ≤ 5), every rigid algorithm with every priority
 //! rule runs to completion and its schedule passes the invariant checker.
 #![no_main]
 use libfuzzer_sys::fuzz_target;

@@ -206,7 +206,8 @@ fn families() -> Vec<Family> {
 }
 
 /// Up to 1024 only: the area+chain constructions ([`super::area_chain`]) supersede this family,
-/// and P = 16384 made the ledger's debug run slow (its ≈ 2.970 for mix is now far below 3.6).
+/// and P = 16384 would make the ledger's debug run slow for a ratio (≈ 2.970 for mix) far
+/// below 3.6.
 const BIG_PROCS: [u32; 4] = [16, 64, 256, 1024];
 const FAILS: [u32; 7] = [1, 2, 3, 5, 8, 12, 20];
 /// L as a multiple λ of the critical chain at k = ⌈√P⌉ processors.

@@ -5,7 +5,7 @@ maturin and PyO3). Every run goes through resched's oracle: the catalogue builds
 the semi-online engine runs it, the independent checker validates the schedule, and the lower
 bound gives the exact ratio.
 
-Inputs are plain dicts in resched's JSON formats (README, "Input formats")::
+Inputs are plain dicts in resched's JSON formats (docs/reference/formats.md)::
 
     instance = {"processors": 4, "jobs": [{"name": "J1", "procs": 2, "time": Fraction(3, 2)}]}
     scenario = {"failures": [1]}          # or the list [1], or None for no failure

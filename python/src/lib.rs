@@ -1,4 +1,4 @@
-//! `resched._native`: the PyO3 extension module under the `resched` Python package (issue 13).
+//! `resched._native`: the PyO3 extension module under the `resched` Python package.
 //!
 //! A thin layer over the crate's public API: every run goes through the oracle's certify path
 //! ([`resched::oracle::certify`]: catalogue → engine → checker → bound → exact ratio), the

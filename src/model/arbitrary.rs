@@ -61,7 +61,7 @@ impl Scope {
         max_den: 2,
         moldable_weight: 0,
     };
-    /// Larger rigid cases for the engine: P ≤ 64, n ≤ 30, f_j ≤ 5 (issue 2's property scope).
+    /// Larger rigid cases for the engine: P ≤ 64, n ≤ 30, f_j ≤ 5 (the property tests' scope).
     pub const LARGE: Scope = Scope {
         max_procs: 64,
         max_jobs: 30,

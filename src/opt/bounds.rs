@@ -43,10 +43,11 @@ pub const MAX_DFF_K: i64 = 16;
 /// them at the root.
 ///
 /// Every F_k is dual feasible, so each is a valid bound (any choice of transforms is sound).
-/// F_1..F_3 serve most instances; a larger k rounds widths on a finer grid and, measured on the
-/// 210-instance family of issue 14, is sometimes the strongest (rigid P = 8, A = 40, seed 2:
-/// F_4 proves 116 where F_1..F_3 prove 114; P = 16, A = 40, seed 2: 107 against 104). Only the
-/// single best one is added, because every energy is evaluated again at every search node.
+/// F_1..F_3 serve most instances; a larger k rounds widths on a finer grid and, on the anchor
+/// families of the `opt` bench's size table, is sometimes the strongest (rigid P = 8, A = 40,
+/// seed 2: F_4 proves 116 where F_1..F_3 prove 114; P = 16, A = 40, seed 2: 107 against 104).
+/// Only the single best one is added, because every energy is evaluated again at every search
+/// node.
 pub fn energies(prob: &IntProblem) -> Vec<Energy> {
     let cap = i64::from(prob.procs);
     let mut out = Vec::new();

@@ -1,5 +1,5 @@
 //! Exact deadline areas of a moldable job's short chains: the least (transformed) area of k
-//! attempts whose durations sum to at most D, over *whole* options (issue 14, goal 3).
+//! attempts whose durations sum to at most D, over *whole* options.
 //!
 //! [`super::bounds::AreaHull`] bounds that least area by k·H(D/k), H the lower convex hull of
 //! the job's (duration, area) points: a relaxation that lets every attempt run on a fractional

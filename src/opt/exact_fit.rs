@@ -1,6 +1,6 @@
 //! The zero-slack decision of rigid instances: is there a schedule of makespan ≤ T when the
-//! energy bound is met *exactly* at T (issue 14, goal 1: the rigid P = 8, A = 40 questions that
-//! no energy bound and no general search decided)?
+//! energy bound is met *exactly* at T (such as the rigid P = 8, A = 40 anchor questions that no
+//! energy bound and no general search decides)?
 //!
 //! Let F be a dual feasible function (the identity, or one of [`super::bounds::energies`]'
 //! Fekete–Schepers transforms) with Σ_j attempts_j·F(p_j)·t_j = F(P)·T. Every attempt set that
@@ -20,8 +20,8 @@
 //! (the bound of [`super::bounds`] at the node: any DFF of a DFF image is again a DFF of the
 //! original); jobs whose F-widths pairwise exceed the capacity run one at a time, so their
 //! remaining times add up within T − t ([`super::bounds::clique`]); a job whose chain exactly
-//! fills T − t must start now. Measured (BENCHMARKS.md, o14rigid4): these node bounds halve the
-//! nodes of the two anchor questions against the chain and F_1..F_3 bounds alone. The
+//! fills T − t must start now. These node bounds halve the nodes of the two anchor questions
+//! against the chain and F_1..F_3 bounds alone. The
 //! state (per job: attempts left, remainder of the running one) determines t (the F-area done
 //! is F(P)·t), so a failed state is remembered in a table (cleared at a size limit). Jobs with
 //! the same (F-width, width, duration) are interchangeable: the state is keyed by their sorted
@@ -510,10 +510,10 @@ fn fills_of(
     }
 }
 
-/// Node budget of the root stage of [`super::solve`] ([`at_root`]). Measured (BENCHMARKS.md,
-/// o14rigid4): rigid P = 8, A = 40 seed 2's F_4 question needs 2.2 M nodes, seed 4's area
-/// question 3.4 M (≈ 1 µs a node); the budget leaves room above both and stays well within the
-/// default 10 s limit when a question is not decided.
+/// Node budget of the root stage of [`super::solve`] ([`at_root`]): rigid P = 8, A = 40 seed
+/// 2's F_4 question needs 2.2 M nodes, seed 4's area question 3.4 M; the budget leaves room
+/// above both and leaves most of the default 10 s limit to the search when a question is not
+/// decided (the `opt` bench measures the cost of a node).
 pub const ROOT_NODES: u64 = 5_000_000;
 
 /// Failed states the root stage remembers before its table is cleared (≈ 150 bytes each for

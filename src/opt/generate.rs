@@ -1,10 +1,9 @@
 //! Seeded generators of small instances for the optimum's tests and benchmarks, shared so that
 //! both measure exactly the same instances.
 //!
-//! - [`anchor_rigid`]: the benchmark family of the issue "Exact optimum for small instances"
-//!   (the CP-SAT anchor): for A total attempts, n = ⌈A/2⌉ rigid jobs, p_j uniform in 1..=P,
-//!   integer t_j uniform in 1..=10, and the A − n extra attempts (failures) spread uniformly at
-//!   random over the jobs.
+//! - [`anchor_rigid`]: the benchmark family of the exact optimum (the CP-SAT anchor): for A
+//!   total attempts, n = ⌈A/2⌉ rigid jobs, p_j uniform in 1..=P, integer t_j uniform in
+//!   1..=10, and the A − n extra attempts (failures) spread uniformly at random over the jobs.
 //! - [`anchor_rigid_hard`]: the same with p_j uniform in ⌈P/3⌉..=⌊2P/3⌋.
 //! - [`anchor_moldable`]: the same shape with moldable jobs: a random table per job (work w
 //!   uniform in 1..=20, t(p) = ⌈w/min(p, p̄)⌉ + c·(p − 1) with p̄ uniform in 1..=P and c in
@@ -44,9 +43,9 @@ pub fn anchor_rigid(attempts: usize, procs: u32, seed: u64) -> (Instance, Scenar
     )
 }
 
-/// The "hard" variant of the anchor family (issue 14's held-out family): the same shape, but
-/// p_j uniform in ⌈P/3⌉..=⌊2P/3⌋ (at least 1), so that most pairs of jobs fit side by side but
-/// few triples do — the clique bound of wide jobs is weak and the packing matters.
+/// The "hard" variant of the anchor family (held out: the search is not tuned on it): the same
+/// shape, but p_j uniform in ⌈P/3⌉..=⌊2P/3⌋ (at least 1), so that most pairs of jobs fit side
+/// by side but few triples do — the clique bound of wide jobs is weak and the packing matters.
 pub fn anchor_rigid_hard(attempts: usize, procs: u32, seed: u64) -> (Instance, Scenario) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let procs = procs.max(1);
@@ -88,7 +87,7 @@ pub fn anchor_moldable(attempts: usize, procs: u32, seed: u64) -> (Instance, Sce
     (Instance { procs, jobs }, Scenario::new(failures))
 }
 
-/// The moldable paper's speedup models with random parameters (issue 14, goal 3): the shape of
+/// The moldable paper's speedup models with random parameters: the shape of
 /// the anchor family (n = ⌈A/2⌉ jobs, the A − n extra attempts spread at random), each job
 /// drawn from the roofline (t = w/min(p, p̄)), communication (t = w/p + (p−1)·c), Amdahl
 /// (t = w·((1−γ)/p + γ)) and mix (t = w(1−γ)/min(p, p̄) + wγ + (p−1)·c) models of the moldable

@@ -58,7 +58,8 @@ pub struct Budget {
 
 impl Budget {
     /// The budget [`super::solve`] uses: 400 moves per attempt (at least 20,000, at most
-    /// 200,000; measured: ≈ 2–5 µs per move at A = 16), stalls of 2,000, a fixed seed.
+    /// 200,000, a small share of the default time limit; the `opt` bench measures a move),
+    /// stalls of 2,000, a fixed seed.
     pub fn for_attempts(attempts: u64, deadline: Option<Instant>) -> Budget {
         Budget {
             moves: attempts.saturating_mul(400).clamp(20_000, 200_000),

@@ -75,8 +75,11 @@ pub struct OptConfig {
     /// Entries of the search's transposition table before it is cleared (0 disables it);
     /// the default 10^6 keeps it under ~200 MB for 15 jobs.
     pub memo_limit: usize,
-    /// Largest number of binary variables the ILP may build (beyond it: [`Error::Limit`]).
-    pub ilp_max_vars: usize,
+    /// The MILP solver of the ILP method (default: [`ilp::Backend::preferred`]).
+    pub backend: ilp::Backend,
+    /// Largest number of binary variables the ILP may build (beyond it: [`Error::Limit`]);
+    /// None: the backend's [`ilp::Backend::default_max_vars`].
+    pub ilp_max_vars: Option<usize>,
     /// Threads of the search's portfolio ([`search::solve_parallel`]); 1 = one thread.
     pub threads: usize,
 }
@@ -88,7 +91,8 @@ impl Default for OptConfig {
             time_limit: Duration::from_secs(10),
             node_limit: None,
             memo_limit: 1_000_000,
-            ilp_max_vars: ilp::DEFAULT_MAX_VARS,
+            backend: ilp::Backend::preferred(),
+            ilp_max_vars: None,
             threads: 1,
         }
     }
@@ -101,6 +105,13 @@ impl OptConfig {
             method,
             ..OptConfig::default()
         }
+    }
+
+    /// The limit on the ILP's binary variables in force: the one set, else the backend's.
+    pub fn max_vars(&self) -> usize {
+        let own = self.backend.default_max_vars();
+        // default: no limit set means the backend's own (documented on the field)
+        self.ilp_max_vars.unwrap_or(own)
     }
 }
 
@@ -266,7 +277,7 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
     // checks that stage's answers independently.
     let energy_lb = root_lb;
     // Zero-slack roots: an energy met exactly at the bound is a perfect-fill question, which
-    // [`exact_fit`] decides where the search and the energy bounds cannot (issue 14).
+    // [`exact_fit`] decides where the search and the energy bounds cannot.
     let fit = exact_fit::at_root(
         &prob,
         &energies,
@@ -462,18 +473,46 @@ mod tests {
         let t = Time::from_int;
         let inst = Instance::rigid(3, &[(2, t(2)), (2, t(1)), (1, t(3))]).unwrap();
         let sc = Scenario::new(vec![1, 1, 0]);
+        let backends = match ilp::Backend::compiled() {
+            [] => &[ilp::Backend::Microlp][..],
+            all => all,
+        };
         for method in [Method::Search, Method::Ilp, Method::Both] {
-            let r = solve(&inst, &sc, &OptConfig::with_method(method));
-            if method != Method::Search && !cfg!(feature = "ilp") {
-                let e = r.unwrap_err().to_string();
-                assert!(e.contains("`ilp` feature"), "{method:?}: {e}");
-                continue;
+            for &backend in backends {
+                let cfg = OptConfig {
+                    backend,
+                    ..OptConfig::with_method(method)
+                };
+                let r = solve(&inst, &sc, &cfg);
+                if method != Method::Search && !cfg!(feature = "ilp") {
+                    let e = r.unwrap_err().to_string();
+                    assert!(e.contains("`ilp` feature"), "{method:?}: {e}");
+                    continue;
+                }
+                let r = r.unwrap();
+                assert!(r.is_optimal(), "{method:?} {backend}");
+                // Jobs 1 and 2 (2 procs) are exclusive: 2·2 + 2·1 = 6; job 3 fits beside them.
+                assert_eq!(r.makespan, t(6), "{method:?} {backend}");
+                assert_eq!(crate::check::check(&inst, &sc, &r.schedule).unwrap(), t(6));
             }
-            let r = r.unwrap();
-            assert!(r.is_optimal(), "{method:?}");
-            // Jobs 1 and 2 (2 procs) are exclusive: 2·2 + 2·1 = 6; job 3 fits beside them.
-            assert_eq!(r.makespan, t(6), "{method:?}");
-            assert_eq!(crate::check::check(&inst, &sc, &r.schedule).unwrap(), t(6));
         }
+    }
+
+    /// A backend this build lacks is refused by name, never silently replaced.
+    #[cfg(all(feature = "ilp", not(feature = "highs")))]
+    #[test]
+    fn a_backend_not_compiled_in_is_refused() {
+        let t = Time::from_int;
+        let inst = Instance::rigid(2, &[(2, t(2)), (1, t(1)), (1, t(3))]).unwrap();
+        let sc = Scenario::new(vec![1, 0, 0]);
+        let cfg = OptConfig {
+            backend: ilp::Backend::Highs,
+            ..OptConfig::with_method(Method::Ilp)
+        };
+        let e = solve(&inst, &sc, &cfg).unwrap_err();
+        assert!(
+            matches!(e, Error::Solver(ref m) if m.contains("`highs` feature")),
+            "{e}"
+        );
     }
 }

@@ -32,7 +32,8 @@
 use super::greedy::{IntAttempt, IntSchedule};
 use super::problem::IntProblem;
 
-/// Default node budget of the packing DFS (a few milliseconds).
+/// Default node budget of the packing DFS (a short try before the improvement and the exact
+/// methods, small beside their budgets).
 pub const DEFAULT_NODES: u64 = 200_000;
 
 /// A packing of makespan exactly ≤ `target`, if the DFS finds one within `node_limit` nodes.

@@ -114,8 +114,8 @@ impl Order {
     ///
     /// Why thread 0 follows [`main_order`]: the destructive test at the bound is what proves a
     /// tight packing, and widest first meets such a schedule sooner (see [`main_order`]); with
-    /// the longest chain first on thread 0, the rigid P = 16, A = 30/40 instances were proven
-    /// less often within 10 s (BENCHMARKS.md, issue 14, o14rigid3).
+    /// the longest chain first on thread 0, fewer of the rigid P = 16, A = 30/40 anchor
+    /// instances are proven within the time limit (see the `opt` bench's size table).
     pub fn of_thread(main: Order, i: usize) -> Order {
         if i == 0 {
             return main;
@@ -306,10 +306,10 @@ pub fn solve(prob: &IntProblem, start: IntSchedule, limits: Limits) -> Outcome {
 ///
 /// Why: the order never changes what a complete search proves (every child is tried), only
 /// how soon a destructive test at the bound meets a schedule that proves it. The rigid misses
-/// of the anchor family (issue 14, goal 1) were gap-1 tests whose optimum *is* the bound — a
+/// of the anchor family are gap-1 tests whose optimum *is* the bound — a
 /// tight packing where the wide jobs run back to back and the narrow chains fill the holes
 /// beside them (e.g. rigid P = 4, A = 30, seed 2: OPT = 85, the bound; longest chain first
-/// still held 86 after 10 s and 1.3 M nodes, widest first proves 85 in 2.3 s). Placing the
+/// still held 86 after 1.3 M nodes, widest first proves 85 in ≈ 281,000). Placing the
 /// widest attempt first at each event builds exactly that shape; the narrow jobs' order is
 /// then settled in the holes. Moldable jobs keep the longest chain first: their widths are a
 /// choice, and widest-first would try every job's widest (least efficient) option first.

@@ -22,7 +22,6 @@ use crate::time::Time;
 use crate::workload::peer::PeerPriority;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::cmp::Ordering;
 use std::fmt;
 use std::str::FromStr;
 
@@ -146,47 +145,47 @@ impl From<PeerPriority> for Priority {
     }
 }
 
+impl Priority {
+    /// The sort key of a job of `p` processors and time `t` on a platform of `platform`
+    /// processors: smaller keys run first. This is the one statement of the rules; [`order`]
+    /// sorts by it, and the moldable list schedulers key each attempt by it. `None` for RANDOM,
+    /// whose order is a permutation of the seed, not a key of the job.
+    pub fn key(self, p: u32, t: &Time, platform: u32) -> Option<(u8, Time)> {
+        Some(match self {
+            Priority::Index => (0, Time::zero()),
+            Priority::Lpt => (0, -t),
+            Priority::Spt => (0, t.clone()),
+            Priority::Hpa => (0, -Time::from(p)),
+            Priority::Lpa => (0, Time::from(p)),
+            Priority::La => (0, -t.mul_int(u64::from(p))),
+            Priority::Sa => (0, t.mul_int(u64::from(p))),
+            Priority::Ljf if 2 * u64::from(p) > u64::from(platform) => (0, -Time::from(p)),
+            Priority::Ljf => (1, -t),
+            Priority::Random => return None,
+        })
+    }
+}
+
 /// The queue order of jobs with keys `(procs, time)` under `priority` on a platform of
 /// `platform` processors (used by LJF only), highest priority first. Ties by index.
 pub fn order(priority: Priority, keys: &[(u32, Time)], platform: u32, seed: u64) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..keys.len()).collect();
-    let by_time_desc = |a: &usize, b: &usize| keys[*b].1.cmp(&keys[*a].1);
-    match priority {
-        Priority::Index => {}
-        Priority::Lpt => idx.sort_by(by_time_desc),
-        Priority::Spt => idx.sort_by(|a, b| keys[*a].1.cmp(&keys[*b].1)),
-        Priority::Hpa => idx.sort_by(|a, b| keys[*b].0.cmp(&keys[*a].0)),
-        Priority::Lpa => idx.sort_by(|a, b| keys[*a].0.cmp(&keys[*b].0)),
-        Priority::La | Priority::Sa => {
-            let area: Vec<Time> = keys.iter().map(|(p, t)| t.mul_int(u64::from(*p))).collect();
-            if priority == Priority::La {
-                idx.sort_by(|a, b| area[*b].cmp(&area[*a]));
-            } else {
-                idx.sort_by(|a, b| area[*a].cmp(&area[*b]));
-            }
-        }
-        Priority::Random => {
-            // Fisher–Yates from the last position down, one draw per position.
+    let sort_keys: Option<Vec<(u8, Time)>> = keys
+        .iter()
+        .map(|(p, t)| priority.key(*p, t, platform))
+        .collect();
+    match sort_keys {
+        // `sort_by` is stable and `idx` started in index order, so equal keys keep index order.
+        Some(k) => idx.sort_by(|a, b| k[*a].cmp(&k[*b])),
+        None => {
+            // RANDOM: Fisher–Yates from the last position down, one draw per position.
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             for i in (1..idx.len()).rev() {
                 let k = rng.random_range(0..=i);
                 idx.swap(i, k);
             }
         }
-        Priority::Ljf => {
-            let large = |p: u32| 2 * u64::from(p) > u64::from(platform);
-            idx.sort_by(|a, b| {
-                let (pa, pb) = (keys[*a].0, keys[*b].0);
-                match (large(pa), large(pb)) {
-                    (true, false) => Ordering::Less,
-                    (false, true) => Ordering::Greater,
-                    (true, true) => pb.cmp(&pa),
-                    (false, false) => by_time_desc(a, b),
-                }
-            });
-        }
     }
-    // `sort_by` is stable and `idx` started in index order, so equal keys keep index order.
     idx
 }
 

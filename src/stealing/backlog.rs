@@ -1,10 +1,10 @@
 //! How many jobs wait in a run's queue as its trace goes on: the backlog that the run time of
-//! conservative backfilling follows (issue 16, item 5). Every plan update of the node-stealing
+//! conservative backfilling follows. Every plan update of the node-stealing
 //! paper's Section 4.1 goes over the whole queue, and an early completion can move each queued
 //! reservation, so a run's work per job is proportional to the jobs waiting, not to the trace's
 //! length. On a platform whose offered load, failures and checkpoints included, exceeds its
-//! capacity the queue grows without bound and so does the work per job (BENCHMARKS.md, "what
-//! the cost per job follows"); these counts let a user see that from a run's own report.
+//! capacity the queue grows without bound and so does the work per job (the `stealing` bench's
+//! `saturated` and `archive` cases); these counts let a user see that from a run's own report.
 //!
 //! A job waits from its release to the start of its first attempt; jobs queued again after a
 //! failure are not counted (their count stays small: one per failure on a job, at most).

@@ -180,7 +180,7 @@ pub struct Budget {
     /// was (`None`: only every `PROGRESS_EVERY` events, which keeps the reports, and so a stop,
     /// at the same events on every machine). `resched steal` sets it so that a stop (Ctrl-C,
     /// SIGTERM, `--max-wall`) is seen within a quarter second even where 1024 events of a
-    /// backlog of thousands of jobs take a minute.
+    /// backlog of thousands of jobs take far longer.
     pub report_interval: Option<std::time::Duration>,
 }
 

@@ -1,4 +1,4 @@
-//! Node identities in compact form (issue "Node stealing", item 8: 49,152 nodes).
+//! Node identities in compact form (Mira has 49,152 nodes).
 //!
 //! The node-stealing paper (Sections 3 and 4.2) is about *which* node a job loses and which node
 //! it gets back, so nodes have identities `0..N` (the paper's `P_1..P_N` are ids `0..N−1`).

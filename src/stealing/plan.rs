@@ -12,7 +12,7 @@
 //! choices of Section 3 ("J_3 on P_3 to P_8", "reserves P_1 to P_6 for J_4", "J_3 … on P_2 and
 //! P_4 to P_8").
 //!
-//! # Why blocks (issue 16, item 5: archive traces with thousands of queued jobs)
+//! # Why blocks (archive traces with thousands of queued jobs)
 //! The steps are kept in blocks of at most `BLOCK_MAX` steps ([`steps`]), each with a pending
 //! addition (a reservation covering the whole block costs O(1) there) and the minimum and maximum
 //! of its counts. A placement skips whole blocks: "the next step with at least p free" skips blocks
@@ -22,17 +22,17 @@
 //! reference and compares them on random profiles): the earliest start depends only on the step
 //! *function*, never on how its steps are stored.
 //!
-//! Two more things keep a backlogged plan cheap to search (Thunder's first 50,000 lines, SFSJ:
-//! 21.9 → 9.9 s, identical outputs; BENCHMARKS.md, "blocks passed over whole"):
+//! Two more things keep a backlogged plan cheap to search, and neither changes an output (the
+//! `stealing` bench's `archive` cases measure them):
 //! - a block whose runs are all too short for the window sought is passed over whole: each
 //!   block keeps, once searched `BUILD_AFTER` times since it last changed, the summary of
-//!   its runs by threshold ([`block_runs`]), so a search no longer rejects its candidate runs
+//!   its runs by threshold ([`block_runs`]), so a search does not reject its candidate runs
 //!   one by one;
 //! - a breakpoint where the count does not change is removed as soon as an addition leaves one
 //!   (a reservation given back, two reservations meeting end to start), so the plan holds about
 //!   one step per reservation and not every breakpoint it ever had.
 //!
-//! # Why integer ticks (issue 16, item 5)
+//! # Why integer ticks
 //! The step function itself ([`steps`]) is generic over the instant type, and a profile holds
 //! it in integer ticks of a common denominator D ([`instant`]) whenever every instant fits:
 //! D starts as the 1/[`GRID`] grid on which failures and checkpoint periods are drawn, and
@@ -41,22 +41,20 @@
 //! D = 1000) turns the profile into exact rationals for good, so an answer is never rounded
 //! and never depends on the representation (`ticks_answer_as_exact_rationals` runs both on
 //! the same random plans). A comparison becomes one integer comparison instead of two 128-bit
-//! products, a sum one addition instead of gcds, and a step 8 bytes instead of 24: Thunder's
-//! first 50,000 lines, CPU user s, Baseline 4.95 → 3.6–4.0, SFSJ 7.95 → 5.3–6.2; whole
-//! Thunder and the other archive traces in BENCHMARKS.md ("integer ticks"), every output
-//! `cmp`-equal. The rest of the simulator keeps [`Time`]: the profile converts at its
-//! boundary, one multiplication per instant.
+//! products, a sum one addition instead of gcds, and a step 8 bytes instead of 24, with every
+//! output `cmp`-equal to that of exact rationals (the `stealing` bench measures the gain). The
+//! rest of the simulator keeps [`Time`]: the profile converts at its boundary, one
+//! multiplication per instant.
 //!
-//! # Why the planning passes run here, on a mirror of the queue (issue 16, item 5)
+//! # Why the planning passes run here, on a mirror of the queue
 //! A compression pass checks every queued job, and a full recomputation places every one:
 //! SDSC-BLUE's SFSJ run makes 224 million checks for 18.7 million moves. Run in the
-//! simulator, each check read its job from the queue and converted its start and length to
-//! ticks for every question, and each placement converted its start back and forth. So the
-//! two passes run here ([`Profile::compress`], [`Profile::place_all`], in [`pass`]) on
+//! simulator, each check would read its job from the queue and convert its start and length
+//! to ticks for every question, and each placement would convert its start back and forth.
+//! So the two passes run here ([`Profile::compress`], [`Profile::place_all`], in [`pass`]) on
 //! [`Queue`], the queue's node counts, lengths and starts in ticks, which the simulator keeps
-//! beside its own queue; an instant is converted once, when a job is queued or given a start.
-//! SDSC-BLUE whole log, CPU s: SFSJ 33 → 27, Baseline 94–97 → 78–80, every output
-//! `cmp`-equal (BENCHMARKS.md, "the planning passes in the plan").
+//! beside its own queue; an instant is converted once, when a job is queued or given a start,
+//! and every output stays `cmp`-equal to that of the passes run in the simulator.
 use crate::stealing::checkpoint::GRID;
 use crate::time::Time;
 use instant::{Instant, Scale, Tick};
@@ -326,8 +324,8 @@ impl Profile {
 
     /// As [`Profile::rises`], scanned only as questions need ([`Rises::reaches_before`]):
     /// compression asks mostly about counts reached soon after `now`, and its rises are
-    /// recomputed after every move, so scanning them to `until` each time was 10–12 % of a run
-    /// on the archive traces.
+    /// recomputed after every move, so scanning them to `until` each time would be a sizeable
+    /// share of a run on the archive traces.
     pub fn rises_on_demand(&mut self, from: &Time, until: Option<&Time>) -> Rises {
         self.rises_with(from, until, false)
     }

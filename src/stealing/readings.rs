@@ -1,5 +1,6 @@
 //! Readings of the node-stealing paper that its text leaves open, as named parameters of a run
-//! (DESIGN.md: "readings are parameters"). Issue 16 item 3 runs both of each.
+//! (DESIGN.md: "readings are parameters"). The node-stealing sweep runs both of each on the
+//! same failures, so that no result rests on one reading.
 //!
 //! # Does the plan foresee when a down node comes back? ([`NodeReturns`])
 //! Section 4.1 has the scheduler recompute the plan at each failure; Section 5.1 says how the

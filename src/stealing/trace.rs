@@ -293,7 +293,8 @@ mod tests {
     }
 
     /// LLNL-Thunder's headers: 1002 nodes of 4 processors; its 1024-processor jobs need 256
-    /// nodes (the issue: "job 12 needs 1024 nodes but the machine has 1002").
+    /// nodes (read as nodes, they would be refused: "job 12 needs 1024 nodes but the machine
+    /// has 1002").
     #[test]
     fn processors_become_nodes_by_the_headers() {
         let head = "; MaxNodes: 1002\n; MaxProcs: 4008\n";

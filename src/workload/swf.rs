@@ -42,8 +42,8 @@ use std::path::Path;
 pub const SWF_FIELDS: usize = 18;
 
 /// The largest submit, run or requested time accepted, in seconds (10^11 s ≈ 3,170 years, the
-/// bound of `steal`'s times, `stealing::limits::MAX_SECONDS`). Issue 12: a run time of 1e400
-/// was silently cut to the walltime by `steal`, and became an infinite exposure (a message
+/// bound of `steal`'s times, `stealing::limits::MAX_SECONDS`). A run time of 1e400 must not be
+/// silently cut to the walltime by `steal`, nor become an infinite exposure (a message
 /// containing `inf` naming no file) in `experiment rigid-trace`; no machine logs such times.
 pub const MAX_SECONDS: i64 = 100_000_000_000;
 
@@ -537,7 +537,7 @@ mod tests {
             .contains("too many fields: 19"));
     }
 
-    /// Issue 12: times beyond 10^11 s are refused by line, not cut to the walltime or turned
+    /// Times beyond 10^11 s are refused by line, not cut to the walltime or turned
     /// into an infinite exposure; 10^11 itself is accepted.
     #[test]
     fn times_beyond_the_limit_name_the_line() {

@@ -26,7 +26,8 @@
 //!   (exact Amdahl, mix and power tables make instants with thousands of bits after a few
 //!   hundred events). With [`CAMPAIGN_GRID_BITS`] = 20 the error is below 1 µs per attempt.
 //!   The default is the exact tables: since `Time`'s arithmetic avoids gcds on full-size
-//!   products, they cost less than the grid on the full moldable-table1 (EXPERIMENTS.md).
+//!   products, they cost less than the grid on the full moldable-table1
+//!   (docs/results/moldable-table1.md).
 //!
 //! Every set is drawn from its own ChaCha8 stream keyed by (campaign seed, set index, a domain
 //! tag) — see [`crate::workload::sampling::stream`] — so set s is the same whatever the thread

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Their BATCH-LIST and LPA-LIST (for L') on fresh instances of their own generator, for the
-# two mix columns of Table 1 (EXPERIMENTS.md, "moldable-table1"). Run from the build directory
+# two mix columns of Table 1 (docs/results/moldable-table1.md). Run from the build directory
 # of tests/peer_moldable/README.md ($B, holding generate.py, failure.cpp, moldableBatch and
 # fixed/moldable_lpa); nothing of theirs is in this repository.
 #   usage: sh their_generator_runs.sh SETS SCENARIOS > means.txt

@@ -34,7 +34,7 @@ pub(crate) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
 }
 
 /// The seed of the RANDOM priority: `--seed` applies to it alone, so a seed given with another
-/// rule (LPT by default) is refused rather than silently ignored (issue 12).
+/// rule (LPT by default) is refused rather than silently ignored.
 pub(crate) fn seed_for(seed: Option<u64>, priority: Option<Priority>) -> Result<u64> {
     // default: LPT is the documented default priority
     let rule = priority.unwrap_or(Priority::Lpt);

@@ -130,7 +130,7 @@ pub fn run(a: Args) -> Result<Exit> {
         return replay(path, &mut ext, &rules);
     }
     let cfg = config(&a, rules)?;
-    // Issue 12: where the counterexample goes is checked before the cases run, not after.
+    // Where the counterexample goes is checked before the cases run, not after.
     crate::cli::steal::outputs::check_file(&a.out, "--out")?;
     let mut out = String::new();
     out.push_str(&format!(

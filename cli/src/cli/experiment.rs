@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long)]
     pub threads: Option<usize>,
     /// rigid-trace, steal-sweep: SWF trace(s) (.swf or .swf.gz), required; the paper's are the
-    /// two Mira windows of March 2018 (the README says where to get them).
+    /// two Mira windows of March 2018 (docs/guide/traces.md says where to get them).
     #[arg(long = "trace")]
     pub traces: Vec<PathBuf>,
     /// Override the number of job sets (rigid-trace: days per trace; steal-sweep: failure
@@ -55,11 +55,12 @@ pub struct Args {
     #[arg(long)]
     pub eps: Option<Time>,
     /// moldable-table1, moldable-sweeps: round every time up to a multiple of 2^-BITS s
-    /// (1..=40; 20 is < 1 µs per attempt) instead of the exact tables (see EXPERIMENTS.md).
+    /// (1..=40; 20 is < 1 µs per attempt) instead of the exact tables (see
+    /// docs/results/moldable-table1.md).
     #[arg(long, value_name = "BITS")]
     pub time_grid: Option<u32>,
     /// Compute only shard I of N (0 ≤ I < N) of the campaign's cells, e.g. one task of a Slurm
-    /// job array; `resched merge` joins the N output directories (see slurm/ and the README).
+    /// job array; `resched merge` joins the N output directories (see docs/guide/slurm.md).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
 }
@@ -148,8 +149,8 @@ pub fn run(a: Args) -> Result<Exit> {
     let name = a.name.clone();
     let sharded = a.shard.is_some();
     let opts = a.options(mode)?;
-    // Issue 12: an output directory that cannot be written is found before the campaign runs
-    // (like steal's --csv/--plots), not after hours of cells; a bad campaign name goes first.
+    // An output directory that cannot be written is found before the campaign runs (like
+    // steal's --csv/--plots), not after hours of cells; a bad campaign name goes first.
     if experiment::find(&name).is_ok() {
         crate::cli::steal::outputs::check_dir(&opts.out_dir(&name), "--out")?;
     }

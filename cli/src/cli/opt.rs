@@ -20,6 +20,10 @@ pub struct Args {
     /// Exact method: the branch-and-bound search, the time-indexed ILP, or both (cross-checked).
     #[arg(long, default_value = "search")]
     pub method: String,
+    /// MILP solver of the ILP method: microlp, or highs when built with the `highs` feature
+    /// (the default then).
+    #[arg(long)]
+    pub backend: Option<String>,
     /// Wall-clock budget per method in seconds; when it runs out the best schedule found is
     /// printed with a proven lower bound.
     #[arg(long, default_value = "10")]
@@ -79,8 +83,19 @@ pub fn run(a: Args) -> Result<Exit> {
             format!("{} must lie in 1..=64", a.threads),
         ));
     }
+    let backend = match &a.backend {
+        Some(b) => b.parse()?,
+        None => opt::ilp::Backend::preferred(),
+    };
+    if !opt::ilp::Backend::compiled().contains(&backend) {
+        return Err(Error::option(
+            "backend",
+            format!("{backend} is not compiled into this resched (build it with the `{backend}` feature)"),
+        ));
+    }
     let cfg = OptConfig {
         method,
+        backend,
         time_limit: parse_seconds("time-limit", &a.time_limit)?,
         node_limit: a.node_limit,
         threads: a.threads,
@@ -96,7 +111,7 @@ pub fn run(a: Args) -> Result<Exit> {
     if a.json {
         let mut v = serde_json::json!({
             "method": a.method,
-            "backend": opt::ilp::backend(),
+            "backend": cfg.backend.name(),
             "status": if r.is_optimal() { "optimal" } else { "feasible" },
             "makespan": r.makespan,
             "lower_bound": lower,
@@ -147,10 +162,13 @@ pub fn run(a: Args) -> Result<Exit> {
     if let Some(l) = &l_f {
         println!("L(f) = {l} ({})", l.to_decimal_string(6));
     }
+    // The backend is named only where an ILP ran.
+    let method = match cfg.method {
+        Method::Search => a.method.clone(),
+        Method::Ilp | Method::Both => format!("{} (ILP backend {})", a.method, cfg.backend),
+    };
     println!(
-        "method {} (ILP backend {}), {} thread(s), {} attempts, greedy {}, improved start {}, root bound {}, {} search nodes, {:.3} s",
-        a.method,
-        opt::ilp::backend(),
+        "method {method}, {} thread(s), {} attempts, greedy {}, improved start {}, root bound {}, {} search nodes, {:.3} s",
         a.threads,
         r.stats.attempts,
         r.stats.greedy,

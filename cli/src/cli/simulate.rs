@@ -94,7 +94,7 @@ fn short_help() -> String {
     format!(
         "Algorithms: {} (--help describes each).\nPriorities: {} (default lpt).\n\
 Peer mode: resched simulate --peer-instance sample_1_0.3 --peer-failures failures_sample_1_0.3 [--scenarios N] [--threads N]\n\
-Moldable peer mode: resched simulate --peer-moldable-instance mix_1 --peer-failures failures_mix_1 [--algo lpa-list|mintime|minarea|batch-list] [--procs 7500]",
+Moldable peer mode: resched simulate --peer-moldable-instance mix_1 --peer-failures failures_mix_1 [--algo lpa-list|mintime|minarea|batch-list|batch-list-published] [--procs 7500]",
         catalogue::names().join(", "),
         Priority::valid_names()
     )
@@ -308,7 +308,7 @@ pub(crate) fn check_recorded_budget(spath: &Path, sc: &Scenario) -> Result<()> {
 
 /// Peer mode: every scenario is certified (its schedule recorded), so each must fit the
 /// engine's recorded budget; the first that does not is refused naming the failure file and
-/// its line (issue 12: a line with 10^9 failures gave a limit message naming no file).
+/// its line (a line with 10^9 failures must not give a limit message naming no file).
 fn check_peer_budget(fpath: &Path, scenarios: &[Scenario]) -> Result<()> {
     let budget = resched::engine::Budget::RECORDED.max_attempts;
     let Some(k) = scenarios

@@ -109,7 +109,7 @@ pub struct Args {
     /// submission (overrides --measure's; `10d:30d` is the paper's).
     #[arg(long, allow_hyphen_values = true)]
     pub window: Option<String>,
-    /// Write the metrics as CSV (long format: variant,scope,metric,value,exact).
+    /// Write the metrics as CSV (long format: variant,scope,metric,value,exact,status).
     #[arg(long)]
     pub csv: Option<PathBuf>,
     /// Write one row per job and variant (release, starts, end, flow, nodes, restarts, steals
@@ -648,7 +648,7 @@ fn print_platform(
 ) {
     // The node MTBF in days as well, and where it comes from: a platform MTBF of 1 h means
     // nodes failing every 5.6 years on Mira but every 6 days on a 144-node machine, which
-    // saturates it (BENCHMARKS.md, "the default failure rate keeps the paper's nodes").
+    // saturates it; so the default failure rate keeps the paper's nodes.
     // Failures strike the machine's nodes, which are not the platform's on a machine of
     // unlike nodes (CEA-Curie): say which, as μ_ind is theirs.
     let ind = mtbf.mul_int(u64::from(failing.nodes));

@@ -1,7 +1,8 @@
 //! Running another program under a time limit, with bounded capture of what it prints.
 //!
 //! Every child is started in a process group of its own, so that a time limit kills the whole
-//! group: a template such as `sh -c 'python3 sim.py …'` leaves no orphan holding the pipes. Its
+//! group: a template such as `sh -c 'python3 sim.py …'` leaves no orphan holding the pipes.
+//! (Elsewhere than on Unix the child's process tree is ended with `taskkill /T`.) Its
 //! standard output is read up to [`MAX_STDOUT`] bytes (more is reported, not stored); of its
 //! standard error the last [`MAX_STDERR`] bytes are kept, for the report.
 //!
@@ -9,6 +10,7 @@
 //! depends on the child's cooperation.
 use resched::error::{Error, Result};
 use std::io::Read;
+#[cfg(unix)]
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ChildStderr, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
@@ -53,23 +55,19 @@ pub fn describe(status: &ExitStatus) -> String {
     if let Some(code) = status.code() {
         return format!("exit code {code}");
     }
-    match status.signal() {
-        Some(s) => format!("killed by signal {s}{}", signal_name(s)),
-        None => "ended without an exit code".to_string(),
+    #[cfg(unix)]
+    if let Some(s) = status.signal() {
+        return format!("killed by signal {s}{}", signal_name(s));
     }
+    "ended without an exit code".to_string()
 }
 
-fn signal_name(s: i32) -> &'static str {
-    match s {
-        libc::SIGSEGV => " (SIGSEGV)",
-        libc::SIGABRT => " (SIGABRT)",
-        libc::SIGKILL => " (SIGKILL)",
-        libc::SIGTERM => " (SIGTERM)",
-        libc::SIGBUS => " (SIGBUS)",
-        libc::SIGFPE => " (SIGFPE)",
-        libc::SIGPIPE => " (SIGPIPE)",
-        _ => "",
-    }
+/// ` (SIGSEGV)` for a signal number the platform names, else nothing.
+#[cfg(unix)]
+fn signal_name(s: i32) -> String {
+    let named = nix::sys::signal::Signal::try_from(s).map(|sig| format!(" ({})", sig.as_str()));
+    // default: a signal number the platform does not name is shown as the number alone
+    named.unwrap_or_default()
 }
 
 /// Starts `argv` in its own process group with the given stdin and piped stdout/stderr.
@@ -79,30 +77,42 @@ pub fn spawn(argv: &[String], stdin: Stdio) -> Result<Child> {
     let Some((prog, args)) = argv.split_first() else {
         return Err(Error::param("template", "the command is empty"));
     };
-    Command::new(prog)
-        .args(args)
+    let mut cmd = Command::new(prog);
+    cmd.args(args)
         .stdin(stdin)
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    cmd.process_group(0);
+    cmd.spawn()
         .map_err(|e| Error::param("template", format!("cannot start `{prog}`: {e}")))
 }
 
-/// Kills the process group `pid` leads (SIGKILL). Harmless when it has already gone.
+/// Kills the process group `pid` leads (SIGKILL). Harmless when it has already gone (ESRCH is
+/// ignored), and a pid that is no process group of ours (0, or beyond `pid_t`) is left alone.
+#[cfg(unix)]
 pub fn kill_group(pid: u32) {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
+    let Ok(pid) = i32::try_from(pid) else {
         return;
     };
     if pid <= 0 {
         return;
     }
-    // SAFETY: kill(2) with a negative pid signals the process group we created with
-    // `process_group(0)` for this child; it touches no memory of ours. A group that has
-    // already exited gives ESRCH, which we ignore.
-    unsafe {
-        libc::kill(-pid, libc::SIGKILL);
-    }
+    let _ = nix::sys::signal::killpg(
+        nix::unistd::Pid::from_raw(pid),
+        nix::sys::signal::Signal::SIGKILL,
+    );
+}
+
+/// Ends the process tree of `pid` (`taskkill /T /F`): what a process group is to Unix.
+#[cfg(not(unix))]
+pub fn kill_group(pid: u32) {
+    // default: a tree that cannot be ended is reported by the time limit that follows
+    let _ = Command::new("taskkill")
+        .args(["/T", "/F", "/PID", &pid.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
 }
 
 /// Runs `argv` with stdin closed; kills its process group after `timeout`.
@@ -221,7 +231,7 @@ pub fn stderr_tail(mut r: ChildStderr) -> StderrTail {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
@@ -247,6 +257,20 @@ mod tests {
     }
 
     #[test]
+    fn a_signal_is_named() {
+        // A wait status of "killed by signal s" is s itself in the low bits.
+        assert_eq!(
+            describe(&ExitStatus::from_raw(11)),
+            "killed by signal 11 (SIGSEGV)"
+        );
+        assert_eq!(
+            describe(&ExitStatus::from_raw(9)),
+            "killed by signal 9 (SIGKILL)"
+        );
+        assert_eq!(describe(&ExitStatus::from_raw(3 << 8)), "exit code 3");
+    }
+
+    #[test]
     fn a_hanging_group_is_killed_at_the_limit() {
         let t0 = std::time::Instant::now();
         // The background `sleep` holds the pipes too: the whole group must go.
@@ -260,6 +284,7 @@ mod tests {
         let e = run(&["/nonexistent/prog".to_string()], Duration::from_secs(1))
             .err()
             .map(|e| e.to_string())
+            // default: no error gives an empty text, which the assertion below rejects
             .unwrap_or_default();
         assert!(
             e.contains("template") && e.contains("cannot start `/nonexistent/prog`"),

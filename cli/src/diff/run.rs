@@ -106,7 +106,7 @@ pub fn algos(
             ),
         ));
     }
-    // A flag that applies to nothing is an error, not silently dropped (issue 12).
+    // A flag that applies to nothing is an error, not silently dropped.
     if eps.is_some() && !algos.iter().any(|a| a.eps.is_some()) {
         return Err(Error::param(
             "eps",

@@ -1,10 +1,11 @@
-//! The `--cmd` template: split into argv by a small shell-words splitter (no shell is ever run),
-//! then placeholders substituted inside each argument.
+//! The `--cmd` template: split into argv as a POSIX shell would (by the `shell-words` crate; no
+//! shell is ever run), then placeholders substituted inside each argument.
 //!
 //! Splitting follows POSIX shell quoting, without expansion of any kind: words are separated by
 //! unquoted blanks; `'…'` keeps everything literally; `"…"` keeps everything but `\"`, `\\`,
-//! `` \` `` and `\$`, which lose their backslash; an unquoted `\x` is `x`. `$`, `*`, `|`, `;`,
-//! `>` … are ordinary characters: a template that needs a pipe must say `sh -c '…'` itself.
+//! `` \` `` and `\$`, which lose their backslash; an unquoted `\x` is `x`; a word that begins
+//! with `#` starts a comment to the end of the line. `$`, `*`, `|`, `;`, `>` … are ordinary
+//! characters: a template that needs a pipe must say `sh -c '…'` itself.
 //!
 //! Placeholders are `{name}` anywhere inside a word (`--in={instance}` works); `{{` and `}}`
 //! are literal braces. Because substitution happens after splitting, a value with spaces (a
@@ -129,65 +130,16 @@ impl Template {
 
 /// Splits shell words (module doc); no expansion. Placeholder braces pass through untouched.
 pub fn split(text: &str) -> Result<Vec<String>> {
-    let bad = |msg: &str| Error::param("template", format!("{msg} in `{text}`"));
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    // A word exists once anything (even an empty quote pair) was seen since the last blank.
-    let mut in_word = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut cur));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(x) => cur.push(x),
-                        None => return Err(bad("unclosed single quote")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(x @ ('"' | '\\' | '`' | '$')) => cur.push(x),
-                            Some(x) => {
-                                cur.push('\\');
-                                cur.push(x);
-                            }
-                            None => return Err(bad("unclosed double quote")),
-                        },
-                        Some(x) => cur.push(x),
-                        None => return Err(bad("unclosed double quote")),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    Some(x) => cur.push(x),
-                    None => return Err(bad("trailing backslash")),
-                }
-            }
-            c => {
-                in_word = true;
-                cur.push(c);
-            }
-        }
+    // A backslash that escapes nothing (an odd run at the very end, outside quotes: inside them
+    // the quote is unclosed) is refused, not dropped as `shell-words` would.
+    if text.chars().rev().take_while(|&c| c == '\\').count() % 2 == 1 {
+        return Err(Error::param(
+            "template",
+            format!("trailing backslash in `{text}`"),
+        ));
     }
-    if in_word {
-        words.push(cur);
-    }
-    Ok(words)
+    shell_words::split(text)
+        .map_err(|e| Error::param("template", format!("cannot split `{text}` into words: {e}")))
 }
 
 /// One word's pieces: `{name}` placeholders, `{{`/`}}` escapes, text.
@@ -278,6 +230,8 @@ mod tests {
         assert_eq!(words("x$HOME*|;"), ["x$HOME*|;"]);
         assert_eq!(words("pre'fix'\"ed\""), ["prefixed"]);
         assert!(words("").is_empty());
+        // As in a shell: `#` opens a comment only at the start of a word.
+        assert_eq!(words("sim a#b # a note"), ["sim", "a#b"]);
         for bad in ["a 'b", "a \"b", "a \\"] {
             let e = split(bad).err().map(|e| e.to_string()).unwrap_or_default();
             assert!(e.contains("template") && e.contains(bad), "{bad}: {e}");

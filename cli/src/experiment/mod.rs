@@ -12,7 +12,7 @@
 //!
 //! Full sizes are the papers'; on a 2-core machine the rigid sweeps (49 algorithm × priority
 //! pairs × 1000 scenarios × 30 sets per point) take hours: `--sets` and `--scenarios` reduce
-//! them, and EXPERIMENTS.md records the sizes we ran.
+//! them, and docs/results/ records the sizes we ran.
 //!
 //! Every campaign is a list of cells run by [`runner`] (parallel, resumable, atomic outputs) and
 //! writes into its output directory: `manifest.json` (parameters, seed, program version, and the
@@ -208,7 +208,7 @@ pub const CAMPAIGNS: [Campaign; 7] = [
         paper: Paper::Moldable,
         section: "Figure 5",
         about: "mix model, P, n and λ sweeps",
-        quick: "P ∈ {150, 300}, n ∈ {15, 30}, λ ∈ {10^-7, 4·10^-7}, 1 set, 2 scenarios",
+        quick: "P ∈ {200, 400}, n ∈ {20, 40}, λ ∈ {10^-7, 10^-6}, 1 set, 2 scenarios",
         knobs: &MOLDABLE_KNOBS,
         run: moldable_sweeps::run,
     },

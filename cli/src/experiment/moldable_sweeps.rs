@@ -11,9 +11,9 @@
 //! (10000, 100), we take the 2 × 2 grid {1000, 10000} × {100, 500}. The summary also gives the
 //! mean over every point beside Table 1's mix column: Section 5.4 says Table 1 summarizes "the
 //! entire set of experiments", and only LPA (which the paper finds barely affected by P, n and
-//! λ) matches that column at the default point alone (EXPERIMENTS.md).
+//! λ) matches that column at the default point alone (docs/results/moldable-sweeps.md).
 //!
-//! `--quick`: P ∈ {150, 300}, n ∈ {15, 30}, λ ∈ {10^−7, 4·10^−7} around P = 300, n = 30, 1 set,
+//! `--quick`: P ∈ {200, 400}, n ∈ {20, 40}, λ ∈ {10^−7, 10^−6} around P = 400, n = 40, 1 set,
 //! 2 scenarios.
 use super::eval;
 use super::moldable_table1::{self, mold_cell, MoldCell, MoldSetup};

@@ -98,7 +98,7 @@ mod tests {
     use super::*;
     use crate::render::plot;
 
-    /// The figure of a campaign with our full-size values of the kind EXPERIMENTS.md reports
+    /// The figure of a campaign with our full-size values of the kind docs/results/moldable-table1.md reports
     /// (BATCH-PUB at 1.46 beside the paper's 4.16 on Mix's maximum, MINAREA above 100):
     /// every panel and series is drawn, each with a value, and nothing is NaN.
     #[test]

@@ -78,7 +78,7 @@ pub const PAPER: [PaperRow; 3] = [
 ];
 
 /// The traces the paper's evaluation is reproduced on: the two Mira windows of March 2018 (not
-/// shipped with resched: the README says where to get them).
+/// shipped with resched: docs/guide/traces.md says where to get them).
 pub const MIRA_WINDOWS: [&str; 2] = [
     "Mira-2018-03-02-10days.swf.gz",
     "Mira-2018-03-16-10days.swf.gz",

@@ -1,6 +1,6 @@
 //! The ILP method: a time-indexed integer program for T_OPT(f) (rigid paper Section 3.3,
-//! moldable paper Section 3.3), solved through `good_lp` — microlp (pure Rust) by default,
-//! HiGHS with the `highs` cargo feature.
+//! moldable paper Section 3.3), solved through `good_lp` on a [`Backend`] chosen per call:
+//! microlp (pure Rust, the `ilp` feature) or HiGHS (the `highs` feature, which keeps microlp).
 //!
 //! # Formulation
 //! Times are the scaled integers of [`super::problem`] (so an optimal schedule with integer
@@ -41,9 +41,9 @@
 //! # Limits
 //! The model has one binary per (attempt, option, start slot); beyond
 //! [`super::OptConfig::ilp_max_vars`] the method refuses with [`Error::Limit`] (the scaled
-//! horizon grows with the common denominator of the times). The default is small for microlp,
-//! which proves optimality only on tiny models (MACHINE-NOTES: ~6–8 tasks), and larger with
-//! HiGHS.
+//! horizon grows with the common denominator of the times). The default depends on the
+//! [`Backend`]: small for microlp, which proves optimality only on tiny models (MACHINE-NOTES:
+//! ~6–8 tasks), and larger for HiGHS.
 use super::problem::IntProblem;
 use super::Certificate;
 use crate::model::Schedule;
@@ -54,21 +54,79 @@ mod solve;
 #[cfg(feature = "ilp")]
 pub use solve::solve;
 
-/// Default limit on binary variables: 4,000 with microlp, 400,000 with HiGHS.
-#[cfg(not(feature = "highs"))]
-pub const DEFAULT_MAX_VARS: usize = 4_000;
-/// Default limit on binary variables: 4,000 with microlp, 400,000 with HiGHS.
-#[cfg(feature = "highs")]
-pub const DEFAULT_MAX_VARS: usize = 400_000;
+/// A MILP solver the ILP method can run on. Both are compiled in with the `highs` feature
+/// (microlp always comes with `ilp`), so one build can hold the model on both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// microlp through good_lp: pure Rust, proves optimality only on tiny models.
+    Microlp,
+    /// HiGHS through good_lp (the `highs` feature).
+    Highs,
+}
 
-/// The backend compiled in.
+impl Backend {
+    /// The backends this build can run, in the order [`Backend::preferred`] picks from the end.
+    pub fn compiled() -> &'static [Backend] {
+        if cfg!(feature = "highs") {
+            &[Backend::Microlp, Backend::Highs]
+        } else if cfg!(feature = "ilp") {
+            &[Backend::Microlp]
+        } else {
+            &[]
+        }
+    }
+
+    /// The strongest backend compiled in: HiGHS with the `highs` feature, else microlp.
+    pub fn preferred() -> Backend {
+        let strongest = Backend::compiled().last().copied();
+        // default: without the `ilp` feature nothing is compiled; microlp is then named in the
+        // error that refuses the ILP method
+        strongest.unwrap_or(Backend::Microlp)
+    }
+
+    /// The name `opt --backend` and the JSON outputs use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Microlp => "microlp",
+            Backend::Highs => "highs",
+        }
+    }
+
+    /// The default limit on binary variables: 4,000 for microlp, 400,000 for HiGHS.
+    pub fn default_max_vars(self) -> usize {
+        match self {
+            Backend::Microlp => 4_000,
+            Backend::Highs => 400_000,
+        }
+    }
+}
+
+impl std::fmt::Display for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Backend {
+    type Err = crate::error::Error;
+    fn from_str(s: &str) -> crate::error::Result<Backend> {
+        match s {
+            "microlp" => Ok(Backend::Microlp),
+            "highs" => Ok(Backend::Highs),
+            _ => Err(crate::error::Error::param(
+                "backend",
+                format!("`{s}` is not one of microlp, highs"),
+            )),
+        }
+    }
+}
+
+/// The name of [`Backend::preferred`], or "none" without the `ilp` feature.
 pub fn backend() -> &'static str {
-    if cfg!(feature = "highs") {
-        "highs"
-    } else if cfg!(feature = "ilp") {
-        "microlp"
-    } else {
+    if Backend::compiled().is_empty() {
         "none"
+    } else {
+        Backend::preferred().name()
     }
 }
 

@@ -1,5 +1,5 @@
 //! The time-indexed model of [`super`] built and solved through `good_lp` (the `ilp` feature).
-use super::{backend, var_count, IlpOutcome};
+use super::{var_count, Backend, IlpOutcome};
 use crate::error::{Error, Result};
 use crate::model::{Instance, Scenario, Schedule};
 use crate::opt::greedy::{IntAttempt, IntSchedule};
@@ -44,13 +44,19 @@ pub fn solve(
     };
     // Count the variables before building anything.
     let count = var_count(prob, h);
-    if count > cfg.ilp_max_vars as u64 {
+    let backend = cfg.backend;
+    if !Backend::compiled().contains(&backend) {
+        return Err(Error::Solver(format!(
+            "the {backend} backend is not compiled in (build resched with the `{backend}` feature)"
+        )));
+    }
+    if count > cfg.max_vars() as u64 {
         return Err(Error::Limit(format!(
             "method ilp: the time-indexed model needs {count} binary variables (horizon {h} units after scaling \
              times by {}), above the limit `ilp_max_vars` = {} for the {} backend; use `method` search",
             prob.scale,
-            cfg.ilp_max_vars,
-            backend()
+            cfg.max_vars(),
+            backend
         )));
     }
     if greedy.makespan <= root_lb {
@@ -187,11 +193,14 @@ pub fn solve(
 
     let secs = cfg.time_limit.as_secs_f64().max(0.01);
     let order: Vec<Variable> = slots.iter().flatten().flatten().map(|s| s.var).collect();
-    let solved = run_backend(vars, c, &order, constraints, initial, secs);
+    let solved = match backend {
+        Backend::Microlp => run_microlp(vars, c, &order, constraints, initial, secs),
+        Backend::Highs => run_highs(vars, c, &order, constraints, initial, secs),
+    };
     let (status, values) = match solved {
         Ok(v) => v,
         Err(e) if stopped_without_answer(&e) => return fallback(nvars, ncons),
-        Err(e) => return Err(Error::Solver(format!("{} backend: {e}", backend()))),
+        Err(e) => return Err(Error::Solver(format!("{backend} backend: {e}"))),
     };
     let (objective, picks) = values;
     // Rebuild the schedule from the x values.
@@ -213,7 +222,7 @@ pub fn solve(
             let Some(s) = chosen else {
                 return Err(Error::Solver(format!(
                     "{} backend returned no start for an attempt",
-                    backend()
+                    backend
                 )));
             };
             let o = prob.jobs[s.job].options[s.opt];
@@ -237,7 +246,7 @@ pub fn solve(
         Err(e) => {
             return Err(Error::Solver(format!(
                 "the {} solution does not check in exact time: {e}",
-                backend()
+                backend
             )))
         }
     };
@@ -287,8 +296,7 @@ fn checked(
 /// (status, (objective, x values in slot order)).
 type Solved = (SolutionStatus, (f64, Vec<f64>));
 
-#[cfg(not(feature = "highs"))]
-fn run_backend(
+fn run_microlp(
     vars: ProblemVariables,
     c: Variable,
     order: &[Variable],
@@ -310,7 +318,7 @@ fn run_backend(
 }
 
 #[cfg(feature = "highs")]
-fn run_backend(
+fn run_highs(
     vars: ProblemVariables,
     c: Variable,
     order: &[Variable],
@@ -333,6 +341,21 @@ fn run_backend(
     }
     let sol = model.solve()?;
     Ok((sol.status(), extract(&sol, order, c)))
+}
+
+/// Never reached: [`solve`] refuses a backend that is not compiled in.
+#[cfg(not(feature = "highs"))]
+fn run_highs(
+    _vars: ProblemVariables,
+    _c: Variable,
+    _order: &[Variable],
+    _constraints: Vec<good_lp::Constraint>,
+    _initial: Vec<(Variable, f64)>,
+    _secs: f64,
+) -> std::result::Result<Solved, ResolutionError> {
+    Err(ResolutionError::Str(
+        "the highs backend is not compiled in".into(),
+    ))
 }
 
 fn extract<S: Solution>(sol: &S, order: &[Variable], c: Variable) -> (f64, Vec<f64>) {

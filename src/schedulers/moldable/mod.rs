@@ -91,25 +91,12 @@ impl Keyer {
         let Order::Rule { priority, .. } = self.order else {
             return Some((0, Time::zero()));
         };
-        Some(match priority {
-            Priority::Index => (0, Time::zero()),
-            Priority::Lpt => (0, -t),
-            Priority::Spt => (0, t.clone()),
-            Priority::Hpa => (0, -Time::from(p)),
-            Priority::Lpa => (0, Time::from(p)),
-            Priority::La => (0, -t.mul_int(u64::from(p))),
-            Priority::Sa => (0, t.mul_int(u64::from(p))),
-            Priority::Random => (
+        match priority.key(p, t, self.procs) {
+            Some(k) => Some(k),
+            None => Some((
                 0,
                 Time::from_int(i64::try_from(*self.ranks.get(job)?).ok()?),
-            ),
-            Priority::Ljf => {
-                if 2 * u64::from(p) > u64::from(self.procs) {
-                    (0, -Time::from(p))
-                } else {
-                    (1, -t)
-                }
-            }
-        })
+            )),
+        }
     }
 }

@@ -19,7 +19,7 @@
 //! fit: tested); with failures neither dominates (golden tests `*_kept_vs_recomputed_golden`
 //! and `tests/cases/*kept_vs_recomputed.json`, one case each way). It is the reading that
 //! reproduces the paper's Figure 5 (R-List-Q about 25% above R-List-0 at q̄ = 0.5; see
-//! EXPERIMENTS.md, rigid-qbar). Run side by side with a local transcription of that simulator on
+//! docs/results/rigid-qbar.md). Run side by side with a local transcription of that simulator on
 //! its own sample (200 scenarios), our kept R-LIST has its mean makespan within 0.3% for m = 1
 //! and m = |Q| (±5% per scenario), the recomputed one 13–16% below it; GREEDY is equal on every
 //! scenario. Differences from that simulator: it decides in floating point, handles the

@@ -3,12 +3,12 @@
 //! time measured by [`super::nodes`] — recomputed from the records, sums exactly to N × window.
 use super::failures::Downs;
 use super::jobs::Grid;
-use super::{clip, clip_len, v, Totals, Violation};
+use super::{clip, clip_len, v, Decomposition, Violation};
 use crate::stealing::sim::{AttemptRecord, Cause, Outcome, Run};
 use crate::time::Time;
 
 /// Adds one attempt's node time to `tot`.
-fn add_attempt(tot: &mut Totals, a: &AttemptRecord, g: &Grid, win: &(Time, Time)) {
+fn add_attempt(tot: &mut Decomposition, a: &AttemptRecord, g: &Grid, win: &(Time, Time)) {
     let p = u64::from(a.nodes.len());
     let s1 = &a.start + &a.recovery_done;
     let rec = clip_len(&a.start, &s1, win).mul_int(p);
@@ -43,10 +43,10 @@ pub(super) fn sums_to_platform_time(
     downs: &Downs,
     win: &(Time, Time),
     idle: Time,
-) -> Result<Totals, Violation> {
-    let mut tot = Totals {
+) -> Result<Decomposition, Violation> {
+    let mut tot = Decomposition {
         idle,
-        ..Totals::default()
+        ..Decomposition::default()
     };
     for a in &run.attempts {
         add_attempt(&mut tot, a, &grids[a.job], win);

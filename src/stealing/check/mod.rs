@@ -1,9 +1,11 @@
-//! Independent checker of a node-stealing run (issue "Node stealing", item 5).
+//! Independent checker of a node-stealing run.
 //!
 //! It judges the *records* of a run (attempts, holds, failures, completions) against the
 //! workload and the resilience parameters, and recomputes what it needs itself — the checkpoint
 //! grid, Eq. (1)–(2), the downtime intervals, the time decomposition — without calling the
-//! scheduler's code (`sim`, `plan`, `checkpoint`, `metrics`). Invariants:
+//! scheduler's code (`sim`, `plan`, `checkpoint`, `metrics`). It fills the metrics' own data
+//! type, [`Decomposition`], so that the two are compared field by field and cannot drift apart
+//! in meaning. Invariants:
 //! 1. **jobs**: each job's derived data matches the workload (release, nodes, run time cut at
 //!    the walltime) and Eq. (1)–(2) for its period;
 //! 2. **failures**: a failure on a node that is down must have no effect; any other one puts the
@@ -24,6 +26,7 @@
 //!
 //! One file per invariant: [`jobs`] (1), [`failures`] (2), [`attempts`] (3), [`nodes`] (4),
 //! [`decomposition`] (5); [`check`] runs them in that order.
+use super::metrics::Decomposition;
 use super::model::{Resilience, Workload};
 use super::sim::Run;
 use crate::time::Time;
@@ -55,19 +58,6 @@ fn v(rule: &'static str, msg: String) -> Violation {
     Violation { rule, msg }
 }
 
-/// The time decomposition as the checker sees it (same meaning as the metrics').
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Totals {
-    pub useful: Time,
-    pub checkpoint: Time,
-    pub recovery: Time,
-    pub lost: Time,
-    pub stealing: Time,
-    pub down: Time,
-    pub idle: Time,
-    pub total: Time,
-}
-
 /// `[a, b)` clipped to the window `w`, if not empty.
 fn clip(a: &Time, b: &Time, w: &(Time, Time)) -> Option<(Time, Time)> {
     let lo = if *a > w.0 { a.clone() } else { w.0.clone() };
@@ -88,7 +78,7 @@ pub fn check(
     res: &Resilience,
     run: &Run,
     window: Option<(Time, Time)>,
-) -> Result<Totals, Violation> {
+) -> Result<Decomposition, Violation> {
     if run.nodes != w.nodes
         || run.jobs.len() != w.jobs.len()
         || run.completion.len() != w.jobs.len()

@@ -1,7 +1,7 @@
 //! The runs of one block of the conservative-backfilling profile, summarised by threshold, so
 //! that the earliest-start search ([`super::steps::Steps`]) can skip a block in which no window can
-//! start, instead of walking its steps run by run (issue 16, item 5: on a backlogged archive
-//! trace most candidate runs are too short, and walking them was most of the time).
+//! start, instead of walking its steps run by run (on a backlogged archive trace most
+//! candidate runs are too short, and walking them one by one would dominate the search).
 //!
 //! For a block with steps `t[0..n)` and raw counts `v[0..n)` (the block's pending addition
 //! left out, so the summary survives whole-block additions), and a threshold `q`:

@@ -36,14 +36,11 @@ struct Block<K> {
     asked: Cell<u8>,
 }
 
-/// See [`Block::asked`]. Thunder's first 50,000 lines, SFSJ, CPU user s on a loaded host
-/// (noise ±15 %): 1 → 15.4, 2 → 14.4, 4 → 12.8–13.7, 8 → 11.4, 16 → 11.9; larger blocks were
-/// slower (128 steps: 19.5–20.6, 256: 26.7–29.2; 32: 12.2–16.8). Counted exactly later
-/// (cachegrind at 32e2510, Thunder 25k SFSJ / SDSC-BLUE 60k Baseline, billions of
-/// instructions): 4 → 8.03 / 9.37, 8 → 7.66 / 8.86, 16 → 7.60 / 8.70, 32 → 7.61 / 8.69,
-/// 64 → 7.66 / 8.70; and
-/// on an idle host, whole logs, 8 → 16: SDSC-BLUE Baseline 102.4 → 95.9 s, SFSJ 34.3 → 33.1 s,
-/// Thunder SFSJ 25.1 → 24.4 s (BENCHMARKS.md).
+/// See [`Block::asked`]. Summarising a block at its first search pays for blocks that change
+/// before they are searched again; waiting too long walks the same runs search after search.
+/// On the backlogged archive traces the cost falls as the threshold grows to about 16 and is
+/// flat beyond (larger blocks, on the other hand, cost more); the `stealing` bench's `archive`
+/// cases measure it again.
 const BUILD_AFTER: u8 = 16;
 
 /// Blocks are equal when their steps are: the cached runs follow from them.
@@ -477,7 +474,7 @@ impl<K: Instant> Steps<K> {
     /// reservations (counts reached only at or after `until` are simply absent). Scanned to
     /// `until` when `all`, else only as far as questions need ([`Rises::reaches_before`]).
     /// The highs are kept in `buf` (cleared first): a compression pass takes the rises again
-    /// after every move, and growing a new vector each time was most of its allocations.
+    /// after every move, and growing a new vector each time would be most of its allocations.
     pub(super) fn rises_in(
         &self,
         mut buf: Vec<(i64, K)>,
@@ -564,9 +561,9 @@ impl<K: Instant> Steps<K> {
     }
 
     /// Removes the breakpoint at `(b, i)` if the count does not change there. Without this, every
-    /// reservation given back leaves its two breakpoints behind, and on a backlogged trace the
-    /// plan was measured holding 49,193 steps of which 48,136 changed nothing (Thunder, first
-    /// 50,000 lines, SFSJ): every search walked them.
+    /// reservation given back leaves its two breakpoints behind, and on a backlogged trace
+    /// nearly every step of the plan would be one that changes nothing (Thunder's first 50,000
+    /// lines, SFSJ: 48,136 of 49,193 steps), all walked by every search.
     fn merge_at(&mut self, (b, i): Pos) {
         let before = if i > 0 {
             self.blocks[b].value(i - 1)

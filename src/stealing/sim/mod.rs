@@ -130,7 +130,7 @@ struct Running {
 struct Queued {
     job: usize,
     /// The job's node count, kept here: every compression pass reads it for every queued job,
-    /// and reading it from the job table was a third of the run's cache misses (Thunder).
+    /// and reading it from the job table would be a large share of a run's cache misses.
     nodes: u32,
     prio: u8,
     cause: Cause,

@@ -1,5 +1,5 @@
-//! A run stopped before every job completed (issue 16: "a long run that is stopped leaves no
-//! result"): the schedule of the jobs completed by the instant the simulation reached, as a
+//! A run stopped before every job completed (a long run that is stopped must still leave a
+//! result): the schedule of the jobs completed by the instant the simulation reached, as a
 //! [`Run`] of the sub-workload of those jobs, so that the metrics and the independent checker
 //! read it as they read a whole run.
 //!

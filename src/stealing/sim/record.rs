@@ -139,15 +139,14 @@ pub struct Stats {
     pub events: u64,
     /// Queued jobs whose slot a plan update looked at: every job a full recomputation placed,
     /// every job a compression pass examined (its rise filter included) and every new job
-    /// placed. The run time follows this count (issue 16, item 5: about 0.3–1 µs per check on
-    /// the backlogged archive traces, BENCHMARKS.md), and it grows with the backlog, as each
-    /// plan update goes over the whole queue.
+    /// placed. The run time follows this count (see the `stealing` bench's `archive` cases),
+    /// and it grows with the backlog, as each plan update goes over the whole queue.
     pub plan_checks: u64,
     /// Queued jobs whose reservation a compression pass moved earlier. It is work the
     /// algorithm itself does, not the simulator: conservative backfilling changes these
     /// reservations, so a simulator that keeps each reservation does at least this much. It
     /// grows with the backlog too (every early completion can let each job behind it start
-    /// earlier: issue 16, item 5, BENCHMARKS.md).
+    /// earlier).
     pub plan_moves: u64,
 }
 
@@ -172,7 +171,8 @@ pub struct Run {
 /// Derives [`JobInfo`] (period, Eq. (1)–(2)) for every job.
 pub fn job_infos(w: &Workload, res: &Resilience) -> Vec<JobInfo> {
     // The period depends on the node count only, and costs a big-integer square root: once
-    // per count (a 5 µs root per job was 6 % of a run on CEA-Curie's 295,540 jobs).
+    // per count (one root per job would be a visible share of a run on an archive trace of
+    // hundreds of thousands of jobs).
     let mut periods: HashMap<u32, Option<Time>> = HashMap::new();
     w.jobs
         .iter()

@@ -1,5 +1,5 @@
 //! Where `resched steal` writes (`--csv`, `--jobs-csv`, `--plots`), checked before anything is
-//! simulated (issue 12: a path that cannot be written must not be found only after the whole
+//! simulated (a path that cannot be written must not be found only after the whole
 //! simulation), and written atomically at the end.
 //!
 //! The check probes what writing will need without leaving anything behind: a file is written

@@ -1,5 +1,5 @@
-//! Stopping a long `resched steal` run and keeping what it measured (issue 16: "a long run that
-//! is stopped leaves no result"): SIGINT / SIGTERM and `--max-wall` ask the simulation to stop
+//! Stopping a long `resched steal` run and keeping what it measured (a long run that is
+//! stopped must still leave a result): SIGINT / SIGTERM and `--max-wall` ask the simulation to stop
 //! at its next progress report (every [`resched::stealing::sim::PROGRESS_EVERY`] events, and every
 //! [`REPORT_INTERVAL`] after the first of them), and a
 //! [`Stopped`] says what the partial results of that variant describe.
@@ -12,7 +12,9 @@ use resched::error::{Error, Result};
 use resched::stealing::{Partial, Variant};
 use resched::time::Time;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+#[cfg(unix)]
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

@@ -2,10 +2,11 @@
 //! each glyph of a string at the pen position but leaves out the glyph's own offset from it
 //! (`px_bounds().min.x` of `ab_glyph`'s outline: the left side bearing), so a glyph with a wide
 //! bearing such as "1" or "B" is drawn against the one before it and leaves a gap after it:
-//! every 19-variant legend read "H1 21", "H1 22" and "B aseline". Here each glyph is outlined at
-//! its exact pen position (advances and kerning as plotters computes them) and drawn at its own
-//! pixel bounds. Sizes, anchors and rotation are plotters' own, so only the horizontal place of
-//! each glyph changes; the SVG files, where the viewer sets the text, were never affected.
+//! every 19-variant legend would read "H1 21", "H1 22" and "B aseline". Here each glyph is
+//! outlined at its exact pen position (advances and kerning as plotters computes them) and drawn
+//! at its own pixel bounds. Sizes, anchors and rotation are plotters' own, so only the
+//! horizontal place of each glyph changes; the SVG files, where the viewer sets the text, are
+//! not affected.
 use ab_glyph::{point, Font, FontRef, ScaleFont};
 use plotters::prelude::BitMapBackend;
 use plotters_backend::text_anchor::{HPos, VPos};
