@@ -471,6 +471,13 @@ fn shard_and_campaign_files_name_their_build() {
         results["manifest"].get("resched").is_none(),
         "the campaign's own manifest"
     );
+    // The summary's title names the build too (a table pasted elsewhere keeps it).
+    let summary = std::fs::read_to_string(t.join("m/summary.md")).unwrap();
+    let title = summary.lines().next().unwrap_or_default();
+    assert!(
+        title.contains(&format!("(resched {this})")) && title.contains(&this.commit),
+        "{title}"
+    );
     let svg = std::fs::read_to_string(t.join("m/shelf.svg")).unwrap();
     let meta = format!(
         "<metadata id=\"resched\">{{\"resched\":{}}}</metadata>",

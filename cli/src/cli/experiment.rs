@@ -1,68 +1,209 @@
 //! `resched experiment <name>`: runs one of the campaigns that reproduce the papers'
 //! evaluations (see [`crate::experiment`]), resumable, in parallel, with a progress bar.
 use super::Exit;
-use crate::experiment::{self, Options, CAMPAIGNS};
+use crate::experiment::{self, Knob, Options, CAMPAIGNS};
+use clap::{value_parser, Arg, ArgAction, ArgMatches, Command};
 use resched::time::Time;
 use resched::Result;
 use std::path::PathBuf;
 
-/// Arguments of `resched experiment`.
-#[derive(Debug, clap::Args)]
+/// Arguments of `resched experiment <campaign>`. The command line has one subcommand per entry
+/// of the catalogue [`CAMPAIGNS`], built from it ([`Args::augment_args`]): the options every
+/// campaign takes, and the [`Knob`]s of that entry only, so that clap refuses an option the
+/// campaign would ignore and `resched experiment <campaign> --help` lists exactly its own.
+#[derive(Debug, Clone)]
 pub struct Args {
-    /// The campaign (the list is the typed catalogue `experiment::CAMPAIGNS`).
-    #[arg(help = experiment::campaigns_help())]
+    /// The campaign (`list`: print the catalogue).
     pub name: String,
     /// Run the reduced version (a minute or less).
-    #[arg(long)]
     pub quick: bool,
-    /// Output directory (default out/<name>, or out/<name>-quick). Rerunning with the same
-    /// directory resumes: finished cells are not recomputed.
-    #[arg(long)]
+    /// Output directory (default out/<name>, or out/<name>-quick).
     pub out: Option<PathBuf>,
     /// Campaign seed (job sets and failure scenarios derive from it).
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads (default: all cores).
-    #[arg(long)]
     pub threads: Option<usize>,
-    /// rigid-trace, steal-sweep: SWF trace(s) (.swf or .swf.gz), required; the paper's are the
-    /// two Mira windows of March 2018 (docs/guide/traces.md says where to get them).
-    #[arg(long = "trace")]
+    /// SWF trace(s) ([`Knob::Traces`]).
     pub traces: Vec<PathBuf>,
-    /// Override the number of job sets (rigid-trace: days per trace; steal-sweep: failure
-    /// seeds per point; steal-synthetic: seeds, each drawing a workload and its failures).
-    #[arg(long)]
+    /// Override the number of job sets.
     pub sets: Option<usize>,
     /// Override the number of failure scenarios per set.
-    #[arg(long)]
     pub scenarios: Option<usize>,
-    /// rigid-trace: leave out days with fewer jobs (default 20).
-    #[arg(long)]
+    /// [`Knob::MinJobs`].
     pub min_jobs: Option<usize>,
-    /// rigid-trace: the largest expected failure count of one job, q_j/(1−q_j), that a
-    /// (day, q̄) cell may have (default 1000). Above it the failure model makes the day a
-    /// run of millions of failed attempts whose ratio measures nothing.
-    #[arg(long, value_name = "N")]
+    /// [`Knob::MaxExpectedFailures`].
     pub max_expected_failures: Option<f64>,
-    /// rigid-trace: what to do with the cells above --max-expected-failures: `skip` them (listed
-    /// before the run and in summary.md) or `refuse` to run.
-    #[arg(long, value_name = "skip|refuse", default_value = "skip")]
+    /// [`Knob::OnExcess`] (`skip` when the campaign does not take it).
     pub on_excess: String,
     /// No progress bar.
-    #[arg(long)]
     pub no_progress: bool,
-    /// moldable-table1, moldable-sweeps: BATCH-LIST's ε > 0 (default 3/10, the paper's value).
-    #[arg(long)]
+    /// [`Knob::Eps`].
     pub eps: Option<Time>,
-    /// moldable-table1, moldable-sweeps: round every time up to a multiple of 2^-BITS s
-    /// (1..=40; 20 is < 1 µs per attempt) instead of the exact tables (see
-    /// docs/results/moldable-table1.md).
-    #[arg(long, value_name = "BITS")]
+    /// [`Knob::TimeGrid`].
     pub time_grid: Option<u32>,
-    /// Compute only shard I of N (0 ≤ I < N) of the campaign's cells, e.g. one task of a Slurm
-    /// job array; `resched merge` joins the N output directories (see docs/guide/slurm.md).
-    #[arg(long, value_name = "I/N")]
+    /// Compute only shard I of N.
     pub shard: Option<String>,
+}
+
+/// The options every campaign takes.
+fn common_args() -> Vec<Arg> {
+    vec![
+        Arg::new("quick")
+            .long("quick")
+            .action(ArgAction::SetTrue)
+            .help("Run the reduced version (a minute or less)"),
+        Arg::new("out")
+            .long("out")
+            .value_name("OUT")
+            .value_parser(value_parser!(PathBuf))
+            .help(
+                "Output directory (default out/<name>, or out/<name>-quick). Rerunning with the \
+                 same directory resumes: finished cells are not recomputed",
+            ),
+        Arg::new("seed")
+            .long("seed")
+            .value_name("SEED")
+            .value_parser(value_parser!(u64))
+            .default_value("1")
+            .help("Campaign seed (job sets and failure scenarios derive from it)"),
+        Arg::new("threads")
+            .long("threads")
+            .value_name("THREADS")
+            .value_parser(value_parser!(usize))
+            .help("Worker threads (default: all cores)"),
+        Arg::new("sets").long("sets")
+            .value_name("SETS").value_parser(value_parser!(usize)).help(
+            "Override the number of job sets (rigid-trace: days per trace; steal-sweep: failure \
+             seeds per point; steal-synthetic: seeds, each drawing a workload and its failures)",
+        ),
+        Arg::new("scenarios")
+            .long("scenarios")
+            .value_name("SCENARIOS")
+            .value_parser(value_parser!(usize))
+            .help("Override the number of failure scenarios per set"),
+        Arg::new("no_progress")
+            .long("no-progress")
+            .action(ArgAction::SetTrue)
+            .help("No progress bar"),
+        Arg::new("shard")
+            .long("shard")
+            .value_name("I/N")
+            .help(
+                "Compute only shard I of N (0 ≤ I < N) of the campaign's cells, e.g. one task of \
+                 a Slurm job array; `resched merge` joins the N output directories (see \
+                 docs/guide/slurm.md)",
+            ),
+    ]
+}
+
+/// The option of a [`Knob`].
+fn knob_arg(k: Knob) -> Arg {
+    match k {
+        Knob::Traces => Arg::new("traces")
+            .long("trace")
+            .value_name("TRACES")
+            .action(ArgAction::Append)
+            .value_parser(value_parser!(PathBuf))
+            .required(true)
+            .help(
+                "SWF trace(s) (.swf or .swf.gz); the paper's are the two Mira windows of March \
+                 2018 (docs/guide/traces.md says where to get them)",
+            ),
+        Knob::MinJobs => Arg::new("min_jobs")
+            .long("min-jobs")
+            .value_name("MIN_JOBS")
+            .value_parser(value_parser!(usize))
+            .help("Leave out days with fewer jobs (default 20)"),
+        Knob::MaxExpectedFailures => Arg::new("max_expected_failures")
+            .long("max-expected-failures")
+            .value_name("N")
+            .value_parser(value_parser!(f64))
+            .help(
+                "The largest expected failure count of one job, q_j/(1−q_j), that a (day, q̄) \
+                 cell may have (default 1000). Above it the failure model makes the day a run of \
+                 millions of failed attempts whose ratio measures nothing",
+            ),
+        Knob::OnExcess => Arg::new("on_excess")
+            .long("on-excess")
+            .value_name("skip|refuse")
+            .default_value("skip")
+            .help(
+                "What to do with the cells above --max-expected-failures: `skip` them (listed \
+                 before the run and in summary.md) or `refuse` to run",
+            ),
+        Knob::Eps => Arg::new("eps")
+            .long("eps")
+            .value_name("EPS")
+            .value_parser(value_parser!(Time))
+            .help("BATCH-LIST's ε > 0 (default 3/10, the paper's value)"),
+        Knob::TimeGrid => Arg::new("time_grid")
+            .long("time-grid")
+            .value_name("BITS")
+            .value_parser(value_parser!(u32))
+            .help(
+                "Round every time up to a multiple of 2^-BITS s (1..=40; 20 is < 1 µs per \
+                 attempt) instead of the exact tables (see docs/results/moldable-table1.md)",
+            ),
+    }
+}
+
+impl clap::Args for Args {
+    fn augment_args(cmd: Command) -> Command {
+        let campaigns = CAMPAIGNS.iter().map(|c| {
+            Command::new(c.name)
+                .about(c.describe())
+                .long_about(format!("{}\n\n--quick: {}.", c.describe(), c.quick))
+                .args(common_args())
+                .args(c.knobs.iter().map(|&k| knob_arg(k)))
+        });
+        cmd.subcommand_required(true)
+            .subcommand_value_name("CAMPAIGN")
+            .subcommands(campaigns)
+            .subcommand(Command::new("list").about("Print the campaigns, one per line"))
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for Args {
+    fn from_arg_matches(m: &ArgMatches) -> std::result::Result<Args, clap::Error> {
+        let Some((name, m)) = m.subcommand() else {
+            return Err(clap::Error::new(clap::error::ErrorKind::MissingSubcommand));
+        };
+        // A knob the campaign does not take is not defined on its subcommand: absent.
+        fn one<T: Clone + Send + Sync + 'static>(m: &ArgMatches, id: &str) -> Option<T> {
+            m.try_get_one::<T>(id).ok().flatten().cloned()
+        }
+        let flag = |id: &str| m.try_get_one::<bool>(id).ok().flatten() == Some(&true);
+        let traces = m.try_get_many::<PathBuf>("traces").ok().flatten();
+        Ok(Args {
+            name: name.to_string(),
+            quick: flag("quick"),
+            out: one(m, "out"),
+            // default: `list` takes no seed; every campaign's default is 1
+            seed: one(m, "seed").unwrap_or(1),
+            threads: one(m, "threads"),
+            // default: a campaign without traces reads none
+            traces: traces.map(|v| v.cloned().collect()).unwrap_or_default(),
+            sets: one(m, "sets"),
+            scenarios: one(m, "scenarios"),
+            min_jobs: one(m, "min_jobs"),
+            max_expected_failures: one(m, "max_expected_failures"),
+            // default: campaigns without the knob never skip or refuse cells
+            on_excess: one(m, "on_excess").unwrap_or_else(|| "skip".to_string()),
+            no_progress: flag("no_progress"),
+            eps: one(m, "eps"),
+            time_grid: one(m, "time_grid"),
+            shard: one(m, "shard"),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> std::result::Result<(), clap::Error> {
+        *self = Args::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
 impl Args {
@@ -87,7 +228,10 @@ impl Args {
             "--max-expected-failures",
             self.max_expected_failures.map(|x| x.to_string()),
         );
-        opt("--on-excess", Some(self.on_excess.clone()));
+        let takes = |k: Knob| experiment::find(&self.name).is_ok_and(|c| c.knobs.contains(&k));
+        if takes(Knob::OnExcess) {
+            opt("--on-excess", Some(self.on_excess.clone()));
+        }
         opt("--eps", self.eps.as_ref().map(|x| x.to_string()));
         opt("--time-grid", self.time_grid.map(|x| x.to_string()));
         if self.quick {
@@ -176,5 +320,63 @@ pub fn report(o: &experiment::Outcome) {
     );
     for f in &o.files {
         println!("  {}", f.display());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, Parser};
+
+    /// The command line of every campaign is its catalogue entry: one subcommand per campaign,
+    /// taking its knobs and no other; an option of another campaign is a usage error.
+    #[test]
+    fn every_campaign_is_a_subcommand_with_its_own_options() {
+        let cli = crate::cli::Cli::command();
+        let exp = cli
+            .find_subcommand("experiment")
+            .expect("experiment subcommand");
+        for c in &CAMPAIGNS {
+            let sub = exp.find_subcommand(c.name).expect(c.name);
+            for k in [
+                Knob::Traces,
+                Knob::MinJobs,
+                Knob::MaxExpectedFailures,
+                Knob::OnExcess,
+                Knob::Eps,
+                Knob::TimeGrid,
+            ] {
+                let id = knob_arg(k).get_id().clone();
+                let has = sub.get_arguments().any(|a| *a.get_id() == id);
+                assert_eq!(has, c.knobs.contains(&k), "{} {k:?}", c.name);
+            }
+        }
+        assert_eq!(exp.get_subcommands().count(), CAMPAIGNS.len() + 1);
+        let e = crate::cli::Cli::try_parse_from([
+            "resched",
+            "experiment",
+            "rigid-qbar",
+            "--eps",
+            "1/2",
+        ])
+        .expect_err("rigid-qbar takes no ε");
+        assert!(e.to_string().contains("--eps"), "{e}");
+        let ok = crate::cli::Cli::try_parse_from([
+            "resched",
+            "experiment",
+            "rigid-trace",
+            "--quick",
+            "--trace",
+            "a.swf",
+            "--trace",
+            "b.swf",
+        ])
+        .expect("rigid-trace takes traces");
+        let crate::cli::Command::Experiment(a) = ok.command else {
+            panic!("not experiment")
+        };
+        assert_eq!(a.traces, [PathBuf::from("a.swf"), PathBuf::from("b.swf")]);
+        assert_eq!((a.name.as_str(), a.quick, a.seed), ("rigid-trace", true, 1));
+        assert!(a.result_args().contains(&"--on-excess".to_string()));
     }
 }

@@ -439,15 +439,6 @@ pub fn file_stems(names: &[String]) -> Vec<String> {
     out
 }
 
-/// The campaign list for `experiment --help`, one line per entry of [`CAMPAIGNS`].
-pub fn campaigns_help() -> String {
-    let mut s = String::from("The campaign (`list` prints them):");
-    for c in &CAMPAIGNS {
-        s.push_str(&format!("\n  {:16} {}", c.name, c.describe()));
-    }
-    s
-}
-
 /// A "claim | paper | ours | holds" table: a campaign's check of the paper's statements.
 pub fn claims_table(rows: &[Vec<String>]) -> String {
     runner::markdown_table(
@@ -464,6 +455,12 @@ pub fn claims_table(rows: &[Vec<String>]) -> String {
 /// The program version written into every output.
 pub fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
+}
+
+/// The build a summary's title names: version, commit and tree state
+/// (`0.2.0 (commit 1a2b…)`), so that a table pasted elsewhere still says what made it.
+pub fn build_label() -> String {
+    crate::provenance::this_build().to_string()
 }
 
 /// Formats a ratio for tables.
@@ -530,17 +527,14 @@ mod tests {
         );
     }
 
-    /// Every campaign of the catalogue is listed by `--help` and found by name, names are
-    /// unique; an unknown name is refused with the list.
+    /// Every campaign of the catalogue is found by name, names are unique; an unknown name is
+    /// refused with the list.
     #[test]
-    fn help_lists_every_campaign_and_run_knows_each() {
-        let help = campaigns_help();
+    fn run_knows_every_campaign() {
         for c in &CAMPAIGNS {
-            assert!(help.contains(c.name), "{} missing from --help", c.name);
             assert_eq!(find(c.name).map(|f| f.name).ok(), Some(c.name));
             assert_eq!(CAMPAIGNS.iter().filter(|d| d.name == c.name).count(), 1);
         }
-        assert!(help.contains("steal-sweep"));
         let e = run("no-such", &Options::default()).unwrap_err().to_string();
         assert!(CAMPAIGNS.iter().all(|c| e.contains(c.name)), "{e}");
     }

@@ -108,7 +108,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
 
     let mut md = format!(
         "# {name} (resched {})\n\nseed {seed}, mix model, LPT, ε = {eps}, times {}, {sets} sets × {scenarios} scenarios per point{}; expected makespan / L' (mean over sets).\n\n",
-        version(),
+        super::build_label(),
         super::times_label(grid_bits),
         if opts.quick { " (quick)" } else { "" }
     );

@@ -317,7 +317,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let mut md = format!(
         "# {name} (resched {})\n\nseed {seed}, P = {procs}, n = {jobs}, λ = {lambda:e}, {sets} sets × {scenarios} scenarios, ε = {eps}, LPT, times {}{}. \
          Each entry: ours (paper, difference).\n\n",
-        version(),
+        super::build_label(),
         super::times_label(grid_bits),
         if opts.quick { " (quick)" } else { "" }
     );

@@ -377,7 +377,7 @@ fn header(seed: u64, scenarios: usize, min_jobs: usize) -> String {
         "# rigid-trace (resched {})\n\nseed {seed}, {scenarios} scenarios per day, LPT; days with ≥ {min_jobs} jobs. \
          Each entry: average ± std (max): average = mean over days of the expected ratio; std = over days; max = over all days and scenarios. \
          R-List-1-kept and R-List-Q-kept keep their reservations until the job starts (the paper's simulator; not in Table 1).\n\n",
-        version()
+        super::build_label()
     )
 }
 

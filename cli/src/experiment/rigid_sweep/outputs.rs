@@ -4,7 +4,7 @@
 use super::aggregate::{find, Agg};
 use super::cell::RigidCell;
 use super::Sweep;
-use crate::experiment::{fmt3, runner, version, Options};
+use crate::experiment::{fmt3, runner, Options};
 use resched::error::Result;
 use std::path::{Path, PathBuf};
 
@@ -104,7 +104,7 @@ pub(super) fn markdown(
     let mut md = format!(
         "# {} (resched {})\n\nseed {}, {} sets × {} scenarios per point{}; mean over sets of the expected makespan / L(f).\n\n",
         sw.name,
-        version(),
+        crate::experiment::build_label(),
         opts.seed,
         sw.sets,
         sw.scenarios,

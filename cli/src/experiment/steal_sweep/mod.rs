@@ -295,7 +295,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
          (utilization: > 1 favours SFSJ; flows: < 1 favours SFSJ){}. Both readings of node returns \
          (`foreseen`: the plan counts on a struck node from the end of its downtime; `unforeseen`: \
          the node is out of the plan until it is back, Section 5.1's Batsched).\n\n",
-        version(),
+        crate::experiment::build_label(),
         if opts.quick { " (quick: the first 150 jobs of one window)" } else { "" }
     );
     let summary = tables::summarize(&workloads, &grid, &results);

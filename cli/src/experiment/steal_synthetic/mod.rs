@@ -333,7 +333,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let mut md = format!(
         "# {name} (resched {})\n\nNode-stealing paper Section 6.3: Table 6's workload (128 nodes, 1000 jobs), platform MTBF 30 min, \
          C = R = 5 min, D = 10 min; seeds {seed}–{} (workload and failures); {:.1} failures per run on average (Baseline).\n\n",
-        version(),
+        crate::experiment::build_label(),
         seed.wrapping_add(seeds - 1),
         fails[0],
     );
