@@ -21,6 +21,7 @@ mod checker_reference;
 mod cli_errors;
 mod corpus;
 mod diff;
+mod docs;
 mod exact_input;
 mod exhaustive;
 mod experiment_quick;
