@@ -338,14 +338,7 @@ mod tests {
             .expect("experiment subcommand");
         for c in &CAMPAIGNS {
             let sub = exp.find_subcommand(c.name).expect(c.name);
-            for k in [
-                Knob::Traces,
-                Knob::MinJobs,
-                Knob::MaxExpectedFailures,
-                Knob::OnExcess,
-                Knob::Eps,
-                Knob::TimeGrid,
-            ] {
+            for k in Knob::ALL {
                 let id = knob_arg(k).get_id().clone();
                 let has = sub.get_arguments().any(|a| *a.get_id() == id);
                 assert_eq!(has, c.knobs.contains(&k), "{} {k:?}", c.name);

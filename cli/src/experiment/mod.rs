@@ -108,7 +108,8 @@ impl Knob {
         }
     }
 
-    const ALL: [Knob; 6] = [
+    /// Every knob.
+    pub const ALL: [Knob; 6] = [
         Knob::Traces,
         Knob::MinJobs,
         Knob::MaxExpectedFailures,
