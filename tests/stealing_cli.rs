@@ -1,7 +1,7 @@
 //! `resched steal` end to end: the toy example through SWF and failure-list files (exact values
 //! in the CSV), outputs written, and bad input rejected with an error naming the line or option
 //! while leaving no output file behind.
-use crate::support::resched;
+use crate::support::{build_tag, resched};
 use std::path::Path;
 
 const TOY_SWF: &str = "; MaxNodes: 8
@@ -78,6 +78,7 @@ fn toy_example_end_to_end() {
         "H111,all,weighted_mean_flow,14.733333,221/15,complete",
         "H111,stats,node_stealing,1.000000,1,complete",
     ] {
+        let line = format!("{line},{}", build_tag());
         assert!(
             text.lines().any(|l| l == line),
             "missing `{line}` in\n{text}"

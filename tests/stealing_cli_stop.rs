@@ -210,25 +210,57 @@ fn sigterm_stops_with_partial_results() {
     assert!(jobs.iter().all(|r| r["status"] == "partial"));
 }
 
-/// Starts a long run, sends SIGINT twice (50 ms apart: two pending signals of one kind merge
-/// into one) and returns how it ended.
+/// Starts a long run, sends SIGINT twice and returns how it ended. The second is sent once the
+/// first has been delivered (two pending signals of one kind merge into one): on Linux when
+/// `/proc/<pid>/status` no longer shows it pending, elsewhere after 50 ms.
 fn interrupted_twice(dir: &str) -> std::process::ExitStatus {
     let (mut child, _out) = long_run(dir, "twice");
     let pid = i32::try_from(child.id()).unwrap();
     // SAFETY: sending signals to the child this test spawned.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
-    std::thread::sleep(std::time::Duration::from_millis(50));
+    wait_delivered(pid, libc::SIGINT);
     assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
     child.wait().unwrap()
+}
+
+/// Waits (up to 5 s) until `sig` is no longer pending for process `pid`.
+fn wait_delivered(pid: i32, sig: i32) {
+    let bit = 1u64 << (sig - 1);
+    let pending = || -> Option<bool> {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        let masks: Vec<u64> = status
+            .lines()
+            .filter_map(|l| {
+                let hex = l
+                    .strip_prefix("SigPnd:")
+                    .or_else(|| l.strip_prefix("ShdPnd:"))?;
+                u64::from_str_radix(hex.trim(), 16).ok()
+            })
+            .collect();
+        (masks.len() == 2).then(|| masks.iter().any(|m| m & bit != 0))
+    };
+    let start = std::time::Instant::now();
+    loop {
+        match pending() {
+            Some(true) if start.elapsed() < std::time::Duration::from_secs(5) => {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            Some(_) => return,
+            None => {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                return;
+            }
+        }
+    }
 }
 
 #[test]
 fn a_second_signal_ends_the_run_at_once() {
     use std::os::unix::process::ExitStatusExt;
     // The second SIGINT takes the default action: the process dies by it, with no exit code.
-    // The first one's stop is seen at the next progress report (up to 250 ms later), so on a
-    // loaded machine a run may rarely finish its partial outputs (exit 3) before the second
-    // arrives: three tries, one must die by the signal.
+    // The first one's stop is seen at the next progress report (up to 250 ms later), so a run
+    // may rarely finish its partial outputs (exit 3) before the second arrives: three tries,
+    // one must die by the signal.
     let d = tempfile::tempdir().unwrap();
     let dir = d.path().to_str().unwrap();
     let statuses: Vec<_> = (0..3)

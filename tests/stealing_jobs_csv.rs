@@ -2,7 +2,7 @@
 //! metrics CSV reports (max, mean, size-weighted mean, overall and per size class, with
 //! `--prune-jobs`), and the useful utilization over the default window; an output path that
 //! cannot be written is refused before anything is simulated, leaving no file behind.
-use crate::support::resched;
+use crate::support::{build_tag, resched};
 use resched::Time;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -239,8 +239,17 @@ fn toy_example_rows() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "variant,job,name,class,nodes,node_ids,release,first_start,start,end,flow,flow_decimal,work,restarts,failed,stolen,in_flows,status"
+        "variant,job,name,class,nodes,node_ids,release,first_start,start,end,flow,flow_decimal,work,restarts,failed,stolen,in_flows,status,resched"
     );
+    let tag = build_tag();
+    let lines: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| {
+            l.strip_suffix(tag.as_str())
+                .and_then(|l| l.strip_suffix(','))
+                .unwrap_or_else(|| panic!("a row without the build {tag}: {l}"))
+        })
+        .collect();
     // Table 1: SFSJ gives J2 (stolen at 1, restarted at 6 on P3) flow 11, J3 flow 11.
     assert!(
         lines.contains(&"H111,1,2,0,1,2,0,0,6,11,11,11.000000,5,1,0,1,1,complete"),

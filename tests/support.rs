@@ -50,6 +50,12 @@ pub const fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_resched")
 }
 
+/// The `resched` column of the CSVs the program writes: the build of this very tree, as the
+/// program under test was built with this test binary.
+pub fn build_tag() -> String {
+    resched_cli::provenance::this_build().tag()
+}
+
 /// Runs `resched ARGS` and returns its output (the program must start; what it prints and its
 /// exit code are the caller's to check).
 pub fn resched(args: &[&str]) -> std::process::Output {

@@ -13,8 +13,10 @@
 //!   records, `prove`'s `found.json` and `parts.json`, golden cases written by `diff` and
 //!   `prove --search --save`, the `--json` outputs of `simulate` and `opt`, and every batch
 //!   response line (see [`crate::batch`]).
-//! - CSV files have no comment convention here: their provenance is in the JSON manifest beside
-//!   them (a campaign's `manifest.json` and `results.json`).
+//! - A campaign's CSV files carry none: their provenance is in the JSON manifest beside them
+//!   (`manifest.json` and `results.json`). The CSVs written alone (`steal --csv`, `--jobs-csv`)
+//!   end every row with a column `resched` holding [`Provenance::tag`], since CSV has no
+//!   comment convention every reader follows and a trailing constant column breaks no reader.
 //! - Figures: SVG in a `<metadata>` element, PNG in `tEXt` chunks (`Software` and `resched`),
 //!   see [`crate::render`].
 //!
@@ -62,6 +64,19 @@ impl Provenance {
             && self.commit != "unknown"
             && self.dirty != Some(true)
             && other.dirty != Some(true)
+    }
+
+    /// One word for a CSV cell, in semver's build-metadata form: `0.2.0+<commit>`, with `.dirty`
+    /// appended for a dirty tree and `.tree-unknown` when the tree state is not known
+    /// (`0.2.0+unknown` outside a git checkout).
+    pub fn tag(&self) -> String {
+        let tree = match self.dirty {
+            Some(true) => ".dirty",
+            Some(false) => "",
+            None if self.commit == "unknown" => "",
+            None => ".tree-unknown",
+        };
+        format!("{}+{}{tree}", self.version, self.commit)
     }
 
     /// As a JSON value, for outputs built with `serde_json::json!`.
@@ -233,6 +248,22 @@ mod tests {
             ..clean.clone()
         };
         assert!(!clean.same_code(&other));
+    }
+
+    #[test]
+    fn csv_tags_tell_every_tree_state_apart() {
+        let p = |commit: &str, dirty| Provenance {
+            version: "0.2.0".into(),
+            commit: commit.into(),
+            dirty,
+        };
+        assert_eq!(p("abc", Some(false)).tag(), "0.2.0+abc");
+        assert_eq!(p("abc", Some(true)).tag(), "0.2.0+abc.dirty");
+        assert_eq!(p("abc", None).tag(), "0.2.0+abc.tree-unknown");
+        assert_eq!(p("unknown", None).tag(), "0.2.0+unknown");
+        // One CSV field: nothing the csv crate would have to quote.
+        let t = this_build().tag();
+        assert!(!t.contains([',', '"', ' ', '\n']), "{t}");
     }
 
     #[test]

@@ -19,14 +19,16 @@
 //! - `status`: `complete`, or `partial` when the variant's run was stopped before its end
 //!   (`--max-wall`, a signal): its rows are then the jobs completed by the instant reached,
 //!   with their `job` index in the whole workload and the same times as in the whole run; the
-//!   flow pruning applies to the completed jobs.
+//!   flow pruning applies to the completed jobs;
+//! - `resched`: the build that wrote the row (`crate::provenance::Provenance::tag`), the same on
+//!   every row.
 use resched::error::{Error, Result};
 use resched::stealing::metrics::{size_class, Pruning};
 use resched::stealing::nodes::NodeSet;
 use resched::stealing::sim::{AttemptRecord, Outcome, Partial, Run};
 use std::path::Path;
 
-const HEADER: [&str; 18] = [
+const HEADER: [&str; 19] = [
     "variant",
     "job",
     "name",
@@ -45,6 +47,7 @@ const HEADER: [&str; 18] = [
     "stolen",
     "in_flows",
     "status",
+    "resched",
 ];
 
 /// The rows of every variant, in memory until the end of the command.
@@ -111,6 +114,7 @@ impl JobsCsv {
         }
         let kept = pruning.kept(run.jobs.len());
         let variant = run.variant.to_string();
+        let build = crate::provenance::this_build().tag();
         for (j, (info, list)) in run.jobs.iter().zip(by_job.iter_mut()).enumerate() {
             list.sort_by_key(|a| a.index);
             // Every job of a finished run has attempts, the last one completing (the checker's
@@ -154,6 +158,7 @@ impl JobsCsv {
                 count(|o| matches!(o, Outcome::Stolen { .. })).to_string(),
                 u8::from(kept.contains(&j)).to_string(),
                 status.to_string(),
+                build.clone(),
             ];
             self.w.write_record(&row).map_err(|e| csv_error(path, e))?;
         }

@@ -205,15 +205,18 @@ pub fn class_table(all: &[Metrics], stopped: &[Stopped]) -> String {
     s
 }
 
-/// Long-format CSV: `variant,scope,metric,value,exact,status` (value in seconds /
+/// Long-format CSV: `variant,scope,metric,value,exact,status,resched` (value in seconds /
 /// node-seconds; status `complete` or `partial`, and a partial variant has rows of scope `run`:
-/// the instant reached and its job counts). Fields are escaped by the csv crate: a size class
+/// the instant reached and its job counts; `resched` the build that wrote it). Fields are escaped by the csv crate: a size class
 /// scope such as `[2^0,2^1)` is quoted.
 pub fn csv(all: &[Metrics], stopped: &[Stopped]) -> Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let err = |e: csv::Error| Error::Limit(format!("metrics CSV: {e}"));
-    w.write_record(["variant", "scope", "metric", "value", "exact", "status"])
-        .map_err(err)?;
+    w.write_record([
+        "variant", "scope", "metric", "value", "exact", "status", "resched",
+    ])
+    .map_err(err)?;
+    let build = crate::provenance::this_build().tag();
     for m in all {
         let v = m.variant.to_string();
         let stop = stopped.iter().find(|s| s.variant == m.variant);
@@ -230,6 +233,7 @@ pub fn csv(all: &[Metrics], stopped: &[Stopped]) -> Result<String> {
                 &t.to_decimal_string(6),
                 &t.to_string(),
                 status,
+                &build,
             ])
             .map_err(err)
         };
