@@ -71,6 +71,10 @@ pub enum Error {
     /// A solver backend failed or is not compiled in.
     #[error("solver: {0}")]
     Solver(String),
+    /// The program's standard output could not be written (a full device, a closed pipe):
+    /// the report is lost, so this is an error, never a success.
+    #[error("cannot write to standard output: {0}")]
+    Stdout(#[source] std::io::Error),
 }
 
 impl Error {

@@ -27,5 +27,6 @@ pub mod batch;
 pub mod cli;
 pub mod diff;
 pub mod experiment;
+pub mod out;
 pub mod provenance;
 pub mod render;

@@ -60,6 +60,7 @@ pub fn to_py(e: Error, origin: Origin) -> PyErr {
         // A keyword argument is an "option" in the Python layer's words (resched/__init__.py).
         Error::Param { name, msg } => InputError::new_err(format!("option `{name}`: {msg}")),
         Error::Io { .. }
+        | Error::Stdout(_)
         | Error::Json { .. }
         | Error::Invalid { .. }
         | Error::Line { .. }

@@ -71,11 +71,7 @@ pub enum Exit {
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return code;
-        }
+        Err(e) => return clap_exit(&e),
     };
     let command = command_name(&cli.command);
     let result = match cli.command {
@@ -91,12 +87,40 @@ pub fn main() -> i32 {
         Command::Diff(a) => diff::run(a),
         Command::Merge(a) => merge::run(a),
     };
+    // A report still buffered is delivered, or its loss is an error, before the exit code.
+    let result = result.and_then(|exit| crate::out::flush_stdout().map(|()| exit));
     match result {
         Ok(Exit::Ok) => 0,
         Ok(Exit::CheckFailed) => 1,
         Ok(Exit::Stopped) => 3,
+        Err(Error::Stdout(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => CLOSED_PIPE,
         Err(e) => {
-            eprintln!("error: {}", to_flags(command, e));
+            crate::errln!("error: {}", to_flags(command, e));
+            2
+        }
+    }
+}
+
+/// The exit code when the reader of standard output closed the pipe: 128 + SIGPIPE, what a
+/// shell reports for a program the signal ended (see [`crate::out`]).
+pub const CLOSED_PIPE: i32 = 141;
+
+/// The exit code of a command line clap refused or answered itself (`--help`, `--version`): 2
+/// for a usage error, 0 for help printed, 2 when the help could not be written (a full
+/// standard output), [`CLOSED_PIPE`] when its reader went away.
+fn clap_exit(e: &clap::Error) -> i32 {
+    let code = if e.use_stderr() { 2 } else { 0 };
+    let printed = e.print().and_then(|()| {
+        use std::io::Write;
+        std::io::stdout().flush()
+    });
+    match printed {
+        Ok(()) => code,
+        Err(io) if io.kind() == std::io::ErrorKind::BrokenPipe => CLOSED_PIPE,
+        // The usage error itself could not be shown: its code stands.
+        Err(_) if e.use_stderr() => code,
+        Err(io) => {
+            crate::errln!("error: {}", Error::Stdout(io));
             2
         }
     }
