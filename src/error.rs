@@ -2,7 +2,7 @@
 //!
 //! Every variant names where the problem is — a file, a line, a field — and what was expected, so
 //! that the CLI can print it and exit with code 2 without a panic or a backtrace.
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Result alias of the crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -208,38 +208,348 @@ fn gunzip(path: &Path, _bytes: Vec<u8>) -> Result<Vec<u8>> {
     Err(Error::io(path, std::io::Error::other(msg)))
 }
 
-/// Writes a file atomically: to a temporary sibling, then renamed, so nothing half-written is left.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
-    // A failure names the path the user gave, not the temporary sibling.
-    write_atomic_with(path, "", |tmp| {
-        std::fs::write(tmp, contents).map_err(|e| Error::io(path, e))
-    })
+/// The name prefix of every temporary file or directory the output layer ([`write_atomic`])
+/// creates beside an output: what [`remove_stale_temporaries`] looks for after a killed run.
+pub const TEMP_PREFIX: &str = ".resched-tmp-";
+
+/// Where an output goes, decided from what its path names now.
+enum Target {
+    /// A regular file, a new path, or a symbolic link to a regular file: the file (the link's
+    /// final target for a link) is replaced atomically.
+    Replace(PathBuf),
+    /// Something that exists and is not a regular file (a character or block device such as
+    /// `/dev/null`, `/dev/full` or a terminal, a FIFO, a socket, or a link to one such as
+    /// `/dev/stdout`): opened and written where it is, never replaced.
+    InPlace,
 }
 
-/// The atomic write of [`write_atomic`] for a writer that makes the file itself (an image
-/// encoder): `write` fills a temporary sibling (its name ends in `suffix`, for writers that
-/// choose the format by extension), which is then renamed over `path`; on any failure the
-/// temporary file is removed.
+/// What `path` names, following symbolic links; a directory or a link to nothing is refused.
+fn target(path: &Path) -> Result<Target> {
+    let io = |e| Error::io(path, e);
+    let meta = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Target::Replace(path.to_path_buf()))
+        }
+        Err(e) => return Err(io(e)),
+        Ok(m) => m,
+    };
+    let is_link = meta.file_type().is_symlink();
+    let followed = if is_link {
+        match std::fs::metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let msg = "a symbolic link to a file that does not exist: refusing to create \
+                           the file it names";
+                return Err(io(std::io::Error::other(msg)));
+            }
+            other => other.map_err(io)?,
+        }
+    } else {
+        meta
+    };
+    if followed.is_dir() {
+        return Err(io(std::io::Error::other("is a directory, not a file")));
+    }
+    if !followed.is_file() {
+        return Ok(Target::InPlace);
+    }
+    if is_link {
+        return Ok(Target::Replace(std::fs::canonicalize(path).map_err(io)?));
+    }
+    Ok(Target::Replace(path.to_path_buf()))
+}
+
+/// The directory a replaced file's temporary lives in: its own, so that the rename is atomic.
+fn dir_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        // default: a bare file name lives in the current directory
+        .unwrap_or(Path::new("."))
+}
+
+/// Writes `contents` to the output `path`; the one function every command writes a file with.
+///
+/// * A regular file or a new path is written atomically: the bytes go to a temporary created
+///   exclusively beside it (`O_CREAT | O_EXCL`, a random name starting with [`TEMP_PREFIX`], so
+///   that a symbolic link planted under a predictable name cannot redirect the write), which is
+///   then renamed over `path`. On every error the temporary is removed and `path` is untouched.
+///   A replaced file keeps its permissions; a new one gets `0666` less the umask.
+/// * A symbolic link to a regular file: the link's final target is replaced atomically (the
+///   temporary is made in the target's directory); the link itself stays a link. A link to
+///   nothing is refused (the write would create a file the user did not name).
+/// * A path that exists and is not a regular file (a character or block device such as
+///   `/dev/null` or `/dev/full`, a FIFO, a socket, or a link to one such as `/dev/stdout`) is
+///   opened and written in place, never replaced; a write error there (`/dev/full`: no space
+///   left on device) is an error naming `path`. A FIFO waits for its reader, as a shell's
+///   redirection does.
+/// * A directory is refused.
+///
+/// Errors name `path`, never the temporary.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let io = |e| Error::io(path, e);
+    match target(path)? {
+        Target::InPlace => {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(io)?;
+            f.write_all(contents).and_then(|()| f.flush()).map_err(io)
+        }
+        Target::Replace(real) => {
+            let mut tmp = temp_builder().tempfile_in(dir_of(&real)).map_err(io)?;
+            tmp.write_all(contents)
+                .and_then(|()| tmp.flush())
+                .map_err(io)?;
+            keep_permissions(&real, tmp.path(), path)?;
+            // A failed rename drops the temporary, which removes it.
+            tmp.persist(&real).map(drop).map_err(|e| io(e.error))
+        }
+    }
+}
+
+/// The output layer of [`write_atomic`] for a writer that makes the file itself from a path (an
+/// image encoder): `write` fills a file inside a fresh private directory (mode `0700`, a random
+/// name starting with [`TEMP_PREFIX`], so nobody else can plant anything in it), named `out`
+/// followed by `suffix` for writers that choose the format by extension. The file then
+/// replaces `path` as [`write_atomic`] says (renamed for a regular file or a new path, its bytes
+/// copied in place for a device, FIFO or socket); the directory is removed on every path.
 pub fn write_atomic_with(
     path: &Path,
     suffix: &str,
     write: impl FnOnce(&Path) -> Result<()>,
 ) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        // default: a bare file name lives in the current directory
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        // default: a path with no file name (e.g. `..`) gets the temporary name `out`
-        .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.tmp{}{suffix}", std::process::id()));
-    let written =
-        write(&tmp).and_then(|()| std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e)));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    let io = |e| Error::io(path, e);
+    let place = target(path)?;
+    let dir = match &place {
+        Target::Replace(real) => dir_of(real).to_path_buf(),
+        Target::InPlace => std::env::temp_dir(),
+    };
+    let tmp = temp_builder().tempdir_in(dir).map_err(io)?;
+    let file = tmp.path().join(format!("out{suffix}"));
+    write(&file)?;
+    match place {
+        Target::InPlace => {
+            let bytes = std::fs::read(&file).map_err(io)?;
+            write_atomic(path, &bytes)
+        }
+        Target::Replace(real) => {
+            keep_permissions(&real, &file, path)?;
+            std::fs::rename(&file, &real).map_err(io)
+        }
     }
-    written
+}
+
+/// A builder of temporaries named [`TEMP_PREFIX`]… (files `0666` less the umask, directories
+/// `0700`: tempfile's default).
+fn temp_builder() -> tempfile::Builder<'static, 'static> {
+    let mut b = tempfile::Builder::new();
+    b.prefix(TEMP_PREFIX);
+    b
+}
+
+/// Gives the temporary `tmp` the permissions of the file `real` it replaces, or `0666` less the
+/// umask for a new file (a temporary is created `0600`).
+fn keep_permissions(real: &Path, tmp: &Path, shown: &Path) -> Result<()> {
+    let perms = match std::fs::metadata(real) {
+        Ok(m) => m.permissions(),
+        Err(_) => match new_file_permissions() {
+            Some(p) => p,
+            None => return Ok(()),
+        },
+    };
+    std::fs::set_permissions(tmp, perms).map_err(|e| Error::io(shown, e))
+}
+
+/// `0666` less the process's umask, read without changing it (`/proc/self/status` on Linux;
+/// `0644`, the usual umask's result, where it cannot be read).
+#[cfg(unix)]
+fn new_file_permissions() -> Option<std::fs::Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    let umask = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Umask:"))
+                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+        });
+    // default: without /proc the common umask 022 is assumed (a new output readable by all)
+    Some(std::fs::Permissions::from_mode(
+        0o666 & !umask.unwrap_or(0o022),
+    ))
+}
+
+/// Elsewhere a new file keeps the temporary's permissions.
+#[cfg(not(unix))]
+fn new_file_permissions() -> Option<std::fs::Permissions> {
+    None
+}
+
+/// Removes the temporaries ([`TEMP_PREFIX`]…) that a killed run left in `dir` (not below it),
+/// and those of the layer's earlier naming (`.NAME.tmp<pid>`, `.NAME.tmp<pid>.png`); returns
+/// how many it removed. Only a resumed run calls it: a temporary belongs to a run still
+/// writing when two runs share a directory.
+pub fn remove_stale_temporaries(dir: &Path) -> Result<usize> {
+    let entries = match std::fs::read_dir(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        other => other.map_err(|e| Error::io(dir, e))?,
+    };
+    let mut removed = 0;
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with(TEMP_PREFIX) || is_legacy_temporary(&name)) {
+            continue;
+        }
+        let path = entry.path();
+        let kind = entry.file_type().map_err(|e| Error::io(&path, e))?;
+        let gone = if kind.is_dir() {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        gone.map_err(|e| Error::io(&path, e))?;
+        removed += 1;
+    }
+    Ok(removed)
+}
+
+/// `.NAME.tmp<digits>` or `.NAME.tmp<digits>.png`: the temporaries of the earlier layer.
+fn is_legacy_temporary(name: &str) -> bool {
+    // default: the `.png` suffix is optional
+    let name = name.strip_suffix(".png").unwrap_or(name);
+    let Some(rest) = name.strip_prefix('.') else {
+        return false;
+    };
+    rest.rsplit_once(".tmp").is_some_and(|(base, pid)| {
+        !base.is_empty() && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_regular_file_is_replaced_keeping_its_permissions_and_no_temporary() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("out.csv");
+        write_atomic(&p, b"one").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"one");
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        assert_eq!(names(d.path()), ["out.csv"]);
+    }
+
+    #[test]
+    fn a_symlink_to_a_regular_file_stays_a_link_and_its_target_is_written() {
+        let d = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let real = outside.path().join("real.csv");
+        std::fs::write(&real, "old").unwrap();
+        let link = d.path().join("link.csv");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        assert_eq!(names(d.path()), ["link.csv"]);
+        assert_eq!(names(outside.path()), ["real.csv"]);
+    }
+
+    #[test]
+    fn dev_null_is_written_in_place_and_stays_a_character_device() {
+        write_atomic(Path::new("/dev/null"), b"x").unwrap();
+        write_atomic_with(Path::new("/dev/null"), ".png", |p| {
+            std::fs::write(p, b"png").map_err(|e| Error::io(p, e))
+        })
+        .unwrap();
+        let t = std::fs::symlink_metadata("/dev/null").unwrap().file_type();
+        assert!(t.is_char_device());
+    }
+
+    #[test]
+    fn dev_full_is_an_error_naming_it() {
+        let e = write_atomic(Path::new("/dev/full"), b"x")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("/dev/full: No space left on device"), "{e}");
+        assert!(std::fs::symlink_metadata("/dev/full")
+            .unwrap()
+            .file_type()
+            .is_char_device());
+    }
+
+    #[test]
+    fn a_dangling_link_and_a_directory_are_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let link = d.path().join("dangling");
+        std::os::unix::fs::symlink(d.path().join("nothing"), &link).unwrap();
+        let e = write_atomic(&link, b"x").unwrap_err().to_string();
+        assert!(
+            e.contains("a symbolic link to a file that does not exist"),
+            "{e}"
+        );
+        let e = write_atomic(d.path(), b"x").unwrap_err().to_string();
+        assert!(e.contains("is a directory"), "{e}");
+        assert_eq!(names(d.path()), ["dangling"]);
+    }
+
+    #[test]
+    fn a_failed_writer_leaves_no_temporary_and_the_old_file() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("fig.png");
+        std::fs::write(&p, "old").unwrap();
+        let e = write_atomic_with(&p, ".png", |tmp| {
+            std::fs::write(tmp, "half").unwrap();
+            Err(Error::Limit("encoder failed".into()))
+        });
+        assert!(e.is_err());
+        assert_eq!(std::fs::read(&p).unwrap(), b"old");
+        assert_eq!(names(d.path()), ["fig.png"]);
+        write_atomic_with(&p, ".png", |tmp| {
+            assert!(tmp.to_string_lossy().ends_with("out.png"));
+            std::fs::write(tmp, "new").map_err(|e| Error::io(tmp, e))
+        })
+        .unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"new");
+        assert_eq!(names(d.path()), ["fig.png"]);
+    }
+
+    #[test]
+    fn stale_temporaries_are_removed_and_nothing_else() {
+        let d = tempfile::tempdir().unwrap();
+        let keep = [".hidden", "a.tmp1", ".x.tmpz", "summary.json"];
+        for n in keep {
+            std::fs::write(d.path().join(n), "").unwrap();
+        }
+        for n in [
+            ".resched-tmp-abc",
+            ".summary.json.tmp123",
+            ".f.png.tmp9.png",
+        ] {
+            std::fs::write(d.path().join(n), "").unwrap();
+        }
+        std::fs::create_dir(d.path().join(".resched-tmp-dir")).unwrap();
+        std::fs::write(d.path().join(".resched-tmp-dir/out.png"), "").unwrap();
+        assert_eq!(remove_stale_temporaries(d.path()).unwrap(), 4);
+        let mut want: Vec<String> = keep.iter().map(|s| s.to_string()).collect();
+        want.sort();
+        assert_eq!(names(d.path()), want);
+        assert_eq!(remove_stale_temporaries(&d.path().join("none")).unwrap(), 0);
+    }
 }

@@ -27,7 +27,7 @@ pub fn flush_stdout() -> resched::Result<()> {
     std::io::stdout().flush().map_err(resched::Error::Stdout)
 }
 
-/// Writes `args` and a newline to standard error, ignoring a failure (there is no other
+/// Writes `args` to standard error, ignoring a failure (there is no other
 /// channel to report it on).
 pub fn write_stderr(args: std::fmt::Arguments<'_>) {
     let _ = std::io::stderr().lock().write_fmt(args);
@@ -55,6 +55,14 @@ macro_rules! out {
     };
 }
 
+/// `eprint!` that never panics: a broken standard error is ignored.
+#[macro_export]
+macro_rules! err {
+    ($($arg:tt)*) => {
+        $crate::out::write_stderr(::std::format_args!($($arg)*))
+    };
+}
+
 /// `eprintln!` that never panics: a broken standard error is ignored.
 #[macro_export]
 macro_rules! errln {
@@ -75,5 +83,6 @@ mod tests {
         assert!(crate::outln!("a {x} {}", 4).is_ok());
         assert!(crate::out!("b {x:>3}\n").is_ok());
         crate::errln!("c {}", x);
+        crate::err!("d {x}\n");
     }
 }

@@ -49,18 +49,18 @@ pub fn run(a: Args) -> Result<Exit> {
             })
             .collect();
         let text = serde_json::to_string_pretty(&v).map_err(|e| Error::json("output", &e))?;
-        println!("{text}");
+        crate::outln!("{text}")?;
         return Ok(Exit::Ok);
     }
     for e in CATALOGUE {
-        println!("{}  [{}]", e.name, e.label);
+        crate::outln!("{}  [{}]", e.name, e.label)?;
         if !e.aliases.is_empty() {
-            println!("    aliases:    {}", e.aliases.join(", "));
+            crate::outln!("    aliases:    {}", e.aliases.join(", "))?;
         }
-        println!("    {}", e.summary);
-        println!("    paper:      {}, {}", e.paper.cite(), e.section);
-        println!("    jobs:       {}", family(e.family));
-        println!("    parameters: {}", params(e.params).join(", "));
+        crate::outln!("    {}", e.summary)?;
+        crate::outln!("    paper:      {}, {}", e.paper.cite(), e.section)?;
+        crate::outln!("    jobs:       {}", family(e.family))?;
+        crate::outln!("    parameters: {}", params(e.params).join(", "))?;
     }
     Ok(Exit::Ok)
 }

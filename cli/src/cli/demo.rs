@@ -45,16 +45,20 @@ pub fn run(a: Args) -> Result<Exit> {
     }
     for (name, inst, sc) in examples()? {
         let lb = oracle::Bound::of(&inst, &sc)?.lower;
-        println!(
+        crate::outln!(
             "{name}: P = {}, {} jobs, failures {:?}, L(f) = {lb}",
             inst.procs,
             inst.len(),
             sc.failures
-        );
-        println!(
+        )?;
+        crate::outln!(
             "  {:<26} {:>10} {:>10} {:>10} {:>9}",
-            "algorithm", "makespan", "decimal", "ratio", "decimal"
-        );
+            "algorithm",
+            "makespan",
+            "decimal",
+            "ratio",
+            "decimal"
+        )?;
         for algo in catalogue::evaluated(catalogue::Paper::Rigid) {
             let spec = AlgoSpec {
                 name: algo.into(),
@@ -64,24 +68,24 @@ pub fn run(a: Args) -> Result<Exit> {
             };
             let c = oracle::certify(&spec, &inst, &sc)?;
             let (m, r) = (&c.makespan, &c.ratio);
-            println!(
+            crate::outln!(
                 "  {:<26} {:>10} {:>10} {:>10} {:>9}",
                 c.algorithm,
                 m.to_string(),
                 m.to_decimal_string(4),
                 r.to_string(),
                 r.to_decimal_string(4)
-            );
+            )?;
             if let Some(dir) = &a.gantt {
                 let path = dir.join(format!("{name}-{algo}.svg"));
                 let svg = super::simulate::gantt_svg(&inst, &c.schedule, &sc)?;
                 resched::error::write_atomic(&path, svg.as_bytes())?;
             }
         }
-        println!();
+        crate::outln!()?;
     }
     if let Some(dir) = &a.gantt {
-        println!("Gantt charts written to {}", dir.display());
+        crate::outln!("Gantt charts written to {}", dir.display())?;
     }
     Ok(Exit::Ok)
 }

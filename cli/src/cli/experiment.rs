@@ -246,7 +246,7 @@ impl Args {
             quick: self.quick,
             out: self.out,
             seed: self.seed,
-            threads: self.threads,
+            threads: super::args::check_threads(self.threads)?,
             traces: self.traces,
             sets: self.sets,
             scenarios: self.scenarios,
@@ -265,7 +265,7 @@ impl Args {
 pub fn run(a: Args) -> Result<Exit> {
     if a.name == "list" {
         for c in &CAMPAIGNS {
-            println!("{:16} {}", c.name, c.describe());
+            crate::outln!("{:16} {}", c.name, c.describe())?;
         }
         return Ok(Exit::Ok);
     }
@@ -304,22 +304,22 @@ pub fn run(a: Args) -> Result<Exit> {
             .markdown
             .push_str("; join the shards with `resched merge DIR… --out DIR`");
     }
-    report(&outcome);
+    report(&outcome)?;
     Ok(Exit::Ok)
 }
 
 /// Prints a campaign's Markdown summary and the files written.
-pub fn report(o: &experiment::Outcome) {
-    println!("{}", o.markdown);
-    println!(
+pub fn report(o: &experiment::Outcome) -> Result<()> {
+    crate::outln!("{}", o.markdown)?;
+    crate::outln!(
         "{}: {} cells computed, {} resumed, {:.1} s; files:",
         o.dir.display(),
         o.stats.computed,
         o.stats.resumed,
         o.stats.seconds
-    );
+    )?;
     for f in &o.files {
-        println!("  {}", f.display());
+        crate::outln!("  {}", f.display())?;
     }
 }
 
@@ -336,6 +336,7 @@ mod tests {
         let exp = cli
             .find_subcommand("experiment")
             .expect("experiment subcommand");
+    Ok(())
         for c in &CAMPAIGNS {
             let sub = exp.find_subcommand(c.name).expect(c.name);
             for k in Knob::ALL {

@@ -39,6 +39,7 @@ pub struct Args {
 
 /// Runs `resched merge`.
 pub fn run(a: Args) -> Result<Exit> {
+    super::args::check_threads(a.threads)?;
     let builds = if a.allow_mixed_builds {
         Builds::AllowMixed
     } else {
@@ -70,7 +71,7 @@ pub fn run(a: Args) -> Result<Exit> {
             };
             let name = args.name.clone();
             let o = crate::experiment::run(&name, &args.options(Mode::Assemble)?)?;
-            super::experiment::report(&o);
+            super::experiment::report(&o)?;
             Ok(Exit::Ok)
         }
         "prove-exhaustive" | "prove-search" => super::prove::merge(&shards, &a.out),

@@ -74,6 +74,11 @@ pub fn main() -> i32 {
         Err(e) => return clap_exit(&e),
     };
     let command = command_name(&cli.command);
+    // Before any pool exists, so that the environment cannot size one beyond the bound.
+    if let Err(e) = args::check_thread_env() {
+        crate::errln!("error: {e}");
+        return 2;
+    }
     let result = match cli.command {
         Command::Verify(a) => verify::run(a),
         Command::Simulate(a) => simulate::run(a),

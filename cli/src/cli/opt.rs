@@ -77,12 +77,7 @@ pub fn run(a: Args) -> Result<Exit> {
         ));
     }
     let method: Method = a.method.parse()?;
-    if !(1..=64).contains(&a.threads) {
-        return Err(Error::option(
-            "threads",
-            format!("{} must lie in 1..=64", a.threads),
-        ));
-    }
+    super::args::check_threads(Some(a.threads))?;
     let backend = match &a.backend {
         Some(b) => b.parse()?,
         None => opt::ilp::Backend::preferred(),

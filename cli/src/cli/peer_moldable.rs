@@ -70,7 +70,7 @@ pub fn run(ipath: &Path, fpath: &Path, o: &Options<'_>) -> Result<Exit> {
             r.failures
         );
     }
-    print!("{out}");
+    crate::out!("{out}")?;
     Ok(Exit::Ok)
 }
 

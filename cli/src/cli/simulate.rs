@@ -165,9 +165,9 @@ pub fn run(a: Args) -> Result<Exit> {
         None
     };
     if a.json {
-        println!("{}", json_report(&inst, &sc, &c, vs_opt.as_ref())?);
+        crate::outln!("{}", json_report(&inst, &sc, &c, vs_opt.as_ref())?)?;
     } else {
-        print!("{}", text_report(&inst, &sc, &c, vs_opt.as_ref())?);
+        crate::out!("{}", text_report(&inst, &sc, &c, vs_opt.as_ref())?)?;
     }
     Ok(Exit::Ok)
 }
@@ -390,7 +390,7 @@ fn run_peer(ipath: &Path, fpath: &Path, a: &Args) -> Result<Exit> {
         priority
     );
     out.push_str(&peer_table(&results)?);
-    print!("{out}");
+    crate::out!("{out}")?;
     Ok(Exit::Ok)
 }
 

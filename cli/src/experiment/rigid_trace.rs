@@ -272,7 +272,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
                 excess.len()
             )));
         }
-        eprint!(
+        crate::err!(
             "rigid-trace: skipping {} (day, q̄) cells whose largest expected failure count exceeds {max_expected} (`max_expected_failures`):\n{excess_text}",
             excess.len()
         );

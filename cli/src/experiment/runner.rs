@@ -340,8 +340,7 @@ fn progress_bar(cfg: &RunConfig, total: usize, resumed: usize) -> ProgressBar {
 
 /// Runs `work` on a pool of `threads` workers (`None`: rayon's global pool, all cores).
 fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
-    match threads {
-        Some(0) => Err(Error::param("threads", "at least 1")),
+    match crate::cli::args::check_threads(threads)? {
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build()
