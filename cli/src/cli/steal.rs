@@ -281,7 +281,7 @@ pub fn run(a: Args) -> Result<Exit> {
         &mtbf,
         &failing,
         rate_source(opts.mtbf.as_ref(), synthetic),
-    );
+    )?;
     let setup = Setup {
         a: &a,
         opts: &opts,
@@ -304,18 +304,18 @@ pub fn run(a: Args) -> Result<Exit> {
         }
         run_variant(&setup, *v, &stop, per_job.as_mut(), &mut out)?;
     }
-    print!("{}", table(&out.all, &out.stopped));
+    crate::out!("{}", table(&out.all, &out.stopped))?;
     for s in &out.stopped {
-        println!("{}", s.note());
+        crate::outln!("{}", s.note())?;
     }
     if !out.not_run.is_empty() {
         let names: Vec<String> = out.not_run.iter().map(Variant::to_string).collect();
-        println!(
+        crate::outln!(
             "NOT RUN (stopped before they started): {}",
             names.join(", ")
-        );
+        )?;
     }
-    print!("{}", class_table(&out.all, &out.stopped));
+    crate::out!("{}", class_table(&out.all, &out.stopped))?;
     write_outputs(&a, opts.readings, &out, per_job)?;
     Ok(if out.failed_check {
         Exit::CheckFailed
@@ -345,12 +345,12 @@ fn run_variant(
     let mut why = None;
     let mut progress = |done: usize, total: usize| {
         if show {
-            eprint!("\r{v}: {done}/{total} jobs completed");
+            crate::err!("\r{v}: {done}/{total} jobs completed");
         }
         why = stop.requested();
         if let Some(w) = &why {
             let clear = if show { "\r\x1b[K" } else { "" };
-            eprintln!(
+            crate::errln!(
                 "{clear}{v}: stopping on {w} with {done}/{total} jobs completed; writing the \
                  partial results (Ctrl-C again to quit at once)"
             );
@@ -362,7 +362,7 @@ fn run_variant(
     let (r, budget) = (s.opts.readings, s.budget);
     let ending = simulate_read_reporting(w, s.res, failures, v, r, budget, &mut progress)?;
     if show {
-        eprint!("\r\x1b[K");
+        crate::err!("\r\x1b[K");
     }
     let (run, stopped) = match &ending {
         Ending::Complete(run) => (run, None),
@@ -390,7 +390,7 @@ fn run_variant(
         ),
         _ => String::new(),
     };
-    eprintln!(
+    crate::errln!(
         "{v}: {} in {:.2} s ({} events, {} checks of queued jobs' slots, {:.0} per event; {} \
          reservations moved earlier, {:.1} per job{waiting})",
         if stopped.is_some() {
@@ -645,7 +645,7 @@ fn print_platform(
     mtbf: &Time,
     failing: &Failing,
     from: &str,
-) {
+) -> Result<()> {
     // The node MTBF in days as well, and where it comes from: a platform MTBF of 1 h means
     // nodes failing every 5.6 years on Mira but every 6 days on a 144-node machine, which
     // saturates it; so the default failure rate keeps the paper's nodes.
@@ -665,7 +665,7 @@ fn print_platform(
             failing.nodes, failing.rule
         )
     };
-    println!(
+    crate::outln!(
         "platform: {} nodes, MTBF {} s (μ_ind = {} s{days}{machine}, {from}), D = {} s, C = {} s, R = {} s, failures: {}",
         w.nodes,
         mtbf.to_decimal_string(1),
@@ -677,7 +677,7 @@ fn print_platform(
             Some(p) => p.display().to_string(),
             None => format!("Poisson, seed {}", a.seed),
         }
-    );
+    )
 }
 
 /// Runs the independent checker on `run`; false (with the reason on stderr) if it refuses the
@@ -687,11 +687,11 @@ fn checked(w: &Workload, res: &Resilience, run: &Run, m: &Metrics) -> bool {
     match check(w, res, run, Some(m.window.clone())) {
         Ok(tot) if tot.idle == m.decomposition.idle && tot.useful == m.decomposition.useful => true,
         Ok(_) => {
-            eprintln!("{v}: the checker's decomposition differs from the metrics'");
+            crate::errln!("{v}: the checker's decomposition differs from the metrics'");
             false
         }
         Err(e) => {
-            eprintln!("{v}: checker: {e}");
+            crate::errln!("{v}: checker: {e}");
             false
         }
     }
@@ -707,16 +707,16 @@ fn write_outputs(
     let partial = if out.is_partial() { " (PARTIAL)" } else { "" };
     if let Some(p) = &a.csv {
         write_atomic(p, csv(&out.all, &out.stopped)?.as_bytes())?;
-        println!("csv{partial}: {}", p.display());
+        crate::outln!("csv{partial}: {}", p.display())?;
     }
     if let (Some(t), Some(p)) = (per_job, &a.jobs_csv) {
         write_atomic(p, &t.into_bytes(p)?)?;
-        println!("jobs csv{partial}: {}", p.display());
+        crate::outln!("jobs csv{partial}: {}", p.display())?;
     }
     if let Some(dir) = &a.plots {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         for f in plots(&out.all, &out.stopped, out.is_partial(), readings, dir)? {
-            println!("plot: {}", f.display());
+            crate::outln!("plot: {}", f.display())?;
         }
     }
     Ok(())
