@@ -307,6 +307,24 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     }
 }
 
+/// Checks, before any work, that [`write_atomic`] can write `path`, leaving nothing behind: a
+/// file to replace needs its directory to accept a new temporary (one is created and removed);
+/// a device, FIFO or socket is written in place, so nothing is probed (opening a FIFO would
+/// wait for its reader); a directory or a link to nothing is refused as [`write_atomic`]
+/// refuses it.
+pub fn check_output(path: &Path) -> Result<()> {
+    match target(path)? {
+        Target::InPlace => Ok(()),
+        Target::Replace(real) => {
+            let dir = dir_of(&real);
+            temp_builder()
+                .tempfile_in(dir)
+                .map(drop)
+                .map_err(|e| Error::io(dir, e))
+        }
+    }
+}
+
 /// The output layer of [`write_atomic`] for a writer that makes the file itself from a path (an
 /// image encoder): `write` fills a file inside a fresh private directory (mode `0700`, a random
 /// name starting with [`TEMP_PREFIX`], so nobody else can plant anything in it), named `out`

@@ -48,6 +48,49 @@ struct Case {
     /// where the fix belongs. The case still runs; only the exit code and fragments are waived.
     #[serde(default)]
     ignore: Option<String>,
+    /// Environment variables set for the run (`RAYON_NUM_THREADS`).
+    #[serde(default)]
+    env: std::collections::BTreeMap<String, String>,
+    /// Where standard output goes instead of a pipe the runner reads: a path opened for writing
+    /// (`/dev/full`; relative to the work directory).
+    #[serde(default)]
+    stdout_to: Option<String>,
+    /// What the work directory holds besides the copied inputs, made before the run.
+    #[serde(default)]
+    setup: Vec<Setup>,
+    /// What must hold of the files after the run (checked unless the case is ignored).
+    #[serde(default)]
+    after: Vec<After>,
+}
+
+/// One thing made in the work directory before a run.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+enum Setup {
+    /// A directory.
+    Mkdir(String),
+    /// A symbolic link `[name, target]` (the target as written, relative to the link).
+    Symlink([String; 2]),
+    /// A FIFO with a reader that drains it for the whole run into `<name>.read`.
+    Fifo(String),
+}
+
+/// A fact about one path after the run.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct After {
+    /// The path (relative to the work directory, or absolute such as `/dev/null`).
+    path: String,
+    /// What it is, not following a last link: `file`, `symlink`, `char-device`, `fifo`,
+    /// `dir`, or `absent`.
+    #[serde(default)]
+    kind: Option<String>,
+    /// A fragment its contents (read through links) must contain.
+    #[serde(default)]
+    contains: Option<String>,
+    /// Exactly these contents (`"untouched"` written by the case itself stays so).
+    #[serde(default)]
+    equals: Option<String>,
 }
 
 /// What one run of the binary gave.
@@ -116,15 +159,24 @@ fn try_wait4(pid: libc::pid_t) -> std::io::Result<Option<(std::process::ExitStat
     }
 }
 
-/// Runs the binary in `dir`, killing it after [`TIME_LIMIT`], under [`ADDRESS_SPACE_CAP`].
-fn run(name: &str, dir: &Path, args: &[String]) -> Result<Ran, String> {
+/// Runs the binary in `dir` as `case` says, killing it after [`TIME_LIMIT`], under
+/// [`ADDRESS_SPACE_CAP`].
+fn run(name: &str, dir: &Path, case: &Case) -> Result<Ran, String> {
     let mut command = Command::new(crate::support::bin());
     command
-        .args(args)
+        .args(&case.args)
+        .envs(&case.env)
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    if let Some(to) = &case.stdout_to {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(dir.join(to))
+            .map_err(|e| format!("{name}: stdout_to {to}: {e}"))?;
+        command.stdout(file);
+    }
     // SAFETY: between fork and exec the closure only calls setrlimit, which is async-signal-safe
     // and allocates nothing.
     unsafe {
@@ -269,6 +321,137 @@ fn inputs_of(dir: &Path, case: &Case) -> Vec<String> {
     inputs
 }
 
+/// The FIFO readers of a case's setup: each drains its FIFO until told to stop.
+struct Readers {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Readers {
+    /// Stops the readers once the run is over (each drains what is left first).
+    fn finish(self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        for t in self.threads {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Makes the case's setup in `dir`; a FIFO's reader is opened before the run (non-blocking,
+/// so that a writer's open never waits) and copies what it reads to `<name>.read`.
+fn set_up(dir: &Path, setup: &[Setup]) -> Result<Readers, String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut threads = Vec::new();
+    for s in setup {
+        match s {
+            Setup::Mkdir(d) => {
+                std::fs::create_dir_all(dir.join(d)).map_err(|e| format!("{d}: {e}"))?
+            }
+            Setup::Symlink([link, to]) => std::os::unix::fs::symlink(to, dir.join(link))
+                .map_err(|e| format!("{link}: {e}"))?,
+            Setup::Fifo(f) => {
+                let path = dir.join(f);
+                let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes())
+                    .map_err(|e| e.to_string())?;
+                // SAFETY: a valid NUL-terminated path and a plain mode.
+                if unsafe { libc::mkfifo(c.as_ptr(), 0o644) } != 0 {
+                    return Err(format!("{f}: {}", std::io::Error::last_os_error()));
+                }
+                let mut pipe = std::fs::OpenOptions::new()
+                    .read(true)
+                    .custom_flags(libc::O_NONBLOCK)
+                    .open(&path)
+                    .map_err(|e| format!("{f}: {e}"))?;
+                let (stop, copy) = (stop.clone(), dir.join(format!("{f}.read")));
+                threads.push(std::thread::spawn(move || {
+                    let mut got = Vec::new();
+                    let mut buf = [0u8; 65536];
+                    loop {
+                        let done = stop.load(std::sync::atomic::Ordering::SeqCst);
+                        match pipe.read(&mut buf) {
+                            Ok(n) if n > 0 => got.extend_from_slice(&buf[..n]),
+                            _ if done => break,
+                            _ => std::thread::sleep(Duration::from_millis(5)),
+                        }
+                    }
+                    let _ = std::fs::write(copy, got);
+                }));
+            }
+        }
+    }
+    Ok(Readers { stop, threads })
+}
+
+/// What `path` is, not following a last link.
+fn kind_of(path: &Path) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    match std::fs::symlink_metadata(path) {
+        Err(_) => "absent",
+        Ok(m) => {
+            let t = m.file_type();
+            if t.is_symlink() {
+                "symlink"
+            } else if t.is_file() {
+                "file"
+            } else if t.is_dir() {
+                "dir"
+            } else if t.is_char_device() {
+                "char-device"
+            } else if t.is_fifo() {
+                "fifo"
+            } else {
+                "other"
+            }
+        }
+    }
+}
+
+/// The unmet part of one `after` fact, if any.
+fn after_unmet(name: &str, dir: &Path, a: &After) -> Option<String> {
+    let path = dir.join(&a.path);
+    let mut unmet = Vec::new();
+    if let Some(k) = &a.kind {
+        let is = kind_of(&path);
+        if is != k {
+            unmet.push(format!("is a {is}, expected a {k}"));
+        }
+    }
+    if a.contains.is_some() || a.equals.is_some() {
+        let text = std::fs::read(&path).map(|b| String::from_utf8_lossy(&b).into_owned());
+        match text {
+            Err(e) => unmet.push(format!("cannot be read: {e}")),
+            Ok(t) => {
+                if let Some(c) = a.contains.as_ref().filter(|c| !t.contains(c.as_str())) {
+                    unmet.push(format!("does not contain `{c}`: {t}"));
+                }
+                if let Some(x) = a.equals.as_ref().filter(|x| t != **x) {
+                    unmet.push(format!("holds `{t}`, expected `{x}`"));
+                }
+            }
+        }
+    }
+    (!unmet.is_empty()).then(|| format!("{name}: after the run, {}: {}", a.path, unmet.join("; ")))
+}
+
+/// The output layer's temporaries (`.resched-tmp-…`) a run left anywhere in its work
+/// directory: none may outlive a run, whatever its outcome.
+fn temporaries_left(name: &str, dir: &Path) -> Vec<String> {
+    let mut left = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let kind = e.file_type();
+            if e.file_name().to_string_lossy().starts_with(".resched-tmp-") {
+                left.push(format!("{name}: left a temporary {}", e.path().display()));
+            } else if kind.is_ok_and(|k| k.is_dir()) {
+                todo.push(e.path());
+            }
+        }
+    }
+    left
+}
+
 /// Reads and checks one case's manifest: it must expect at least one fragment.
 fn load_case(name: &str, dir: &Path) -> Result<Case, String> {
     let text = std::fs::read_to_string(dir.join("case.json"))
@@ -337,7 +520,16 @@ fn every_bad_input_gets_a_clear_error() {
             failures.push(format!("{name}: {e}"));
             continue;
         }
-        let ran = match run(name, work.path(), &case.args) {
+        let readers = match set_up(work.path(), &case.setup) {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{name}: setup: {e}"));
+                continue;
+            }
+        };
+        let ran = run(name, work.path(), &case);
+        readers.finish();
+        let ran = match ran {
             Ok(r) => r,
             Err(e) => {
                 failures.push(e);
@@ -346,7 +538,13 @@ fn every_bad_input_gets_a_clear_error() {
         };
         heaviest = heaviest.max((ran.peak_rss, name.as_str()));
         failures.extend(hard_rules(name, &ran, &inputs_of(&dir, &case)));
-        let unmet = expectations(name, &case, &ran);
+        failures.extend(temporaries_left(name, work.path()));
+        let mut unmet = expectations(name, &case, &ran);
+        unmet.extend(
+            case.after
+                .iter()
+                .filter_map(|a| after_unmet(name, work.path(), a)),
+        );
         match &case.ignore {
             Some(reason) => {
                 let state = if unmet.is_empty() {

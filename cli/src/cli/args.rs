@@ -99,3 +99,106 @@ pub(crate) fn seed_for(seed: Option<u64>, priority: Option<Priority>) -> Result<
         s => Ok(s.unwrap_or(0)),
     }
 }
+
+/// Refuses two output options of one command that name the same file (and an output that
+/// names one of the command's input files), before any work: one write would replace the
+/// other's file. `paths` holds each option's flag and path. Two names of one file are found
+/// through links and `..` (the same device and inode for files that exist, the same canonical
+/// directory and name for new ones). A device, FIFO or socket is exempt: it is written in
+/// place, so two reports to `/dev/null` or `/dev/stdout` both arrive.
+pub fn distinct_files(paths: &[(&str, Option<&std::path::Path>)]) -> Result<()> {
+    let given: Vec<(&str, &std::path::Path, FileId)> = paths
+        .iter()
+        .filter_map(|(flag, p)| p.map(|p| (*flag, p)))
+        .filter_map(|(flag, p)| file_id(p).map(|id| (flag, p, id)))
+        .collect();
+    for (i, (f1, p1, id1)) in given.iter().enumerate() {
+        if let Some((f2, p2, _)) = given[i + 1..].iter().find(|(_, _, id2)| id2 == id1) {
+            let same = if p1 == p2 {
+                format!("`{}`", p1.display())
+            } else {
+                format!("`{}` and `{}`", p1.display(), p2.display())
+            };
+            return Err(Error::option(
+                f2,
+                format!("{same}: {f1} and {f2} name the same file; one would overwrite the other"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What identifies a file a path names (see [`distinct_files`]).
+#[derive(PartialEq, Eq)]
+enum FileId {
+    /// An existing regular file: its device and inode.
+    Existing(u64, u64),
+    /// A new file: its directory, canonical, and its name.
+    New(std::path::PathBuf),
+}
+
+/// The identity of the file `path` names; `None` for a device, FIFO, socket or directory, and
+/// for a path whose directory does not exist (the write's own check names that).
+fn file_id(path: &std::path::Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => Some(FileId::Existing(m.dev(), m.ino())),
+        Ok(_) => None,
+        Err(_) => {
+            let dir = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                // default: a bare file name lives in the current directory
+                .unwrap_or(std::path::Path::new("."));
+            let dir = std::fs::canonicalize(dir).ok()?;
+            Some(FileId::New(dir.join(path.file_name()?)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_are_bounded_and_named() {
+        assert_eq!(check_threads(None).unwrap(), None);
+        assert_eq!(check_threads(Some(1)).unwrap(), Some(1));
+        assert_eq!(check_threads(Some(MAX_THREADS)).unwrap(), Some(MAX_THREADS));
+        let e = check_threads(Some(MAX_THREADS + 1))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "option `threads`: 1025 is above the limit of 1024 threads (more threads than cores only slow a run down)"
+        );
+        let e = check_threads(Some(0)).unwrap_err().to_string();
+        assert!(e.starts_with("option `threads`: must be at least 1"), "{e}");
+    }
+
+    #[test]
+    fn two_names_of_one_file_are_refused_and_devices_are_not() {
+        let d = tempfile::tempdir().unwrap();
+        let a = d.path().join("a.csv");
+        let dotted = d.path().join("sub/../a.csv");
+        std::fs::create_dir(d.path().join("sub")).unwrap();
+        let e = distinct_files(&[("--csv", Some(&a)), ("--jobs-csv", Some(&dotted))])
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("option `--jobs-csv`: "), "{e}");
+        assert!(e.contains("--csv and --jobs-csv name the same file"), "{e}");
+        std::fs::write(&a, "x").unwrap();
+        let link = d.path().join("link.csv");
+        std::os::unix::fs::symlink(&a, &link).unwrap();
+        assert!(distinct_files(&[("--csv", Some(&link)), ("--jobs-csv", Some(&a))]).is_err());
+        let b = d.path().join("b.csv");
+        assert!(distinct_files(&[
+            ("--csv", Some(&a)),
+            ("--jobs-csv", Some(&b)),
+            ("--plots", None)
+        ])
+        .is_ok());
+        let null = std::path::Path::new("/dev/null");
+        assert!(distinct_files(&[("--csv", Some(null)), ("--jobs-csv", Some(null))]).is_ok());
+    }
+}

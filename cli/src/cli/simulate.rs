@@ -142,6 +142,14 @@ pub fn run(a: Args) -> Result<Exit> {
     let (Some(ipath), Some(spath), Some(algo)) = (&a.instance, &a.scenario, &a.algo) else {
         return Err(Error::option("instance", "--instance, --scenario and --algo are required (or --peer-instance and --peer-failures)"));
     };
+    super::args::distinct_files(&[
+        ("--instance", Some(ipath)),
+        ("--scenario", Some(spath)),
+        ("--gantt", a.gantt.as_deref()),
+    ])?;
+    if let Some(g) = &a.gantt {
+        super::steal::outputs::check_file(g, "--gantt")?;
+    }
     let inst = Instance::load(ipath)?;
     let sc = Scenario::load(spath, &inst)?;
     check_recorded_budget(spath, &sc)?;

@@ -23,7 +23,7 @@ use resched::stealing::{
 use resched::time::Time;
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 pub mod jobs_csv;
@@ -501,6 +501,13 @@ fn check_outputs(a: &Args) -> Result<()> {
 struct Failing {
     nodes: u32,
     rule: &'static str,
+    let workload = (!a.workload.starts_with("synthetic")).then(|| Path::new(&a.workload));
+    super::args::distinct_files(&[
+        ("--workload", workload),
+        ("--failures", a.failures.as_deref()),
+        ("--csv", a.csv.as_deref()),
+        ("--jobs-csv", a.jobs_csv.as_deref()),
+    ])?;
 }
 
 /// The workload named by `--workload`, a line describing it, whether it is synthetic, and

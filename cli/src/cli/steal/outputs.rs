@@ -3,19 +3,12 @@
 //! simulation), and written atomically at the end.
 //!
 //! The check probes what writing will need without leaving anything behind: a file is written
-//! by [`resched::error::write_atomic`] as a temporary sibling renamed over it, so its directory
-//! must exist and accept a new file, and the path must not be a directory; a plot directory is
+//! by [`resched::error::write_atomic`] (a regular file through a temporary renamed over it, so
+//! its directory must accept a new file; a device or FIFO in place; never a directory), as
+//! [`resched::error::check_output`] checks; a plot directory is
 //! created at the end, so its nearest existing ancestor must be a directory that accepts one.
 use resched::error::{Error, Result};
 use std::path::{Path, PathBuf};
-
-/// The directory a file path lives in (`.` for a bare name).
-fn parent_dir(path: &Path) -> &Path {
-    path.parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        // default: a bare file name lives in the current directory
-        .unwrap_or(Path::new("."))
-}
 
 /// Creates and removes a probe file in `dir`: the directory exists and accepts new files.
 fn probe_dir(dir: &Path, option: &str, target: &Path) -> Result<()> {
@@ -38,15 +31,10 @@ fn probe_dir(dir: &Path, option: &str, target: &Path) -> Result<()> {
     }
 }
 
-/// `path` can be written by `write_atomic`.
+/// `path` can be written by `write_atomic` (see [`resched::error::check_output`]).
 pub fn check_file(path: &Path, option: &str) -> Result<()> {
-    if path.is_dir() {
-        return Err(Error::option(
-            option,
-            format!("{} is a directory, not a file", path.display()),
-        ));
-    }
-    probe_dir(parent_dir(path), option, path)
+    resched::error::check_output(path)
+        .map_err(|e| Error::option(option, format!("{} cannot be written: {e}", path.display())))
 }
 
 /// `dir` exists as a writable directory, or can be created.
