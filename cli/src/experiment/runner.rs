@@ -168,6 +168,7 @@ where
     let start = Instant::now();
     let dir = cfg.out.join("cells");
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    remove_stale_temporaries(&cfg.out)?;
     check_keys(cells)?;
     let mut done: Vec<Option<R>> = read_finished(&dir, cells);
     let owned: Vec<usize> = match &cfg.mode {
@@ -353,6 +354,24 @@ fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> Result<T> + S
 /// Writes rows as CSV (atomically). `header` names the columns; every row has as many fields.
 pub fn write_csv(path: &Path, header: &[&str], rows: &[Vec<String>]) -> Result<()> {
     let mut w = csv::Writer::from_writer(Vec::new());
+/// Removes the output layer's temporaries ([`resched::error::TEMP_PREFIX`]) that a killed run
+/// left in the output directory `out` and its sub-directories (`cells/`, plots): the half-written
+/// files of that run, which nothing else would ever remove. A run that resumes is the only
+/// writer of its directory.
+fn remove_stale_temporaries(out: &Path) -> Result<()> {
+    resched::error::remove_stale_temporaries(out)?;
+    let entries = std::fs::read_dir(out).map_err(|e| Error::io(out, e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(out, e))?;
+        let path = entry.path();
+        // A link is not followed: what it names is not the run's.
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            resched::error::remove_stale_temporaries(&path)?;
+        }
+    }
+    Ok(())
+}
+
     let err = |e: csv::Error| Error::Limit(format!("{}: {e}", path.display()));
     w.write_record(header).map_err(err)?;
     for r in rows {
@@ -490,6 +509,42 @@ mod tests {
     /// without it, so that a manifest of another build, or of before builds were recorded,
     /// resumes (and keeps its own record).
     #[test]
+    #[test]
+    fn a_resumed_run_removes_the_temporaries_a_killed_run_left() {
+        let dir = tempfile::tempdir().unwrap();
+        let cells_dir = dir.path().join("cells");
+        let plots = dir.path().join("plots");
+        std::fs::create_dir_all(&cells_dir).unwrap();
+        std::fs::create_dir_all(plots.join(".resched-tmp-Xy12")).unwrap();
+        std::fs::write(plots.join(".resched-tmp-Xy12/out.png"), "half").unwrap();
+        std::fs::write(cells_dir.join(".resched-tmp-ab3"), "{\"half").unwrap();
+        std::fs::write(cells_dir.join(".c1.json.tmp4242"), "{").unwrap();
+        std::fs::write(dir.path().join(".summary.md.tmp77"), "#").unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join(".resched-tmp-zz"), "not the run's").unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
+        let cfg = RunConfig {
+            out: dir.path().to_path_buf(),
+            threads: Some(1),
+            progress: false,
+            mode: Mode::Whole,
+        };
+        run_cells(&cfg, &cells(2), |c| Ok(c.params)).unwrap();
+        let names = |d: &Path| {
+            let mut v: Vec<String> = std::fs::read_dir(d)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(dir.path()), ["cells", "link", "notes.txt", "plots"]);
+        assert_eq!(names(&cells_dir), ["c0.json", "c1.json"]);
+        assert!(names(&plots).is_empty());
+        assert_eq!(names(outside.path()), [".resched-tmp-zz"]);
+    }
+
     fn manifest_names_the_build_and_resumes_across_builds() {
         let dir = tempfile::tempdir().unwrap();
         let m = serde_json::json!({"seed": 1, "quick": true});
