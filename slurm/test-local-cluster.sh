@@ -6,7 +6,9 @@
 #      munged, slurmctld and slurmd on it;
 #   3. submits with slurm/submit.sh a 4-task array of `experiment rigid-procs --quick` and one
 #      of `prove --exhaustive` on the small scope (RESCHED_EXHAUSTIVE=small), each followed by
-#      its merge as a dependent job, and waits for them;
+#      its merge as a dependent job, and waits for them; task 2 of the campaign is cancelled
+#      before it runs (the node drained meanwhile): its merge must end, failed, naming shard 2
+#      and the resume command, and `submit.sh --resume` must finish the run;
 #   4. compares each merged directory with the single-process run: the same files, the same
 #      bytes once the recorded timings ("seconds", "setup_seconds") are blanked.
 # Stops the daemons it started. Skipped with a message where it cannot run (not root, no
@@ -126,17 +128,44 @@ run() {
     local name="$1"; shift
     slurm/submit.sh -n 4 -o "$work/$name" -b "$bin" -- "$@"
 }
+# Waits until the jobs $1 (comma-separated) have left the queue.
+wait_jobs() {
+    for _ in $(seq 600); do
+        [ -z "$(squeue -h -j "$1" 2>/dev/null)" ] && return 0
+        sleep 1
+    done
+    echo "error: jobs $1 still queued after 600 s" >&2
+    return 1
+}
+# The state of job $1 (JobState=…).
+job_state() { scontrol show job "$1" | grep -o 'JobState=[A-Z_]*' | head -1; }
+# A killed task: the campaign's array is submitted while the node is drained, its task 2 is
+# cancelled before it can run, then the node returns. The merge (afterany) must run, not wait
+# forever, and fail naming shard 2 with the resume command; `submit.sh --resume` then reruns
+# task 2 alone and the merge, which must give the single-process result.
+scontrol update NodeName=localhost State=DRAIN Reason=resched-test
 run campaign experiment rigid-procs --quick
+read -r array merge < "$work/campaign/jobs"
+scancel "${array}_2"
+scontrol update NodeName=localhost State=RESUME
 run exhaustive prove --exhaustive
 last="$(cut -d' ' -f2 "$work/exhaustive/jobs")"
-first="$(cut -d' ' -f2 "$work/campaign/jobs")"
-for _ in $(seq 600); do
-    [ -z "$(squeue -h -j "$first,$last" 2>/dev/null)" ] && break
-    sleep 1
-done
+wait_jobs "$array,$merge,$last"
+state="$(job_state "$merge")"
+if [ "$state" != "JobState=FAILED" ] \
+    || ! grep -q "shards did not finish: 2 " "$work/campaign/logs/merge.out" \
+    || ! grep -q "submit.sh --resume $work/campaign" "$work/campaign/logs/merge.out"; then
+    cat "$work/campaign/logs/"*.out >&2 || true
+    echo "error: after a killed task the campaign's merge job $merge ended in $state without naming shard 2 and the resume command" >&2
+    exit 1
+fi
+[ "$(cat "$work/campaign/missing")" = "2" ] || { echo "error: $work/campaign/missing does not list shard 2" >&2; exit 1; }
+slurm/submit.sh --resume "$work/campaign"
+read -r array merge < "$work/campaign/jobs"
+wait_jobs "$array,$merge"
 for name in campaign exhaustive; do
     merge="$(cut -d' ' -f2 "$work/$name/jobs")"
-    state="$(scontrol show job "$merge" | grep -o 'JobState=[A-Z_]*')"
+    state="$(job_state "$merge")"
     if [ "$state" != "JobState=COMPLETED" ]; then
         cat "$work/$name/logs/"*.out >&2 || true
         echo "error: the $name merge job $merge ended in $state" >&2
@@ -151,4 +180,4 @@ same_tree "$work/single-campaign" "$work/campaign/merged"
 same_tree "$work/single-exhaustive" "$work/exhaustive/merged"
 done_at=$(date +%s)
 keep=false
-echo "Slurm test passed: 2 job arrays of 4 shards + 2 dependent merges on a 1-node cluster equal the single-process runs ($((installed - started)) s to install, $((done_at - installed)) s to run)."
+echo "Slurm test passed: 2 job arrays of 4 shards + 2 dependent merges on a 1-node cluster equal the single-process runs, one after a killed task and submit.sh --resume ($((installed - started)) s to install, $((done_at - installed)) s to run)."

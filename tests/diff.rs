@@ -590,13 +590,22 @@ fn peer_adapter_agrees_and_finds_the_perturbed_scenario() {
     };
     let good = lines.join("\n") + "\n";
     expect(
-        &run(&good, &[]),
+        &run(&good, &["--scenarios", "40"]),
         0,
         &["40 scenarios compared", "agree 40, mismatches 0"],
     );
+    // The failure file has more scenarios than the 40 lines: without --scenarios that is not
+    // an agreement.
+    let o = run(&good, &[]);
+    expect(
+        &o,
+        2,
+        &["out.txt:40: 40 makespans, but", "one line per scenario"],
+    );
+    assert!(!o.stdout.contains("agree"), "{}", o.stdout);
     // Exactly, the 6 printed digits are not the makespans.
     expect(
-        &run(&good, &["--rel-tol", "0"]),
+        &run(&good, &["--rel-tol", "0", "--scenarios", "40"]),
         1,
         &["MISMATCH scenario 0"],
     );
@@ -604,7 +613,7 @@ fn peer_adapter_agrees_and_finds_the_perturbed_scenario() {
     let w: Vec<&str> = bad[17].split_whitespace().collect();
     let m: f64 = w[0].parse().unwrap_or(f64::NAN);
     bad[17] = format!("{} {} {}", cout(m * 1.001), w[1], w[2]);
-    let o = run(&(bad.join("\n") + "\n"), &[]);
+    let o = run(&(bad.join("\n") + "\n"), &["--scenarios", "40"]);
     expect(
         &o,
         1,

@@ -21,6 +21,7 @@ mod checker_reference;
 mod cli_errors;
 mod corpus;
 mod diff;
+mod diff_hostile;
 mod docs;
 mod exact_input;
 mod exhaustive;

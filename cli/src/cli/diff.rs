@@ -2,7 +2,9 @@
 //! ([`crate::diff`], whose module doc specifies the protocols), and the adapter for the
 //! rigid paper's simulator output (`--peer-*`).
 //!
-//! Exit codes: 0 all answers agree, 1 a mismatch (shrunk and written), 2 bad input or usage.
+//! Exit codes: 0 all answers agree, 1 a mismatch (shrunk and written) or, with `--replay`, a
+//! file whose pins are not today's resched answer, 2 bad input or usage (and a report that
+//! could not be written to standard output).
 use super::Exit;
 use crate::diff::compare::{both, Rules, Verdict};
 use crate::diff::counterexample::{self, rule_args};
@@ -13,7 +15,6 @@ use crate::diff::{peer, External, Protocol};
 use resched::error::{Error, Result};
 use resched::schedulers::Priority;
 use resched::time::Time;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -149,12 +150,12 @@ pub fn run(a: Args) -> Result<Exit> {
         cfg.seed,
         cfg.scope.args()
     ));
-    say(&out);
+    say(&out)?;
     let mut last = Instant::now();
     let outcome = run::search(&cfg, &mut ext, &mut |s: &Stats| {
         if last.elapsed() > Duration::from_secs(10) {
             last = Instant::now();
-            eprintln!(
+            crate::errln!(
                 "… {} cases, {} runs, {:.0} cases/s",
                 s.cases,
                 s.runs,
@@ -162,20 +163,43 @@ pub fn run(a: Args) -> Result<Exit> {
             );
         }
     })?;
-    say(&summary(&outcome.stats));
+    say(&summary(&outcome.stats))?;
     match outcome.found {
         None => Ok(Exit::Ok),
         Some(found) => {
-            say(&report_found(&found, &cfg, &ext, &a.out)?);
+            say(&report_found(&found, &cfg, &ext, &a.out)?)?;
             Ok(Exit::CheckFailed)
         }
     }
 }
 
-/// Prints to standard output, ignoring a closed pipe (`… | head`).
-fn say(s: &str) {
-    let _ = std::io::stdout().write_all(s.as_bytes());
-    let _ = std::io::stdout().flush();
+/// Prints to standard output, with the control characters another program may have printed
+/// escaped ([`escape_controls`]). A write error is an error (exit 2; a closed pipe ends quietly,
+/// see [`crate::out`]), never a lost report with exit 0.
+fn say(s: &str) -> Result<()> {
+    crate::out!("{}", escape_controls(s))
+}
+
+/// `s` with every control character but the line feed and the tab written as an escape
+/// (`\x1b`, `\0`, `\r`, `\u{85}`): a report quotes what another program printed, and its raw
+/// bytes must not reach the terminal (an ESC sequence would be obeyed, a NUL or a carriage
+/// return would hide text).
+pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !s.chars().any(bad) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '\0' => out.push_str("\\0"),
+            '\r' => out.push_str("\\r"),
+            c if bad(c) && (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if bad(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 fn timeout(s: &str) -> Result<Duration> {
@@ -349,14 +373,33 @@ fn replay(path: &Path, ext: &mut External, rules: &Rules) -> Result<Exit> {
         rule_args(ext, &rules),
         both(&t.ours.makespan)
     );
+    let (ours, theirs) = r.pins(&t);
+    for p in &ours {
+        s.push_str(&format!("  PIN DIFFERS: {p}\n"));
+    }
+    if !ours.is_empty() {
+        s.push_str(
+            "  the file's pins are not today's resched answer: the file was edited, or resched changed its answer\n",
+        );
+    }
+    for p in &theirs {
+        s.push_str(&format!(
+            "  the other implementation's answer changed since the file was written: {p}\n"
+        ));
+    }
+    let pins = if ours.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::CheckFailed
+    };
     let exit = match &t.verdict {
         Verdict::Agree => {
             s.push_str("  agree: the other implementation now gives resched's answer\n");
-            Exit::Ok
+            pins
         }
         Verdict::Note(d) => {
             s.push_str(&format!("  agree on the makespan; note: {d}\n"));
-            Exit::Ok
+            pins
         }
         Verdict::Mismatch(m) => {
             s.push_str(&format!("  MISMATCH ({}): {}\n", m.kind.name(), m.detail));
@@ -369,7 +412,7 @@ fn replay(path: &Path, ext: &mut External, rules: &Rules) -> Result<Exit> {
             Exit::CheckFailed
         }
     };
-    say(&s);
+    say(&s)?;
     Ok(exit)
 }
 
@@ -390,7 +433,7 @@ fn run_peer(
         limit: a.scenarios,
     };
     let r = peer::compare(&files, &rel_tol)?;
-    say(&peer::render(&r, &rel_tol, 20));
+    say(&peer::render(&r, &rel_tol, 20))?;
     Ok(if r.mismatches.is_empty() {
         Exit::Ok
     } else {

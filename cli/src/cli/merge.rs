@@ -52,7 +52,9 @@ pub fn run(a: Args) -> Result<Exit> {
     let rec = &shards[0].record;
     match rec.command.as_str() {
         "experiment" => {
-            assemble_cells(&shards, &a.out, builds)?;
+            for w in assemble_cells(&shards, &a.out, builds)? {
+                eprintln!("warning: --allow-mixed-builds: {w}");
+            }
             let mut argv: Vec<String> = vec!["resched".into(), "experiment".into()];
             argv.extend(rec.args.iter().cloned());
             argv.extend([

@@ -9,6 +9,12 @@
 //! `tests/cases/`, it becomes a corpus case as it is. Beside it go the instance and the
 //! scenario as separate files, for `resched simulate`. Files are written atomically.
 //!
+//! `--replay` reruns the case and checks the file's pins: resched's makespan (the expectation,
+//! and `other.resched`) and schedule must be what resched gives today — a file whose pins were
+//! edited, or a resched whose answer changed, is reported and exits 1 even when the other
+//! implementation agrees with today's answer; a change of the other implementation's answer
+//! since the file was written is said too.
+//!
 //! The case has the corpus's `format_version` and names the build of resched that found it in
 //! its top-level `resched` field ([`crate::provenance`]; not to be confused with the `resched`
 //! answer inside `other`); the instance and scenario files have their formats' versions.
@@ -200,12 +206,73 @@ fn pretty<T: Serialize>(v: &T, path: &Path) -> Result<String> {
         .map_err(|e| Error::json(&path.display().to_string(), &e))
 }
 
-/// A replayed file: the case, the algorithm, and the rules it was found under.
+/// A replayed file: the case, the algorithm, the rules it was found under, and its pins.
 pub struct Replay {
     pub case: Case,
     pub algo: Algo,
     pub rules: Rules,
     pub record: Record,
+    /// The expectation's makespan: resched's answer when the file was written.
+    pub pinned: Time,
+}
+
+impl Replay {
+    /// How today's run differs from the file's pins (module doc): resched's makespan and
+    /// schedule (the expectation and `other.resched`), then the other implementation's answer
+    /// (`other.other`). The first list is of resched's pins, which a replay must reproduce (an
+    /// edited file, or a resched that changed its answer); the second says how the other
+    /// implementation's answer moved since (a fix, usually).
+    pub fn pins(&self, t: &Trial) -> (Vec<String>, Vec<String>) {
+        let mut ours = Vec::new();
+        let today = &t.ours.makespan;
+        if &self.pinned != today {
+            ours.push(format!(
+                "field `expect[0].makespan` pins resched's makespan {}, resched gives {today} today",
+                self.pinned
+            ));
+        }
+        if &self.record.resched.makespan != today {
+            ours.push(format!(
+                "field `other.resched.makespan` pins {}, resched gives {today} today",
+                self.record.resched.makespan
+            ));
+        }
+        if self.record.resched.schedule != t.ours.schedule {
+            ours.push(
+                "field `other.resched.schedule` is not the schedule resched gives today"
+                    .to_string(),
+            );
+        }
+        let then = &self.record.other;
+        let now = theirs(t);
+        let mut other = Vec::new();
+        if then.makespan != now.makespan {
+            let show = |m: &Option<Time>| {
+                m.as_ref()
+                    .map_or_else(|| "none".to_string(), Time::to_string)
+            };
+            other.push(format!(
+                "its makespan was {} (field `other.other.makespan`), it is {} today",
+                show(&then.makespan),
+                show(&now.makespan)
+            ));
+        }
+        if then.schedule != now.schedule {
+            other.push("its schedule differs from the one the file records".to_string());
+        }
+        if then.failure.is_some() != now.failure.is_some() {
+            let show = |f: &Option<String>| match f {
+                Some(why) => why.clone(),
+                None => "an answer".to_string(),
+            };
+            other.push(format!(
+                "it gave {} then, {} today",
+                show(&then.failure),
+                show(&now.failure)
+            ));
+        }
+        (ours, other)
+    }
 }
 
 /// Reads a counterexample file back: a corpus case (validated by the corpus loader) with one
@@ -244,6 +311,7 @@ pub fn load(path: &Path) -> Result<Replay> {
             same_schedule: record.same_schedule,
         },
         record,
+        pinned: e.makespan.clone(),
     })
 }
 

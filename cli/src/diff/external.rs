@@ -7,7 +7,7 @@
 //! resched: only a program that cannot be started at all, or a temporary file that cannot be
 //! written, is an [`Error`] (bad usage, exit 2).
 use super::answer::{self, Answer};
-use super::process::{self, Ended, StderrTail};
+use super::process::{self, Ended, StderrTail, Stoppable};
 use super::template::{Placeholder, Template};
 use resched::error::{Error, Result};
 use resched::model::{Instance, Scenario};
@@ -16,7 +16,9 @@ use resched::time::Time;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The version of the JSONL protocol (module doc of [`super`]) this build speaks: every request
@@ -184,7 +186,7 @@ impl External {
         } else {
             // Closed and killed first, so that its last words are read before they are quoted.
             drop(session);
-            tail.take(Duration::from_secs(1))
+            tail.take(process::GRACE)
         };
         Ok(Reply { answer, stderr })
     }
@@ -210,6 +212,8 @@ struct Session {
     /// `None` once closed (in `drop`, so that the program sees the end of its input).
     stdin: Option<ChildStdin>,
     lines: Receiver<Line>,
+    /// Stops the line reader (a descendant of the program may keep its output open).
+    stop: Arc<AtomicBool>,
     stderr: StderrTail,
 }
 
@@ -229,8 +233,10 @@ impl Session {
             ));
         };
         let (tx, lines) = mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let reader = Stoppable::new(stdout, Arc::clone(&stop));
         std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
+            let mut r = BufReader::new(reader);
             loop {
                 let line = read_line(&mut r);
                 let end = !matches!(line, Line::Text(_));
@@ -243,6 +249,7 @@ impl Session {
             child,
             stdin: Some(stdin),
             lines,
+            stop,
             stderr: process::stderr_tail(err),
         })
     }
@@ -276,9 +283,16 @@ impl Session {
             );
         }
         let deadline = Instant::now() + timeout;
+        // When the program was seen to have exited: its last lines are read for a short grace,
+        // then it is reported, even if a descendant keeps its output open.
+        let mut exited: Option<Instant> = None;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            let now = Instant::now();
+            let mut left = deadline.saturating_duration_since(now);
+            if let Some(t) = exited {
+                left = left.min((t + process::GRACE).saturating_duration_since(now));
+            }
+            match self.lines.recv_timeout(left.min(WATCH)) {
                 Ok(Line::Text(t)) if t.trim().is_empty() => continue,
                 Ok(Line::Text(t)) => return response(&t, id),
                 Ok(Line::TooLong) => {
@@ -291,7 +305,21 @@ impl Session {
                         false,
                     )
                 }
-                Err(RecvTimeoutError::Timeout) => return (Err(Failure::Timeout(timeout)), false),
+                Err(RecvTimeoutError::Timeout) => {
+                    let now = Instant::now();
+                    if exited.is_some_and(|t| now >= t + process::GRACE) {
+                        return (
+                            Err(self.exited(&format!("before answering request {id}"))),
+                            false,
+                        );
+                    }
+                    if now >= deadline {
+                        return (Err(Failure::Timeout(timeout)), false);
+                    }
+                    if exited.is_none() && matches!(self.child.try_wait(), Ok(Some(_))) {
+                        exited = Some(now);
+                    }
+                }
             }
         }
     }
@@ -326,9 +354,13 @@ impl Drop for Session {
             }
         }
         process::kill_group(self.child.id());
+        self.stop.store(true, Ordering::Relaxed);
         let _ = self.child.wait();
     }
 }
+
+/// How often a JSONL exchange that waits for its answer looks whether the program has exited.
+const WATCH: Duration = Duration::from_millis(50);
 
 /// Reads one line (without its `\n` or `\r\n`), at most [`process::MAX_STDOUT`] bytes.
 fn read_line(r: &mut impl BufRead) -> Line {

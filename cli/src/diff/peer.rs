@@ -6,7 +6,9 @@
 //! does) and what the simulator printed: one line per scenario, `makespan lower_bound failures`
 //! (its `printResultsSHORT`, C++ `cout` defaults: 6 significant digits, e.g. `52841.2` or
 //! `1.23457e+06`). Lines that are blank or start with `#` are skipped; a line may also hold the
-//! makespan alone. Line k (counting answer lines only) is scenario k of the failure file. When
+//! makespan alone. Line k (counting answer lines only) is scenario k of the failure file, and
+//! there is one line per scenario (fewer is an error unless `--scenarios N` asks for the first N
+//! only: an output cut short must not pass for an agreement). When
 //! the `failures` column is there it must equal the scenario's total — a different count means
 //! the files do not belong together (or are shifted), which is an error, not a mismatch.
 //!
@@ -135,7 +137,10 @@ pub fn compare(files: &Files<'_>, rel_tol: &Time) -> Result<Report> {
         lines.truncate(l);
     }
     let inst = &p.instance;
-    let scenarios = peer::load_failures(files.failures, inst.len(), Some(lines.len()))?;
+    // Without `scenarios`, every scenario of the failure file must have its line (checked after
+    // the lines present, whose failure counts say better when the files are shifted).
+    let limit = files.limit.map(|_| lines.len());
+    let scenarios = peer::load_failures(files.failures, inst.len(), limit)?;
     let mut g = Prepared::new(
         &AlgoSpec::new("greedy").with_priority(p.priority.into()),
         inst,
@@ -157,6 +162,20 @@ pub fn compare(files: &Files<'_>, rel_tol: &Time) -> Result<Report> {
                 theirs: l.makespan.clone(),
             });
         }
+    }
+    if scenarios.len() != lines.len() {
+        // An output cut short is not an agreement on the scenarios it happens to hold.
+        return Err(Error::line(
+            &oname,
+            lines.last().map_or(1, |l| l.line),
+            format!(
+                "{} makespans, but {} has {} scenarios: one line per scenario (an output cut \
+                 short, or of another failure file; --scenarios N compares the first N only)",
+                lines.len(),
+                files.failures.display(),
+                scenarios.len()
+            ),
+        ));
     }
     let caveat = matches!(Priority::from(p.priority), Priority::Hpa | Priority::Lpa).then(|| {
         format!("priority `{}` ties tasks with equal processor counts; the C++ heap orders them its own way, resched by task index, so a mismatch may be a tie order", p.priority.token())

@@ -7,16 +7,20 @@
 //! standard error the last [`MAX_STDERR`] bytes are kept, for the report.
 //!
 //! Threads do the blocking reads, so the time limit is a `recv_timeout` on a channel and never
-//! depends on the child's cooperation.
+//! depends on the child's cooperation. The answer is what the program printed before it
+//! exited: a descendant that escaped the group and keeps the pipes open (`setsid … &`) is given
+//! a short grace ([`GRACE`]), then no longer listened to — its pipe readers stop ([`Stoppable`])
+//! and keep what they read.
 use resched::error::{Error, Result};
 use std::io::Read;
 #[cfg(unix)]
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ChildStderr, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Largest standard output (or JSONL response line) read from a program: 64 MiB.
 pub const MAX_STDOUT: usize = 64 << 20;
@@ -24,11 +28,13 @@ pub const MAX_STDOUT: usize = 64 << 20;
 /// How much of the end of a program's standard error is kept: 16 KiB.
 pub const MAX_STDERR: usize = 16 << 10;
 
-/// How long the readers may take to drain the pipes once the program has exited or was killed.
+/// How long a killed program may take to be reaped.
 const DRAIN: Duration = Duration::from_secs(2);
 
-/// How long the output pipe may stay open after the program exited before its group is killed.
-const GRACE: Duration = Duration::from_millis(500);
+/// How long the pipes may stay open after the program exited before its group is killed and
+/// reading stops (a program's own pipes close when it exits: only a descendant that kept them
+/// costs this wait).
+pub const GRACE: Duration = Duration::from_millis(100);
 
 /// A program that ran to its end.
 #[derive(Debug)]
@@ -116,10 +122,18 @@ pub fn kill_group(pid: u32) {
 }
 
 /// Runs `argv` with stdin closed; kills its process group after `timeout`.
+///
+/// The answer is what the program printed until it exited: once it has, the readers wait at
+/// most [`GRACE`] for the end of its pipes, then the process group is killed and reading
+/// stops, keeping what was read. A descendant that escaped the group (a daemon started with
+/// `setsid` that inherited the pipes) can therefore neither discard the answer nor delay it.
 pub fn run(argv: &[String], timeout: Duration) -> Result<Ended> {
     let mut child = spawn(argv, Stdio::null())?;
     let pid = child.id();
-    let out = child.stdout.take().map(|s| reader(s, MAX_STDOUT));
+    let out = child
+        .stdout
+        .take()
+        .map(|s| Capture::start(s, Keep::Head(MAX_STDOUT)));
     let err = child.stderr.take().map(stderr_tail);
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
@@ -133,21 +147,27 @@ pub fn run(argv: &[String], timeout: Duration) -> Result<Ended> {
         kill_group(pid);
         // Reap the killed child (its waiter thread reports it); it cannot take long after SIGKILL.
         let _ = rx.recv_timeout(DRAIN);
+        if let Some(o) = &out {
+            o.finish(Duration::ZERO);
+        }
         // default: no stderr pipe, no stderr text
-        let stderr = err.map(|e| e.take(DRAIN)).unwrap_or_default();
+        let stderr = err.map(|e| e.take(GRACE)).unwrap_or_default();
         return Ok(Ended::TimedOut { stderr });
     };
-    let mut drained = out.as_ref().map(|o| o.recv_timeout(GRACE).ok());
-    if matches!(drained, Some(None)) {
-        // The program exited but something it started still holds the pipe (a background
-        // grandchild): the group is still alive, so its id is still its own; kill it.
+    // The program has exited: what it wrote is in the pipes. They normally close with it; a
+    // descendant still holding them gets the grace period, then its group is ended (one that
+    // left the group is no longer listened to).
+    let deadline = Instant::now() + GRACE;
+    let left = || deadline.saturating_duration_since(Instant::now());
+    let out_ended = out.as_ref().is_none_or(|o| o.wait_eof(left()));
+    let err_ended = err.as_ref().is_none_or(|e| e.0.wait_eof(left()));
+    if !(out_ended && err_ended) {
         kill_group(pid);
-        drained = out.as_ref().map(|o| o.recv_timeout(DRAIN).ok());
     }
-    // default: nothing drained before the timeout is empty output
-    let (stdout, truncated) = drained.flatten().unwrap_or_default();
+    // default: no stdout pipe, no output
+    let (stdout, truncated) = out.map(|o| o.finish(Duration::ZERO)).unwrap_or_default();
     // default: no stderr pipe, no stderr text
-    let stderr = err.map(|e| e.take(DRAIN)).unwrap_or_default();
+    let stderr = err.map(|e| e.take(Duration::ZERO)).unwrap_or_default();
     Ok(Ended::Finished(Finished {
         status,
         stdout,
@@ -156,79 +176,215 @@ pub fn run(argv: &[String], timeout: Duration) -> Result<Ended> {
     }))
 }
 
-/// Reads `r` to its end on a thread, keeping at most `max` bytes.
-fn reader(mut r: impl Read + Send + 'static, max: usize) -> mpsc::Receiver<(Vec<u8>, bool)> {
-    let (tx, rx) = mpsc::channel();
-    thread::spawn(move || {
-        let mut buf = Vec::new();
-        let mut chunk = [0u8; 8192];
-        let mut truncated = false;
+/// A pipe read until its end or until told to stop, whichever comes first: a read that waits
+/// for data wakes every [`POLL`] to look at the stop flag, so a pipe that a stray descendant
+/// keeps open never holds a thread (nor the descriptor) for longer than that once stopped.
+/// Told to stop, it still returns what is already waiting in the pipe (a bounded number of
+/// reads), then reports the end.
+pub struct Stoppable<R> {
+    inner: R,
+    stop: Arc<AtomicBool>,
+    /// Reads left after the stop, for what was already waiting.
+    left: u32,
+}
+
+/// How often a blocked read looks at its stop flag.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Reads after a stop: 64 reads of 8 KiB cover a full pipe buffer (64 KiB) several times.
+const READS_AFTER_STOP: u32 = 64;
+
+impl<R> Stoppable<R> {
+    /// `inner`, stopped by setting `stop`.
+    pub fn new(inner: R, stop: Arc<AtomicBool>) -> Stoppable<R> {
+        Stoppable {
+            inner,
+            stop,
+            left: READS_AFTER_STOP,
+        }
+    }
+}
+
+#[cfg(unix)]
+impl<R: Read + std::os::fd::AsFd> Read for Stoppable<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
         loop {
-            match r.read(&mut chunk) {
-                Ok(0) | Err(_) => break,
-                Ok(k) => {
-                    let room = max.saturating_sub(buf.len());
-                    buf.extend_from_slice(&chunk[..k.min(room)]);
-                    truncated |= k > room;
+            let stopped = self.stop.load(Ordering::Relaxed);
+            if stopped && self.left == 0 {
+                return Ok(0);
+            }
+            let wait = if stopped {
+                PollTimeout::ZERO
+            } else {
+                // POLL is 20 ms, well inside PollTimeout's range.
+                PollTimeout::from(POLL.as_millis() as u16)
+            };
+            let mut fds = [PollFd::new(self.inner.as_fd(), PollFlags::POLLIN)];
+            match poll(&mut fds, wait) {
+                Ok(0) if stopped => return Ok(0),
+                Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
+                Ok(_) => {
+                    if stopped {
+                        self.left -= 1;
+                    }
+                    return self.inner.read(buf);
                 }
+                Err(e) => return Err(e.into()),
             }
         }
-        let _ = tx.send((buf, truncated));
-    });
-    rx
+    }
+}
+
+/// Elsewhere the read blocks until data or the end; stopping takes effect between reads.
+#[cfg(not(unix))]
+impl<R: Read> Read for Stoppable<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Ok(0);
+        }
+        self.inner.read(buf)
+    }
+}
+
+/// Which bytes a [`Capture`] keeps.
+#[derive(Debug, Clone, Copy)]
+enum Keep {
+    /// The first n bytes (more is counted as truncation).
+    Head(usize),
+    /// The last n bytes.
+    Tail(usize),
+}
+
+/// What a [`Capture`] has read so far.
+#[derive(Debug, Default)]
+struct Captured {
+    bytes: Vec<u8>,
+    truncated: bool,
+}
+
+/// A pipe read on a thread into a buffer that can be looked at any time ([`Capture::snapshot`]),
+/// waited on for its end ([`Capture::wait_eof`]) and stopped ([`Capture::finish`]).
+struct Capture {
+    data: Arc<Mutex<Captured>>,
+    stop: Arc<AtomicBool>,
+    /// Receives one message when the reader thread ends.
+    done: Mutex<Option<mpsc::Receiver<()>>>,
+    ended: AtomicBool,
+}
+
+#[cfg(unix)]
+trait Pipe: Read + std::os::fd::AsFd + Send + 'static {}
+#[cfg(unix)]
+impl<T: Read + std::os::fd::AsFd + Send + 'static> Pipe for T {}
+#[cfg(not(unix))]
+trait Pipe: Read + Send + 'static {}
+#[cfg(not(unix))]
+impl<T: Read + Send + 'static> Pipe for T {}
+
+impl Capture {
+    fn start(pipe: impl Pipe, keep: Keep) -> Capture {
+        let data = Arc::new(Mutex::new(Captured::default()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::channel();
+        let (d, mut r) = (Arc::clone(&data), Stoppable::new(pipe, Arc::clone(&stop)));
+        thread::spawn(move || {
+            let mut chunk = [0u8; 8192];
+            loop {
+                match r.read(&mut chunk) {
+                    Ok(0) | Err(_) => break,
+                    Ok(k) => {
+                        if let Ok(mut c) = d.lock() {
+                            c.add(&chunk[..k], keep);
+                        }
+                    }
+                }
+            }
+            let _ = tx.send(());
+        });
+        Capture {
+            data,
+            stop,
+            done: Mutex::new(Some(rx)),
+            ended: AtomicBool::new(false),
+        }
+    }
+
+    /// Waits at most `wait` for the reader to reach the pipe's end; true when it did.
+    fn wait_eof(&self, wait: Duration) -> bool {
+        if self.ended.load(Ordering::Relaxed) {
+            return true;
+        }
+        let Ok(mut d) = self.done.lock() else {
+            return false;
+        };
+        let got = match d.as_ref() {
+            Some(rx) => rx.recv_timeout(wait).is_ok(),
+            None => true,
+        };
+        if got {
+            *d = None;
+            self.ended.store(true, Ordering::Relaxed);
+        }
+        got
+    }
+
+    /// Stops the reader (after what is already waiting in the pipe), waits at most `wait` for
+    /// it, and returns what was kept.
+    fn finish(&self, wait: Duration) -> (Vec<u8>, bool) {
+        self.stop.store(true, Ordering::Relaxed);
+        // A stopped reader ends within one poll period.
+        self.wait_eof(wait + POLL * 2);
+        self.snapshot()
+    }
+
+    fn snapshot(&self) -> (Vec<u8>, bool) {
+        let kept = self.data.lock().map(|c| (c.bytes.clone(), c.truncated));
+        // default: a poisoned buffer (its reader panicked) shows as empty
+        kept.unwrap_or_default()
+    }
+}
+
+impl Captured {
+    fn add(&mut self, chunk: &[u8], keep: Keep) {
+        match keep {
+            Keep::Head(max) => {
+                let room = max.saturating_sub(self.bytes.len());
+                self.bytes
+                    .extend_from_slice(&chunk[..chunk.len().min(room)]);
+                self.truncated |= chunk.len() > room;
+            }
+            Keep::Tail(max) => {
+                self.bytes.extend_from_slice(chunk);
+                let excess = self.bytes.len().saturating_sub(max);
+                self.truncated |= excess > 0;
+                self.bytes.drain(..excess);
+            }
+        }
+    }
 }
 
 /// The end of a program's standard error, filled by a thread while the program runs.
 #[derive(Clone)]
-pub struct StderrTail {
-    buf: Arc<Mutex<Vec<u8>>>,
-    done: Arc<Mutex<Option<mpsc::Receiver<()>>>>,
-}
+pub struct StderrTail(Arc<Capture>);
 
 impl StderrTail {
     /// What was kept so far, as text.
     pub fn snapshot(&self) -> String {
-        // default: a poisoned buffer (its reader panicked) shows as empty
-        let b = self.buf.lock().map(|b| b.clone()).unwrap_or_default();
-        String::from_utf8_lossy(&b).into_owned()
+        String::from_utf8_lossy(&self.0.snapshot().0).into_owned()
     }
 
-    /// Waits (at most `wait`) for the pipe to close, then returns what was kept.
+    /// Waits (at most `wait`) for the pipe to close, then stops reading it and returns what was
+    /// kept.
     pub fn take(&self, wait: Duration) -> String {
-        if let Ok(mut d) = self.done.lock() {
-            if let Some(rx) = d.take() {
-                let _ = rx.recv_timeout(wait);
-            }
-        }
-        self.snapshot()
+        self.0.wait_eof(wait);
+        String::from_utf8_lossy(&self.0.finish(Duration::ZERO).0).into_owned()
     }
 }
 
 /// Collects the last [`MAX_STDERR`] bytes of `r` on a thread.
-pub fn stderr_tail(mut r: ChildStderr) -> StderrTail {
-    let buf = Arc::new(Mutex::new(Vec::new()));
-    let (tx, rx) = mpsc::channel();
-    let b = Arc::clone(&buf);
-    thread::spawn(move || {
-        let mut chunk = [0u8; 4096];
-        loop {
-            match r.read(&mut chunk) {
-                Ok(0) | Err(_) => break,
-                Ok(k) => {
-                    if let Ok(mut v) = b.lock() {
-                        v.extend_from_slice(&chunk[..k]);
-                        let excess = v.len().saturating_sub(MAX_STDERR);
-                        v.drain(..excess);
-                    }
-                }
-            }
-        }
-        let _ = tx.send(());
-    });
-    StderrTail {
-        buf,
-        done: Arc::new(Mutex::new(Some(rx))),
-    }
+pub fn stderr_tail(r: ChildStderr) -> StderrTail {
+    StderrTail(Arc::new(Capture::start(r, Keep::Tail(MAX_STDERR))))
 }
 
 #[cfg(all(test, unix))]

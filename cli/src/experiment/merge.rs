@@ -104,10 +104,29 @@ pub fn check_shards(dirs: &[PathBuf], builds: Builds) -> Result<Vec<ShardDir>> {
         ));
     }
     shards.sort_by_key(|s| s.record.shard.index);
+    check_version(&shards[0], super::version())?;
     if builds == Builds::Same {
         check_builds(&shards, provenance::this_build())?;
     }
     Ok(shards)
+}
+
+/// Refuses shards of another program version than `this` (their records agree on it, checked
+/// before): a version's campaigns are its own, with or without `--allow-mixed-builds`.
+fn check_version(s: &ShardDir, this: &str) -> Result<()> {
+    if s.record.version == this {
+        return Ok(());
+    }
+    Err(Error::invalid(
+        &s.dir.join(SHARD_FILE).display().to_string(),
+        "version",
+        format!(
+            "`{}`: the shards were made by resched {}, and this is resched {this}; a merge \
+             joins shards of its own version only (even with `Builds::AllowMixed`): rerun the \
+             shards with this version",
+            s.record.version, s.record.version
+        ),
+    ))
 }
 
 /// The shards whose build is not known to be `this` one's code, each with why (module doc).
@@ -155,17 +174,7 @@ pub fn check_builds(shards: &[ShardDir], this: &Provenance) -> Result<()> {
 fn check_cell_build(s: &ShardDir, key: &str, bytes: &[u8], this: &Provenance) -> Result<()> {
     let text = String::from_utf8_lossy(bytes);
     let made = provenance::unstamp_object(&text)
-        .map_err(|e| {
-            Error::invalid(
-                &s.dir
-                    .join("cells")
-                    .join(format!("{key}.json"))
-                    .display()
-                    .to_string(),
-                "resched",
-                e,
-            )
-        })?
+        .map_err(|e| Error::invalid(&cell_file(s, key), "resched", e))?
         .0;
     match provenance::mismatch(made.as_ref(), this) {
         None => Ok(()),
@@ -181,6 +190,111 @@ fn check_cell_build(s: &ShardDir, key: &str, bytes: &[u8], this: &Provenance) ->
             ),
         )),
     }
+}
+
+/// `<shard>/cells/<key>.json`, for messages.
+fn cell_file(s: &ShardDir, key: &str) -> String {
+    s.dir
+        .join("cells")
+        .join(format!("{key}.json"))
+        .display()
+        .to_string()
+}
+
+/// Checks that a cell file holds the cell it is named after, computed with this run's
+/// parameters: its `cell` stamp gives its key and the hash of the parameters that decide it
+/// ([`super::shard::params_hash`] of the campaign's `manifest` and the key), and its result is
+/// a JSON object. A file without the stamp was written by a resched from before cells recorded
+/// it: refused with [`Builds::Same`] (it is another build's), merged unchecked with
+/// [`Builds::AllowMixed`], which the returned warning says.
+fn check_cell(
+    s: &ShardDir,
+    key: &str,
+    bytes: &[u8],
+    manifest: &serde_json::Value,
+    builds: Builds,
+) -> Result<Option<String>> {
+    let file = cell_file(s, key);
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| Error::invalid(&file, "cell", format!("not UTF-8 text: {e}")))?;
+    let cell = super::shard::unstamp_cell(text).map_err(|e| Error::invalid(&file, "cell", e))?;
+    if let Err(e) = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&cell.result)
+    {
+        return Err(Error::invalid(
+            &file,
+            "cell",
+            format!("not a cell's JSON object ({e}): a damaged or truncated file; rerun the shard"),
+        ));
+    }
+    let Some(stamp) = cell.stamp else {
+        let why = "records no `cell` stamp (its key and the hash of its parameters): written by \
+                   a resched from before cells recorded them";
+        return match builds {
+            Builds::Same => Err(Error::invalid(
+                &file,
+                "cell",
+                format!("{why}; rerun the shard with this build, or pass `Builds::AllowMixed` to merge it unchecked"),
+            )),
+            Builds::AllowMixed => Ok(Some(format!("{file} {why}: merged unchecked"))),
+        };
+    };
+    if stamp.key != key {
+        return Err(Error::invalid(
+            &file,
+            "cell.key",
+            format!(
+                "`{}`: this file holds cell `{}`, not `{key}` (cell files swapped or renamed); rerun the shard",
+                stamp.key, stamp.key
+            ),
+        ));
+    }
+    let want = super::shard::params_hash(manifest, key);
+    if stamp.params != want {
+        return Err(Error::invalid(
+            &file,
+            "cell.params",
+            format!(
+                "`{}`, but cell `{key}` of this run has parameter hash `{want}`: the file was \
+                 computed with other parameters (another seed, sizes or algorithms: copied from \
+                 another run); rerun the shard",
+                stamp.params
+            ),
+        ));
+    }
+    Ok(None)
+}
+
+/// A campaign's shards own disjoint cells that make up the whole run: no key in two records,
+/// and as many keys as the run's total.
+fn check_units(shards: &[ShardDir]) -> Result<()> {
+    let mut owner: std::collections::HashMap<&str, &ShardDir> = std::collections::HashMap::new();
+    for s in shards {
+        for key in &s.record.units {
+            if let Some(o) = owner.insert(key.as_str(), s) {
+                return Err(Error::invalid(
+                    &s.dir.join(SHARD_FILE).display().to_string(),
+                    "units",
+                    format!(
+                        "cell `{key}` is also claimed by shard {} in {}: records edited or copied",
+                        o.record.shard,
+                        o.dir.display()
+                    ),
+                ));
+            }
+        }
+    }
+    let total = shards[0].record.total;
+    if owner.len() != total {
+        return Err(Error::invalid(
+            &shards[0].dir.join(SHARD_FILE).display().to_string(),
+            "total",
+            format!(
+                "{total} cells, but the shards' records list {} between them: records edited or copied",
+                owner.len()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The first field in which two shard records of one run may not differ.
@@ -234,10 +348,14 @@ pub fn check_out(shards: &[ShardDir], out: &Path) -> Result<()> {
 
 /// A campaign's merge, first step: the shards' `manifest.json` (identical in all, the build that
 /// started each aside; the first shard's is copied) and every shard's cells copied into `out`.
-/// A cell a shard owns but has not written (an unfinished shard) is an error naming the shard;
-/// with [`Builds::Same`], so is a cell another build computed (module doc).
-pub fn assemble_cells(shards: &[ShardDir], out: &Path, builds: Builds) -> Result<()> {
+/// A cell a shard owns but has not written (an unfinished shard) is an error naming the shard,
+/// so is a cell file that holds another cell or was computed with other parameters
+/// ([`check_cell`]); with [`Builds::Same`], so is a cell another build computed (module doc).
+/// Returns the warnings of what [`Builds::AllowMixed`] let through unchecked.
+pub fn assemble_cells(shards: &[ShardDir], out: &Path, builds: Builds) -> Result<Vec<String>> {
     check_out(shards, out)?;
+    check_units(shards)?;
+    let mut warnings = Vec::new();
     let manifest = |s: &ShardDir| resched::error::read_text(&s.dir.join("manifest.json"));
     let parsed = |path: &Path, text: &str| -> Result<serde_json::Value> {
         let v =
@@ -295,10 +413,11 @@ pub fn assemble_cells(shards: &[ShardDir], out: &Path, builds: Builds) -> Result
             if builds == Builds::Same {
                 check_cell_build(s, key, &bytes, provenance::this_build())?;
             }
+            warnings.extend(check_cell(s, key, &bytes, &first, builds)?);
             resched::error::write_atomic(&cells.join(format!("{key}.json")), &bytes)?;
         }
     }
-    Ok(())
+    Ok(warnings)
 }
 
 #[cfg(test)]

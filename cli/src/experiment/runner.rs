@@ -170,7 +170,8 @@ where
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     remove_stale_temporaries(&cfg.out)?;
     check_keys(cells)?;
-    let mut done: Vec<Option<R>> = read_finished(&dir, cells);
+    let manifest = super::shard::cell_manifest(&cfg.out)?;
+    let mut done: Vec<Option<R>> = read_finished(&dir, cells, &manifest);
     let owned: Vec<usize> = match &cfg.mode {
         Mode::Shard { shard, .. } => (0..cells.len()).filter(|&i| shard.owns(i)).collect(),
         _ => (0..cells.len()).collect(),
@@ -203,7 +204,11 @@ where
                 let r = compute(c)?;
                 let text = serde_json::to_string(&r)
                     .map_err(|e| Error::Limit(format!("cell {}: {e}", c.key)))?;
-                let stamped = crate::provenance::stamp_object(&text);
+                let stamp = super::shard::CellStamp {
+                    key: c.key.clone(),
+                    params: super::shard::params_hash(&manifest, &c.key),
+                };
+                let stamped = super::shard::stamp_cell(&text, &stamp);
                 resched::error::write_atomic(
                     &dir.join(format!("{}.json", c.key)),
                     stamped.as_bytes(),
@@ -304,16 +309,26 @@ fn check_keys<P>(cells: &[Cell<P>]) -> Result<()> {
 }
 
 /// The results already in `dir`, by cell; an unreadable file (which write_atomic never leaves,
-/// but a user might) counts as missing and its cell is recomputed. A cell's `resched` field
-/// (the build that computed it) is not part of its result.
-fn read_finished<P, R: DeserializeOwned>(dir: &Path, cells: &[Cell<P>]) -> Vec<Option<R>> {
+/// but a user might) counts as missing and its cell is recomputed, and so does a file whose
+/// `cell` stamp names another cell or other parameters (a file copied from elsewhere). A
+/// cell's `resched` and `cell` fields are not part of its result.
+fn read_finished<P, R: DeserializeOwned>(
+    dir: &Path,
+    cells: &[Cell<P>],
+    manifest: &serde_json::Value,
+) -> Vec<Option<R>> {
     cells
         .iter()
         .map(|c| {
             let path = dir.join(format!("{}.json", c.key));
             let text = std::fs::read_to_string(&path).ok()?;
-            let (_, result) = crate::provenance::unstamp_object(&text).ok()?;
-            serde_json::from_str::<R>(&result).ok()
+            let cell = super::shard::unstamp_cell(&text).ok()?;
+            if let Some(s) = &cell.stamp {
+                if s.key != c.key || s.params != super::shard::params_hash(manifest, &c.key) {
+                    return None;
+                }
+            }
+            serde_json::from_str::<R>(&cell.result).ok()
         })
         .collect()
 }

@@ -185,12 +185,152 @@ impl ShardRecord {
         })?;
         check_format_version(Some(rec.format_version), FORMAT_VERSION)
             .map_err(|e| e.in_file(&file))?;
+        rec.validate(&file)?;
         Ok(rec)
+    }
+
+    /// A record as a run writes it: shard I of N with 1 ≤ N ≤ [`MAX_SHARDS`] and I < N, and
+    /// no more units than the run has, each once. A record edited by hand is refused naming the
+    /// field, never trusted as an index.
+    pub fn validate(&self, file: &str) -> Result<()> {
+        let Shard { index, count } = self.shard;
+        if count == 0 || count > MAX_SHARDS {
+            return Err(Error::invalid(
+                file,
+                "shard.count",
+                format!("{count}: must be from 1 to {MAX_SHARDS}"),
+            ));
+        }
+        if index >= count {
+            return Err(Error::invalid(
+                file,
+                "shard.index",
+                format!("{index}: must be below the count {count}"),
+            ));
+        }
+        if self.units.len() > self.total {
+            return Err(Error::invalid(
+                file,
+                "units",
+                format!(
+                    "{} units, more than the run's total {}",
+                    self.units.len(),
+                    self.total
+                ),
+            ));
+        }
+        let mut seen = std::collections::HashSet::new();
+        if let Some(u) = self.units.iter().find(|u| !seen.insert(u.as_str())) {
+            return Err(Error::invalid(
+                file,
+                "units",
+                format!("`{u}` is listed twice"),
+            ));
+        }
+        Ok(())
     }
 }
 
 /// The name of a shard's record.
 pub const SHARD_FILE: &str = "shard.json";
+
+/// What a cell file says about the cell it holds (its `cell` field, just after `resched`):
+/// its key and [`params_hash`] of the campaign's parameters and that key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CellStamp {
+    pub key: String,
+    pub params: String,
+}
+
+/// The hash of what decides a cell's result: the campaign's manifest without its `resched`
+/// field (name, version, seed, sizes, algorithms, every parameter; serialized with sorted keys)
+/// and the cell's key (its point of the grid). A cell's computation reads nothing else, so two
+/// cells with one hash hold the same result. 64-bit FNV-1a, as 16 hex digits: a check against
+/// files copied from another run or moved to another cell, not a signature against forgery.
+/// A campaign run without a manifest (the runner's own tests) hashes `null` for it.
+pub fn params_hash(manifest: &serde_json::Value, key: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let text = manifest.to_string();
+    for b in text.bytes().chain([0u8]).chain(key.bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// The manifest of the campaign in `out` without its `resched` field, for [`params_hash`];
+/// `null` when there is none.
+pub fn cell_manifest(out: &Path) -> Result<serde_json::Value> {
+    let path = out.join("manifest.json");
+    if !path.exists() {
+        return Ok(serde_json::Value::Null);
+    }
+    let text = resched::error::read_text(&path)?;
+    let v =
+        serde_json::from_str(&text).map_err(|e| Error::json(&path.display().to_string(), &e))?;
+    Ok(super::runner::without_provenance(v))
+}
+
+/// `text` (a cell's JSON object) with its [`CellStamp`] then the build's provenance in front:
+/// `{"resched":{…},"cell":{"key":…,"params":…},<result fields>}`.
+pub fn stamp_cell(text: &str, stamp: &CellStamp) -> String {
+    let Some(rest) = text.strip_prefix('{') else {
+        return crate::provenance::stamp_object(text);
+    };
+    let cell = serde_json::to_string(stamp)
+        // unreachable: a struct of two strings always serializes
+        .unwrap_or_else(|_| "null".into());
+    let sep = if rest.trim_start().starts_with('}') {
+        ""
+    } else {
+        ","
+    };
+    crate::provenance::stamp_object(&format!("{{{CELL_KEY}{cell}{sep}{rest}"))
+}
+
+/// What [`stamp_cell`] puts after the provenance.
+const CELL_KEY: &str = "\"cell\":";
+
+/// A cell file read back: the build that computed it, its stamp (`None` in files written before
+/// cells recorded theirs) and the result's own text, byte for byte as it was serialized.
+pub struct UnstampedCell {
+    pub build: Option<Provenance>,
+    pub stamp: Option<CellStamp>,
+    pub result: String,
+}
+
+/// The inverse of [`stamp_cell`]; `Err` names what is malformed.
+pub fn unstamp_cell(text: &str) -> std::result::Result<UnstampedCell, String> {
+    let (build, rest) = crate::provenance::unstamp_object(text)?;
+    let Some(after) = rest
+        .strip_prefix('{')
+        .and_then(|r| r.strip_prefix(CELL_KEY))
+    else {
+        return Ok(UnstampedCell {
+            build,
+            stamp: None,
+            result: rest.into_owned(),
+        });
+    };
+    let mut it = serde_json::Deserializer::from_str(after).into_iter::<CellStamp>();
+    let stamp = match it.next() {
+        Some(Ok(s)) => s,
+        Some(Err(e)) => return Err(format!("field `cell`: {e}")),
+        None => return Err("field `cell`: no value".into()),
+    };
+    let tail = &after[it.byte_offset()..];
+    let result = match tail.strip_prefix(',') {
+        Some(f) => format!("{{{f}"),
+        None if tail.trim_start().starts_with('}') => format!("{{{}", tail.trim_start()),
+        None => return Err("expected `,` or `}` after field `cell`".into()),
+    };
+    Ok(UnstampedCell {
+        build,
+        stamp: Some(stamp),
+        result,
+    })
+}
 
 #[cfg(test)]
 mod tests {
