@@ -293,6 +293,46 @@ pub struct Measurement {
     pub holds: bool,
     /// True for a lower-bound measurement (ratio ≥ bound).
     pub is_lower: bool,
+    /// The case itself, where the measurement is a witness that can be exported and re-checked
+    /// from outside (`resched prove <id> --export DIR`).
+    pub evidence: Option<std::sync::Arc<Evidence>>,
+}
+
+/// The case behind a witness measurement: what `resched simulate` needs to recompute T, and the
+/// schedule `resched verify` accepts with makespan U ≥ OPT.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evidence {
+    pub instance: Instance,
+    pub scenario: Scenario,
+    /// The run whose makespan is the measurement's T, as the catalogue names it.
+    pub algo: resched::oracle::AlgoSpec,
+    /// A schedule the checker accepted, of makespan U (the upper end of OPT); `None` where OPT
+    /// is known otherwise.
+    pub upper: Option<resched::model::Schedule>,
+    /// How OPT is known, in words (the solver's proof, L met by U, the area argument …).
+    pub opt_how: String,
+}
+
+/// Every field is exact (times are rationals, counts integers): equality is an equivalence.
+impl Eq for Evidence {}
+
+impl Evidence {
+    /// The case `instance`, `scenario` run by `algo`, with U's checked schedule `upper`.
+    pub fn new(
+        instance: &Instance,
+        scenario: &Scenario,
+        algo: resched::oracle::AlgoSpec,
+        upper: Option<&resched::model::Schedule>,
+        opt_how: impl Into<String>,
+    ) -> Evidence {
+        Evidence {
+            instance: instance.clone(),
+            scenario: scenario.clone(),
+            algo,
+            upper: upper.cloned(),
+            opt_how: opt_how.into(),
+        }
+    }
 }
 
 impl Measurement {
@@ -315,6 +355,7 @@ impl Measurement {
             slack,
             holds,
             is_lower: false,
+            evidence: None,
         })
     }
 
@@ -347,6 +388,7 @@ impl Measurement {
             slack,
             holds,
             is_lower: false,
+            evidence: None,
         })
     }
 
@@ -375,7 +417,16 @@ impl Measurement {
             slack,
             holds,
             is_lower: true,
+            evidence: None,
         })
+    }
+}
+
+impl Measurement {
+    /// The measurement with the case it was made on (see [`Evidence`]).
+    pub fn with_evidence(mut self, e: Evidence) -> Measurement {
+        self.evidence = Some(std::sync::Arc::new(e));
+        self
     }
 }
 

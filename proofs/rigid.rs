@@ -9,7 +9,8 @@
 use super::rigid_witness;
 use super::run::{self, describe, label, spec};
 use super::{
-    Budget, Entry, Kind, Measurement, OptRef, Paper, Param, Params, Report, Source, Witness,
+    Budget, Entry, Evidence, Kind, Measurement, OptRef, Paper, Param, Params, Report, Source,
+    Witness,
 };
 use resched::bounds;
 use resched::error::Result;
@@ -123,14 +124,19 @@ fn check_upper(
         } else {
             OptRef::Between { lower, upper }
         };
+        let how = opt_how(&opt);
         for a in algos {
             let m = run::algo(&w.instance, &w.scenario, a)?;
-            rep.witness.push(Measurement::upper(
-                label(a),
-                m,
-                opt.clone(),
-                bound(w.instance.procs),
-            )?);
+            rep.witness.push(
+                Measurement::upper(label(a), m, opt.clone(), bound(w.instance.procs))?
+                    .with_evidence(Evidence::new(
+                        &w.instance,
+                        &w.scenario,
+                        a.clone(),
+                        Some(&opt_schedule),
+                        how,
+                    )),
+            );
         }
         rep.notes.push(format!("witness: {}", w.claim));
     }
@@ -198,6 +204,16 @@ fn check_upper(
     Ok(rep)
 }
 
+/// How a witness's OPT is known when U is the proof's schedule and the lower end is L(f).
+fn opt_how(opt: &OptRef) -> &'static str {
+    match opt {
+        OptRef::Between { lower, upper } if lower != upper => {
+            "L(f) ≤ OPT ≤ U, U the makespan of the proof's schedule (checked)"
+        }
+        _ => "OPT = L(f), met by the proof's schedule (checked)",
+    }
+}
+
 /// At P = 1 every schedule without idle time is optimal and both ratios equal 1, so such cases
 /// would pin the gap at 0; they still count when they break the bound.
 fn nontrivial(inst: &resched::model::Instance, m: &Measurement) -> bool {
@@ -263,7 +279,14 @@ fn check_prop3(p: &Params, budget: &Budget) -> Result<Report> {
                 // The proof: R-SHELF has no freedom here, its makespan is exactly H_P.
                 m.holds &= mk == h;
                 if procs == chosen {
-                    rep.witness.push(m);
+                    let how = opt_how(&m.opt);
+                    rep.witness.push(m.with_evidence(Evidence::new(
+                        &w.instance,
+                        &w.scenario,
+                        a.clone(),
+                        Some(&opt_s),
+                        how,
+                    )));
                 } else {
                     rep.tally(Source::Witness)
                         .add(&m, || format!("Proposition 3 witness, P = {procs}"));
@@ -316,7 +339,14 @@ fn check_prop4(p: &Params, _budget: &Budget) -> Result<Report> {
             )?;
             m.holds &= mk == Time::from_int(i64::from(procs));
             if main {
-                rep.witness.push(m);
+                let how = opt_how(&m.opt);
+                rep.witness.push(m.with_evidence(Evidence::new(
+                    &w.instance,
+                    &w.scenario,
+                    a.clone(),
+                    Some(&opt_s),
+                    how,
+                )));
             } else {
                 rep.tally(Source::Witness)
                     .add(&m, || format!("Proposition 4 witness, P = {procs}"));

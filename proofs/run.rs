@@ -47,16 +47,27 @@ pub fn explicit(inst: &Instance, sc: &Scenario, schedule: &Schedule) -> Result<T
     Ok(check::check(inst, sc, schedule)?)
 }
 
-/// L(f) of a rigid instance (rigid paper Eq. 5–6).
-pub fn rigid_lower(inst: &Instance, sc: &Scenario) -> Result<Time> {
-    resched::bounds::rigid(inst, sc)
-        .map(|b| b.lower)
-        .ok_or_else(|| Error::invalid("instance", "jobs", "the rigid lower bound needs rigid jobs"))
+/// How a witness's OPT is known, in words: `exact_by` when it is exact, else the bracket
+/// between the lower bound `lower_name` and U, the makespan of a checked schedule.
+pub fn opt_how(opt: &OptRef, exact_by: &str, lower_name: &str) -> String {
+    match opt {
+        OptRef::Exact(_) => exact_by.to_string(),
+        OptRef::Between { lower, upper } if lower == upper => {
+            format!("OPT = {lower_name}, met by a checked schedule")
+        }
+        OptRef::Between { .. } => {
+            format!("{lower_name} ≤ OPT ≤ U, U the makespan of a checked schedule")
+        }
+        OptRef::Lower(_) => format!("OPT ≥ {lower_name} only"),
+    }
 }
 
-/// The optimum as far as the exact search gets within the node budget: exact when proven,
-/// else the interval [proven lower bound, best checked schedule].
-pub fn opt(inst: &Instance, sc: &Scenario, budget: &Budget) -> Result<OptRef> {
+/// The optimum as [`opt`] finds it, with the solver's schedule (checked): the schedule of U.
+pub fn opt_with_schedule(
+    inst: &Instance,
+    sc: &Scenario,
+    budget: &Budget,
+) -> Result<(OptRef, Schedule)> {
     let cfg = OptConfig {
         method: Method::Search,
         time_limit: Duration::from_secs(20),
@@ -71,14 +82,28 @@ pub fn opt(inst: &Instance, sc: &Scenario, budget: &Budget) -> Result<OptRef> {
             r.makespan
         )));
     }
-    Ok(if r.is_optimal() {
+    let opt = if r.is_optimal() {
         OptRef::Exact(m)
     } else {
         OptRef::Between {
             lower: r.lower_bound().clone(),
             upper: m,
         }
-    })
+    };
+    Ok((opt, r.schedule))
+}
+
+/// L(f) of a rigid instance (rigid paper Eq. 5–6).
+pub fn rigid_lower(inst: &Instance, sc: &Scenario) -> Result<Time> {
+    resched::bounds::rigid(inst, sc)
+        .map(|b| b.lower)
+        .ok_or_else(|| Error::invalid("instance", "jobs", "the rigid lower bound needs rigid jobs"))
+}
+
+/// The optimum as far as the exact search gets within the node budget: exact when proven,
+/// else the interval [proven lower bound, best checked schedule].
+pub fn opt(inst: &Instance, sc: &Scenario, budget: &Budget) -> Result<OptRef> {
+    Ok(opt_with_schedule(inst, sc, budget)?.0)
 }
 
 /// The `index`-th random case of `seed` within `scope`: 512 bytes of ChaCha8 seeded by

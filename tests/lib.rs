@@ -30,6 +30,7 @@ mod experiment_steal_synthetic;
 mod golden;
 mod house_rules;
 mod ledger;
+mod ledger_export;
 mod module_layers;
 mod moldable_claims;
 mod moldable_golden;

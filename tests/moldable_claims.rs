@@ -100,3 +100,42 @@ fn searched_families_are_measured_by_certified_ratios() {
     assert!(*worst < Time::new(5, 2).unwrap(), "{worst}");
     assert!(rep.notes.iter().any(|n| n.contains("searched family")));
 }
+
+#[test]
+fn the_ledger_states_opt_where_the_area_argument_proves_it() {
+    // Amdahl and communication members: OPT = U proven (the area argument), so the ratio is
+    // T/OPT exactly; the mix members stay bracketed [L', U].
+    for (id, p, proven) in [
+        ("moldable.thm5", "s=6", true),
+        ("moldable.thm3", "m=2", true),
+        ("moldable.thm7", "s=6", false),
+    ] {
+        let e = resched_proofs::find(id).unwrap();
+        let rep = (e.check)(&Params::for_entry(e, &[p.into()]).unwrap(), &budget(0)).unwrap();
+        let members: Vec<_> = rep
+            .witness
+            .iter()
+            .filter(|m| m.algo.contains("area+chain"))
+            .collect();
+        assert!(!members.is_empty(), "{id}");
+        for m in members {
+            let exact = matches!(m.opt, resched_proofs::OptRef::Exact(_));
+            assert_eq!(exact, proven, "{id} {}: {}", m.algo, m.opt);
+        }
+    }
+    // Theorem 5 at s = 6: 22/7 under LPT, HPA, LA and under SPT with the rescaled chain;
+    // under LPA 2s/(s+1) = 12/7 < 2.
+    let e = resched_proofs::find("moldable.thm5").unwrap();
+    let rep = (e.check)(&Params::for_entry(e, &["s=6".into()]).unwrap(), &budget(0)).unwrap();
+    let ratio = |label: &str| {
+        rep.witness
+            .iter()
+            .find(|m| m.algo.starts_with(label) && m.algo.ends_with("P = 36"))
+            .map(|m| m.ratio.clone())
+            .unwrap_or_else(|| panic!("{label}"))
+    };
+    assert_eq!(ratio("lpa-list/LPT|HPA|LA"), Time::new(22, 7).unwrap());
+    assert_eq!(ratio("lpa-list/SPT"), Time::new(22, 7).unwrap());
+    assert_eq!(ratio("lpa-list/LPA"), Time::new(12, 7).unwrap());
+    assert!(rep.notes.iter().any(|n| n.contains("tight as P → ∞")));
+}

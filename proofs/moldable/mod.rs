@@ -29,6 +29,7 @@ use resched::time::Time;
 
 pub mod area_chain;
 pub mod gaps;
+pub mod least_area;
 mod lemmas;
 mod models;
 mod theorems;
@@ -145,7 +146,7 @@ pub static ENTRIES: [Entry; 17] = [
     entry!(
         "moldable.thm3",
         "Section 4.3.2, Theorem 3 (proof in the WSM)",
-        Kind::Claim { gap: "claimed ≥ 2.5 (proof not in our copy), proven ≤ 3: the claim is reached and passed — certified ≈ 2.526 at P = 10 (the first even P past 2.5 in the family's exhaustive scope P ≤ 12), ≈ 2.585 at P = 12, ≈ 2.848 at P = 96 (area+chain, P = 6m, → (3 + √73)/4 ≈ 2.886); gap left [2.886, 3]" },
+        Kind::Claim { gap: "claimed ≥ 2.5 (proof not in our copy), proven ≤ 3: the claim is reached and passed — certified ≈ 2.526 at P = 10 (the first even P past 2.5 in the family's exhaustive scope P ≤ 12), T/OPT ≈ 2.585 at P = 12 and ≈ 2.848 at P = 96 exactly (area+chain, P = 6m, OPT = U by the area argument: U's schedule leaves no processor idle and gives every job its least area for U; → (3 + √73)/4 ≈ 2.886); gap left [2.886, 3]" },
         "The approximation ratio of LPA-LIST is at least 2.5 for the communication model. Our copy has no proof: \
          the ledger rebuilds the area+chain construction (area jobs that LPA puts on 2 processors at area \
          inflation ≈ 1.295, a failing chain it puts on 1 at time inflation ≈ 1.591) and certifies T/U, U the \
@@ -161,7 +162,9 @@ pub static ENTRIES: [Entry; 17] = [
         "moldable.thm4",
         "Section 4.3.3, Theorem 4",
         Kind::Upper,
-        "LPA-LIST is a 4-approximation for Amdahl's model t(p) = w((1−γ)/p + γ).",
+        "LPA-LIST is a 4-approximation for Amdahl's model t(p) = w((1−γ)/p + γ). Tight as P → ∞, not at a \
+         fixed P: moldable.thm5's area+chain members give T/OPT = 4 − 6/(√P+1) exactly on P = s² (OPT proven \
+         by the area argument), under LPT, HPA and LA as built and under SPT with a rescaled chain.",
         "4",
         NO_PARAMS,
         |_, _| Ok(Time::from_int(4)),
@@ -171,11 +174,11 @@ pub static ENTRIES: [Entry; 17] = [
     entry!(
         "moldable.thm5",
         "Section 4.3.3, Theorem 5 (proof in the WSM)",
-        Kind::Claim { gap: "claimed ≥ 3 (proof not in our copy), proven ≤ 4: the claim is reached (exactly 3 at P = 25) and passed — certified 62/17 ≈ 3.647 at P = 256 (area+chain, 4 − 6/(s+1) on P = s², → 4): Theorem 4's bound is tight" },
+        Kind::Claim { gap: "claimed ≥ 3 (proof not in our copy), proven ≤ 4: the claim is reached (exactly 3 at P = 25) and passed — T/OPT = 62/17 ≈ 3.647 exactly at P = 256 (area+chain, 4 − 6/(s+1) on P = s², OPT = U proven by the area argument, → 4): Theorem 4's bound is tight as P → ∞ (6/(√P+1) below 4 at fixed P), for LPT, HPA and LA as built, for SPT with the rescaled chain; under LPA the members give less than 2" },
         "The approximation ratio of LPA-LIST is at least 3 for Amdahl's model. Our copy has no proof: the ledger \
          rebuilds the area+chain construction (s(s−1) area jobs that LPA puts on s processors at area inflation \
-         2s/(s+1), a failing chain it puts on 1 at time inflation 2P/(P+1)) and certifies T/U = 4 − 6/(s+1), U the \
-         makespan of a checked schedule.",
+         2s/(s+1), a failing chain it puts on 1 at time inflation 2P/(P+1)), checks U's schedule, proves OPT = U \
+         (a schedule shorter than U needs more area than P·U, computed per member) and shows T/OPT = 4 − 6/(s+1).",
         "≥ 3 (claim); ≤ 4 (Theorem 4)",
         &[Param { name: "s", default: "16", doc: "area+chain member on P = s² processors (3..=32)" }],
         |_, _| Ok(Time::from_int(4)),

@@ -2,15 +2,17 @@
 //! statements; Theorems 3, 5, 7 as claims with the gap our searches leave), and the golden
 //! adversarial cases that pin the best ratios found.
 use super::area_chain as ac;
+use super::least_area;
 use super::lemmas::opt_with_schedule;
 use super::{lprime, rng_for, PRIOS};
 use crate::moldable_cases::{random_model_case, run_moldable};
 use crate::run::{self, describe};
-use crate::{Budget, Measurement, OptRef, Params, Report, Source, Witness};
+use crate::{Budget, Evidence, Measurement, OptRef, Params, Report, Source, Witness};
 use resched::bounds::moldable as mb;
 use resched::error::{Error, Result};
 use resched::model::speedup::ModelKind;
 use resched::model::{Instance, Scenario};
+use resched::schedulers::Priority as MPriority;
 use resched::time::Time;
 
 /// Upper-bound check of LPA-LIST on model `kind`: random cases vs L', tiny ones vs OPT, and the
@@ -153,7 +155,7 @@ pub(super) fn claim_witness(kind: ModelKind, p: &Params) -> Result<Witness> {
              (2m−1)/m·(1/2 + ρ_A) + 3/(1 + 6ρ_C) → (3 + √73)/4 ≈ 2.886 (area+chain)"
             .to_string(),
         ModelKind::Amdahl => format!(
-            "LPA-LIST T = {} over a checked schedule's U = {}: T/U = 4 − 6/(s+1) (area+chain)",
+            "LPA-LIST T = {} over OPT = U = {} (a checked schedule, optimal by the area argument): T/OPT = 4 − 6/(s+1) (area+chain)",
             8 * v - 4,
             2 * (v + 1)
         ),
@@ -177,7 +179,9 @@ fn reached(ratio: &Time, claim: &Time) -> String {
     }
 }
 
-/// Measures every area+chain member of `kind` (certified T/U, see [`Measurement::certified`]).
+/// Measures every area+chain member of `kind` (see [`measure_member`]); for Amdahl's model also
+/// the SPT family ([`ac::amdahl_spt`]) under SPT, and the standard member under LPA (lowest
+/// allocation first), where the construction fails.
 fn measure_area_chain(
     kind: ModelKind,
     p: &Params,
@@ -185,28 +189,114 @@ fn measure_area_chain(
     upper: &Time,
     rep: &mut Report,
 ) -> Result<()> {
-    for c in area_chain_members(kind, p)? {
-        let r = ac::certify(&c)?;
-        let lower = resched::bounds::moldable::lprime(&c.instance, &c.scenario)?.lower;
-        let alike = r.makespans.iter().all(|t| *t == r.t);
-        rep.notes.push(format!(
-            "family {} [{}]: LPA-LIST T = {} ({}), U = {} (a checked schedule), certified ratio T/U = {} ≈ {} — {}",
-            c.family,
-            c.params,
-            r.t,
-            if alike { "LPT, HPA and LA alike".to_string() } else { format!("least of {:?}", r.makespans.iter().map(|t| t.to_string()).collect::<Vec<_>>()) },
-            r.u,
-            r.ratio,
-            r.ratio.to_decimal_string(4),
-            reached(&r.ratio, claim)
-        ));
-        rep.witness.push(Measurement::certified(
-            format!("lpa-list, {} P = {}", c.family, c.instance.procs),
-            r.t,
-            OptRef::Between { lower, upper: r.u },
-            upper.clone(),
-        )?);
+    let members = area_chain_members(kind, p)?;
+    for c in &members {
+        measure_member(c, &PRIOS, claim, upper, rep)?;
     }
+    if kind == ModelKind::Amdahl {
+        let s = p.u32_in("s", 3..=32)?;
+        measure_member(&ac::amdahl_spt(s)?, &[MPriority::Spt], claim, upper, rep)?;
+        if let Some(c) = members.last() {
+            let before = rep.witness.len();
+            measure_member(c, &[MPriority::Lpa], claim, upper, rep)?;
+            // The statement: under LPA the family gives less than 2.
+            for m in &mut rep.witness[before..] {
+                m.holds &= m.ratio < Time::from_int(2);
+            }
+        }
+        rep.notes.push(TIGHT_AMDAHL.to_string());
+    }
+    Ok(())
+}
+
+/// Under which conditions Theorem 4's bound is tight, as the Amdahl measurements show it.
+pub const TIGHT_AMDAHL: &str = "Theorem 4's bound 4 is tight as P → ∞, not at any fixed P: on P = s² \
+     the area+chain member gives T/OPT = 4 − 6/(s+1) = 4 − 6/(√P+1) exactly (OPT = U proven by the \
+     area argument), for LPA-LIST under LPT, HPA and LA as built, under SPT with the chain rescaled \
+     (family area+chain (amdahl, SPT chain)); under LPA (lowest allocation first) the chain starts \
+     at once and the member gives less than 2";
+
+/// Measures one area+chain member under the rules `prios` (T the least of their makespans):
+/// U from its checked schedule, OPT = U where the area argument ([`least_area`]) proves that no
+/// schedule shorter than U fits, else OPT ∈ [L'(J,f), U]; the measurement carries the case
+/// (exportable).
+fn measure_member(
+    c: &ac::Construction,
+    prios: &[MPriority],
+    claim: &Time,
+    upper: &Time,
+    rep: &mut Report,
+) -> Result<()> {
+    let r = ac::certify_under(c, prios)?;
+    let area = least_area::area_below(&c.instance, &c.scenario, &r.u)?;
+    let lower = resched::bounds::moldable::lprime(&c.instance, &c.scenario)?.lower;
+    let needed = match &area.needed {
+        Some(a) => a.to_string(),
+        None => "more than any (the attempts cannot fit)".to_string(),
+    };
+    let (opt, how, vs) = if area.proves_opt_at_least() {
+        (
+            OptRef::Exact(r.u.clone()),
+            format!(
+                "OPT = U by the area argument: a schedule shorter than U = {} needs area {needed} ≥ P·U = {} (checked computation), and U's schedule passes the checker",
+                r.u, area.capacity
+            ),
+            "T/OPT",
+        )
+    } else {
+        (
+            OptRef::Between {
+                lower,
+                upper: r.u.clone(),
+            },
+            format!(
+                "L'(J,f) ≤ OPT ≤ U, U the makespan of a checked schedule (the area argument does not close the gap: a schedule shorter than U needs area {needed} < P·U = {})",
+                area.capacity
+            ),
+            "certified ratio T/U",
+        )
+    };
+    let Some(&prio) = prios
+        .iter()
+        .zip(&r.makespans)
+        .find(|(_, t)| **t == r.t)
+        .map(|(p, _)| p)
+    else {
+        return Err(Error::param("priority", "no rule was run"));
+    };
+    let alike = r.makespans.iter().all(|t| *t == r.t);
+    let rules: Vec<String> = prios.iter().map(|p| p.to_string()).collect();
+    rep.notes.push(format!(
+        "family {} [{}]: LPA-LIST T = {} ({}), U = {} (a checked schedule), {vs} = {} ≈ {} — {}; {how}",
+        c.family,
+        c.params,
+        r.t,
+        if alike { format!("{} alike", rules.join(", ")) } else { format!("least of {:?}", r.makespans.iter().map(|t| t.to_string()).collect::<Vec<_>>()) },
+        r.u,
+        r.ratio,
+        r.ratio.to_decimal_string(4),
+        reached(&r.ratio, claim)
+    ));
+    rep.witness.push(
+        Measurement::certified(
+            format!(
+                "lpa-list/{}, {} P = {}",
+                rules.join("|"),
+                c.family,
+                c.instance.procs
+            ),
+            r.t,
+            opt,
+            upper.clone(),
+        )?
+        .with_evidence(Evidence::new(
+            &c.instance,
+            &c.scenario,
+            run::spec("lpa-list", prio),
+            Some(&c.schedule),
+            how,
+        )),
+    );
     Ok(())
 }
 
@@ -251,7 +341,12 @@ pub(super) fn check_claim(
             opt_nodes: budget.opt_nodes.max(2_000_000),
             ..budget.clone()
         };
-        let opt = run::opt(&inst, &sc, &budget_g)?;
+        let (opt, opt_s) = run::opt_with_schedule(&inst, &sc, &budget_g)?;
+        let how = run::opt_how(
+            &opt,
+            "the exact search's proof (its schedule, checked)",
+            "the search's lower bound",
+        );
         let mut best: Option<Measurement> = None;
         for prio in PRIOS {
             let (mk, _) = run_moldable(&inst, &sc, "lpa-list", prio, None)?;
@@ -260,7 +355,14 @@ pub(super) fn check_claim(
                 mk,
                 opt.clone(),
                 upper.clone(),
-            )?;
+            )?
+            .with_evidence(Evidence::new(
+                &inst,
+                &sc,
+                run::spec("lpa-list", prio),
+                Some(&opt_s),
+                how.clone(),
+            ));
             if best.as_ref().is_none_or(|b| m.ratio > b.ratio) {
                 best = Some(m);
             }

@@ -6,12 +6,12 @@ use super::{eps_of, lprime, rng_for, FIXED_ALLOC, PRIOS};
 use crate::moldable_cases::{random_model_case, run_moldable};
 use crate::moldable_witness as mw;
 use crate::run::{self, describe};
-use crate::{Budget, Measurement, OptRef, Params, Report, Source, Witness};
+use crate::{Budget, Evidence, Measurement, OptRef, Params, Report, Source, Witness};
 use resched::bounds::moldable as mb;
 use resched::error::{Error, Result};
 use resched::model::speedup::ModelKind;
-use resched::model::{Instance, Job, Profile, Scenario, SpeedupModel};
-use resched::oracle;
+use resched::model::{Instance, Job, Profile, Scenario, Schedule, SpeedupModel};
+use resched::oracle::{self, AlgoSpec};
 use resched::schedulers::moldable as ms;
 use resched::schedulers::Priority as MPriority;
 use resched::time::Time;
@@ -46,7 +46,14 @@ pub(super) fn check_thm1(p: &Params, budget: &Budget) -> Result<Report> {
         )?;
         // The proof: makespan exactly 2, and 2/(1 + 1/K) against the proof's OPT schedule.
         m.holds &= mk == Time::from_int(2);
-        rep.witness.push(m);
+        let how = run::opt_how(&opt, "the exact search's proof", "L'(J,f)");
+        rep.witness.push(m.with_evidence(Evidence::new(
+            &w.instance,
+            &w.scenario,
+            run::spec("lpa-list", prio),
+            Some(&s),
+            how,
+        )));
     }
     rep.notes.push(format!(
         "witness: {}; ratio against the proof's schedule = 2 − 2/(K+1) = {}",
@@ -101,6 +108,22 @@ pub(super) fn check_thm8(p: &Params, budget: &Budget) -> Result<Report> {
         .min()
         // unreachable: every moldable job has t(p) for p = 1..=P; a 0 would fail the claim, never pass it
         .unwrap_or_default();
+    let fastest = job
+        .allowed_procs()
+        .find(|&q| job.time(q) == Some(&opt_v))
+        .ok_or_else(|| Error::param("P", "no allocation reaches the least time"))?;
+    let opt_s = Schedule {
+        attempts: vec![crate::witness_support::att(
+            0,
+            1,
+            Time::zero(),
+            fastest,
+            opt_v.clone(),
+        )],
+        makespan: None,
+        algorithm: Some("the job alone on its fastest allocation".into()),
+    }
+    .with_makespan();
     for prio in PRIOS {
         let (mk, _) = run_moldable(&w.instance, &w.scenario, "lpa-list", prio, None)?;
         // The tightness claim: ratio ≥ P^(1/4), up to the model's rational rounding of p^δ
@@ -114,7 +137,13 @@ pub(super) fn check_thm8(p: &Params, budget: &Budget) -> Result<Report> {
             OptRef::Exact(opt_v.clone()),
             claim,
         )?;
-        rep.witness.push(m);
+        rep.witness.push(m.with_evidence(Evidence::new(
+            &w.instance,
+            &w.scenario,
+            run::spec("lpa-list", prio),
+            Some(&opt_s),
+            "one job without failure: OPT = min_p t(p), the job alone on its fastest allocation",
+        )));
     }
     rep.notes.push(format!("witness: {}", w.claim));
     Ok(rep)
@@ -177,7 +206,18 @@ pub(super) fn check_thm10(p: &Params, _budget: &Budget) -> Result<Report> {
                     bound.clone(),
                 )?;
                 if s == chosen {
-                    rep.witness.push(m);
+                    let how = run::opt_how(
+                        &opt,
+                        "OPT = L'(J,f), met by the proof's schedule",
+                        "L'(J,f)",
+                    );
+                    rep.witness.push(m.with_evidence(Evidence::new(
+                        &w.instance,
+                        &w.scenario,
+                        run::spec(name, prio),
+                        Some(&opt_s),
+                        how,
+                    )));
                 } else {
                     rep.tally(Source::Witness)
                         .add(&m, || format!("Theorem 10 witness, √P = {s}"));
@@ -231,12 +271,24 @@ pub(super) fn check_thm11(p: &Params, budget: &Budget) -> Result<Report> {
         MPriority::Lpt,
         Some(&eps),
     )?;
-    rep.witness.push(Measurement::upper(
-        "batch-list/LPT on Theorem 12's K = 6",
-        mk,
-        OptRef::Exact(o),
-        mb::batch_bound(&eps, fmax),
-    )?);
+    rep.witness.push(
+        Measurement::upper(
+            "batch-list/LPT on Theorem 12's K = 6",
+            mk,
+            OptRef::Exact(o),
+            mb::batch_bound(&eps, fmax),
+        )?
+        .with_evidence(Evidence::new(
+            &w.instance,
+            &w.scenario,
+            AlgoSpec {
+                eps: Some(eps.clone()),
+                ..run::spec("batch-list", MPriority::Lpt)
+            },
+            Some(&s),
+            "OPT as Theorem 12's proof states it: its schedule, checked",
+        )),
+    );
     Ok(rep)
 }
 
@@ -267,7 +319,18 @@ pub(super) fn check_thm12(p: &Params, _budget: &Budget) -> Result<Report> {
             // The proof: exactly K batches.
             m.holds &= b.batches().len() == k as usize;
             if k == chosen {
-                rep.witness.push(m);
+                let how = run::opt_how(
+                    &opt,
+                    "OPT = L'(J,f), met by the proof's schedule",
+                    "L'(J,f)",
+                );
+                rep.witness.push(m.with_evidence(Evidence::new(
+                    &w.instance,
+                    &w.scenario,
+                    run::spec("batch-list", prio),
+                    Some(&s),
+                    how,
+                )));
             } else {
                 rep.tally(Source::Witness)
                     .add(&m, || format!("Theorem 12 witness, K = {k}"));

@@ -29,6 +29,8 @@ use resched_proofs::exhaustive_moldable::{self as em, MoldableScope};
 use resched_proofs::{adversary, exhaustive, sharded, Budget, Params, Source};
 use std::path::PathBuf;
 
+mod evidence;
+
 /// Arguments of `resched prove`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -79,15 +81,23 @@ pub struct Args {
     /// --search: the worst case found (`found.json`); a shard's part with --shard.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// With an id: print the statement and every witness (T, OPT or its bracket, the ratio
+    /// exact and decimal) as JSON instead of text.
+    #[arg(long, conflicts_with_all = ["all", "list", "exhaustive", "search"])]
+    pub json: bool,
+    /// With an id: write every witness's case into DIR (instance, scenario and U's schedule,
+    /// listed with their re-check commands in DIR/ledger.json).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["all", "list", "exhaustive", "search"])]
+    pub export: Option<PathBuf>,
 }
 
 /// Runs `resched prove`.
 pub fn run(a: Args) -> Result<Exit> {
     if a.list {
         for e in resched_proofs::ledger() {
-            println!("{:<16} {} — {} [{}]", e.id, e.paper, e.section, e.kind);
+            crate::outln!("{:<16} {} — {} [{}]", e.id, e.paper, e.section, e.kind)?;
             for p in e.params {
-                println!("    --param {}=<{}> (default {})", p.name, p.doc, p.default);
+                crate::outln!("    --param {}=<{}> (default {})", p.name, p.doc, p.default)?;
             }
         }
         return Ok(Exit::Ok);
@@ -122,22 +132,22 @@ pub fn run(a: Args) -> Result<Exit> {
             .iter()
             .map(|e| Params::for_entry(e, &[]).and_then(|p| (e.check)(&p, &budget)))
             .collect();
-        println!("{}", resched_proofs::markdown_table(&entries, &reports));
+        crate::outln!("{}", resched_proofs::markdown_table(&entries, &reports))?;
         let mut bad = false;
         for (e, r) in entries.iter().zip(&reports) {
             match r {
                 Ok(rep) => {
                     for v in rep.violations() {
                         bad = true;
-                        println!("- `{}` VIOLATION: {v}", e.id);
+                        crate::outln!("- `{}` VIOLATION: {v}", e.id)?;
                     }
                     for n in &rep.notes {
-                        println!("- `{}`: {n}", e.id);
+                        crate::outln!("- `{}`: {n}", e.id)?;
                     }
                 }
                 Err(err) => {
                     bad = true;
-                    println!("- `{}` ERROR: {err}", e.id);
+                    crate::outln!("- `{}` ERROR: {err}", e.id)?;
                 }
             }
         }
@@ -151,45 +161,37 @@ pub fn run(a: Args) -> Result<Exit> {
     };
     let entry = resched_proofs::find(id)?;
     let params = Params::for_entry(entry, &a.params)?;
-    println!(
+    if a.json || a.export.is_some() {
+        return prove_json(entry, &params, &a);
+    }
+    crate::outln!(
         "{} ({} paper, {}) — {}",
-        entry.id, entry.paper, entry.section, entry.kind
-    );
-    println!("{}", entry.statement);
-    println!("bound: {}", entry.bound_text);
+        entry.id,
+        entry.paper,
+        entry.section,
+        entry.kind
+    )?;
+    crate::outln!("{}", entry.statement)?;
+    crate::outln!("bound: {}", entry.bound_text)?;
     let shown: Vec<String> = params.pairs().map(|(k, v)| format!("{k}={v}")).collect();
     if !shown.is_empty() {
-        println!("parameters: {}", shown.join(" "));
+        crate::outln!("parameters: {}", shown.join(" "))?;
     }
     if let Some(w) = entry.witness {
         let w = w(&params)?;
-        println!(
+        crate::outln!(
             "witness: P = {}, {} jobs, {} failures — {}",
             w.instance.procs,
             w.instance.len(),
             w.scenario.total_failures(),
             w.claim
-        );
+        )?;
     } else if let resched_proofs::Kind::Claim { gap } = entry.kind {
-        println!("claim: {gap}");
+        crate::outln!("claim: {gap}")?;
     }
-    // default: no --budget means no extra checks (documented)
-    let k = a.budget.unwrap_or(0);
-    let budget = Budget {
-        seed: a.seed,
-        ..if k == 0 {
-            Budget {
-                random: 0,
-                adversarial: 0,
-                ..Budget::quick()
-            }
-        } else {
-            Budget::scaled(k)
-        }
-    };
-    let rep = (entry.check)(&params, &budget)?;
+    let rep = (entry.check)(&params, &entry_budget(&a))?;
     for m in &rep.witness {
-        println!(
+        crate::outln!(
             "{:<28} makespan {} ({})  {}  ratio {}  bound {}  {}",
             m.algo,
             m.makespan,
@@ -198,7 +200,7 @@ pub fn run(a: Args) -> Result<Exit> {
             resched_proofs::show_ratio(&m.ratio),
             resched_proofs::show_ratio(&m.bound),
             if m.holds { "holds" } else { "BROKEN" }
-        );
+        )?;
     }
     for s in [
         Source::Witness,
@@ -215,22 +217,73 @@ pub fn run(a: Args) -> Result<Exit> {
                     }
                     _ => "",
                 };
-                println!(
+                crate::outln!(
                     "{s:?}: {} measurements, worst ratio{how} {} — {case}",
                     t.measured,
                     resched_proofs::show_ratio(w)
-                );
+                )?;
             }
         }
     }
     for n in &rep.notes {
-        println!("note: {n}");
+        crate::outln!("note: {n}")?;
     }
     let v = rep.violations();
     for x in &v {
-        println!("VIOLATION: {x}");
+        crate::outln!("VIOLATION: {x}")?;
     }
     Ok(if v.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::CheckFailed
+    })
+}
+
+/// The budget of `prove <id>`: the witness only unless --budget is given.
+fn entry_budget(a: &Args) -> Budget {
+    // default: no --budget means no extra checks (documented)
+    let k = a.budget.unwrap_or(0);
+    Budget {
+        seed: a.seed,
+        ..if k == 0 {
+            Budget {
+                random: 0,
+                adversarial: 0,
+                ..Budget::quick()
+            }
+        } else {
+            Budget::scaled(k)
+        }
+    }
+}
+
+/// `prove <id> --json` and/or `--export DIR`: the entry's evidence as JSON (printed with
+/// --json), every witness's case written into DIR with `ledger.json` (with --export).
+fn prove_json(entry: &resched_proofs::Entry, params: &Params, a: &Args) -> Result<Exit> {
+    let witness = entry.witness.map(|w| w(params)).transpose()?;
+    let rep = (entry.check)(params, &entry_budget(a))?;
+    let files = match &a.export {
+        Some(dir) => Some(evidence::export(dir, &rep)?),
+        None => None,
+    };
+    let doc = evidence::entry_json(entry, params, witness.as_ref(), &rep, files.as_deref())?;
+    if let Some(dir) = &a.export {
+        let path = evidence::write_ledger(dir, &doc)?;
+        let n = files.iter().flatten().flatten().count();
+        if !a.json {
+            crate::outln!(
+                "{}: {n} witnesses exported to {} (listed in {})",
+                entry.id,
+                dir.display(),
+                path.display()
+            )?;
+        }
+    }
+    if a.json {
+        let text = serde_json::to_string_pretty(&doc).map_err(|e| Error::json("output", &e))?;
+        crate::outln!("{text}")?;
+    }
+    Ok(if rep.holds() {
         Exit::Ok
     } else {
         Exit::CheckFailed
@@ -254,7 +307,7 @@ fn search(name: &str, a: &Args) -> Result<Exit> {
     let Some(found) = searched(a, &|b| adversary::search_rigid(&spec, b))? else {
         return Ok(Exit::Ok);
     };
-    println!(
+    crate::outln!(
         "{}: worst makespan/OPT found {} after {} evaluations: makespan {}, {}\n{}\nfailures {:?}",
         found.algo,
         resched_proofs::show_ratio(&found.ratio),
@@ -263,7 +316,7 @@ fn search(name: &str, a: &Args) -> Result<Exit> {
         found.opt,
         found.instance.to_json(),
         found.scenario.failures
-    );
+    )?;
     if let Some(dir) = &a.save {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let file = dir.join(format!(
@@ -282,7 +335,7 @@ fn search(name: &str, a: &Args) -> Result<Exit> {
             .unwrap_or_else(|| "lpt".into());
         let expect = [(spec.name.clone(), prio, found.makespan.clone())];
         resched::error::write_atomic(&file, golden_json(&found, &expect, &note)?.as_bytes())?;
-        println!("saved {}", file.display());
+        crate::outln!("saved {}", file.display())?;
     }
     Ok(Exit::Ok)
 }
@@ -317,7 +370,7 @@ fn search_lpa(model: &str, a: &Args) -> Result<Exit> {
     let Some(found) = searched(a, &|b| adversary::search_lpa(kind, b))? else {
         return Ok(Exit::Ok);
     };
-    println!(
+    crate::outln!(
         "{}: worst makespan/OPT found {} after {} evaluations: makespan {}, {}\n{}\nfailures {:?}",
         found.algo,
         resched_proofs::show_ratio(&found.ratio),
@@ -326,7 +379,7 @@ fn search_lpa(model: &str, a: &Args) -> Result<Exit> {
         found.opt,
         found.instance.to_json(),
         found.scenario.failures
-    );
+    )?;
     if let Some(dir) = &a.save {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let file = dir.join(format!("lpa-list-{model}.json"));
@@ -347,7 +400,7 @@ fn search_lpa(model: &str, a: &Args) -> Result<Exit> {
             a.seed, a.steps, found.ratio
         );
         resched::error::write_atomic(&file, golden_json(&found, &expect, &note)?.as_bytes())?;
-        println!("saved {}", file.display());
+        crate::outln!("saved {}", file.display())?;
     }
     Ok(Exit::Ok)
 }
@@ -381,12 +434,12 @@ fn exhaustive(a: &Args) -> Result<Exit> {
     }
     let started = std::time::Instant::now();
     let rep = exhaustive::rigid(&scope, &budget)?;
-    println!("{}", rep.markdown());
-    println!("({:.1} s)\n", started.elapsed().as_secs_f64());
+    crate::outln!("{}", rep.markdown())?;
+    crate::outln!("({:.1} s)\n", started.elapsed().as_secs_f64())?;
     let started = std::time::Instant::now();
     let mrep = resched_proofs::exhaustive_moldable::moldable(&mscope, &budget)?;
-    println!("{}", mrep.markdown());
-    println!("({:.1} s)", started.elapsed().as_secs_f64());
+    crate::outln!("{}", mrep.markdown())?;
+    crate::outln!("({:.1} s)", started.elapsed().as_secs_f64())?;
     write_report(a.out.as_deref(), &rep, &mrep)
 }
 
@@ -407,7 +460,7 @@ fn write_report(
             crate::provenance::this_build()
         );
         resched::error::write_atomic(&path, text.as_bytes())?;
-        println!("wrote {}", path.display());
+        crate::outln!("wrote {}", path.display())?;
     }
     Ok(if rep.holds() && mrep.holds() {
         Exit::Ok
@@ -457,13 +510,13 @@ fn exhaustive_shard(
     let started = std::time::Instant::now();
     let parts = sharded::exhaustive_part(scope, mscope, budget, &|len| shard.block(len))?;
     write_json(&out.join(PARTS_FILE), &Stamped::new(&parts))?;
-    println!(
+    crate::outln!(
         "shard {shard} of prove --exhaustive: rigid instances {rb:?}, moldable instances {mb:?} ({} + {} cases, {:.1} s) in {}; join the shards with `resched merge DIR… --out DIR`",
         parts.rigid.cases,
         parts.moldable.cases,
         started.elapsed().as_secs_f64(),
         out.display()
-    );
+    )?;
     Ok(Exit::Ok)
 }
 
@@ -520,7 +573,7 @@ pub fn merge(shards: &[ShardDir], out: &std::path::Path) -> Result<Exit> {
         );
     }
     let (rep, mrep) = sharded::fold(&scope, &mscope, parts)?;
-    println!("{}\n\n{}", rep.markdown(), mrep.markdown());
+    crate::outln!("{}\n\n{}", rep.markdown(), mrep.markdown())?;
     write_report(Some(out), &rep, &mrep)
 }
 
@@ -568,11 +621,11 @@ fn searched(
             None => serde_json::Value::Null,
         };
         write_json(&out.join(FOUND_FILE), &json)?;
-        println!(
+        crate::outln!(
             "shard {shard} of prove --search: climbs {block:?} of {} in {}; join the shards with `resched merge DIR… --out DIR`",
             a.restarts,
             out.display()
-        );
+        )?;
         return Ok(None);
     }
     let found = adversary::climbs(0..a.restarts, &budget, search)?
@@ -624,14 +677,14 @@ fn merge_search(shards: &[ShardDir], out: &std::path::Path) -> Result<Exit> {
     let found = best.ok_or_else(|| Error::option("DIR", "no shard ran a climb"))?;
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     write_json(&out.join(FOUND_FILE), &found_json(&found)?)?;
-    println!(
+    crate::outln!(
         "{}: worst makespan/OPT found {} after {} evaluations: makespan {}, {}",
         found.algo,
         resched_proofs::show_ratio(&found.ratio),
         found.evaluations,
         found.makespan,
         found.opt
-    );
-    println!("wrote {}", out.join(FOUND_FILE).display());
+    )?;
+    crate::outln!("wrote {}", out.join(FOUND_FILE).display())?;
     Ok(Exit::Ok)
 }
