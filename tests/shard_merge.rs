@@ -653,3 +653,129 @@ fn a_newer_shard_record_is_refused() {
     );
     assert!(e.contains(want), "{e}");
 }
+
+/// The cell files of `dir/cells`, sorted.
+fn cell_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir.join("cells"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Each cell file records its key and the hash of the parameters that decide it: a cell copied
+/// from a run with another seed, two cells whose contents were swapped, a truncated cell, and
+/// shards of another version are refused naming the file; a shard record whose index is not
+/// below its count is refused naming the field (it panicked). Nothing is merged by a refusal,
+/// and the untouched shards still merge.
+#[test]
+fn merge_verifies_every_cell() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    three_shards(t);
+    ok(
+        &[
+            "experiment",
+            "rigid-procs",
+            "--quick",
+            "--no-progress",
+            "--sets",
+            "1",
+            "--seed",
+            "9",
+            "--out",
+            "other-seed",
+            "--shard",
+            "1/3",
+        ],
+        t,
+    );
+    let merge = with_build_flags(&["merge", "a0", "a1", "a2", "--out", "m"]);
+    // Every cell says which cell it is.
+    let first = cell_files(&t.join("a1"))[0].clone();
+    let key = first.file_stem().unwrap().to_str().unwrap().to_string();
+    let v = read_json(&first);
+    assert_eq!(
+        v["cell"]["key"],
+        serde_json::Value::from(key.clone()),
+        "{v}"
+    );
+    assert_eq!(v["cell"]["params"].as_str().map(str::len), Some(16), "{v}");
+    let original = std::fs::read(&first).unwrap();
+    // A cell of the run with seed 9, copied over.
+    std::fs::copy(
+        t.join("other-seed/cells").join(format!("{key}.json")),
+        &first,
+    )
+    .unwrap();
+    let e = refused(&merge, t);
+    assert!(
+        e.contains(&format!("a1/cells/{key}.json")) && e.contains("field `cell.params`"),
+        "{e}"
+    );
+    assert!(e.contains("computed with other parameters"), "{e}");
+    std::fs::write(&first, &original).unwrap();
+    // Two cells swapped (a1's and a2's: each shard holds one cell of this small run).
+    let other = cell_files(&t.join("a2"))[0].clone();
+    let theirs = std::fs::read(&other).unwrap();
+    std::fs::write(&first, &theirs).unwrap();
+    std::fs::write(&other, &original).unwrap();
+    let e = refused(&merge, t);
+    assert!(
+        e.contains(&format!("a1/cells/{key}.json"))
+            && e.contains("field `cell.key`")
+            && e.contains("cell files swapped or renamed"),
+        "{e}"
+    );
+    std::fs::write(&other, &theirs).unwrap();
+    // A truncated cell.
+    std::fs::write(&first, &original[..original.len() / 2]).unwrap();
+    let e = refused(&merge, t);
+    assert!(e.contains(&format!("a1/cells/{key}.json")), "{e}");
+    std::fs::write(&first, &original).unwrap();
+    // A record whose index is not below its count.
+    let rec = t.join("a0/shard.json");
+    let saved = std::fs::read(&rec).unwrap();
+    edit_json(&rec, |r| r["shard"]["index"] = 7.into());
+    let e = refused(&merge, t);
+    assert!(
+        e.contains("a0/shard.json")
+            && e.contains("field `shard.index`: 7: must be below the count 3"),
+        "{e}"
+    );
+    // Shards of another version, even with --allow-mixed-builds.
+    for d in ["a0", "a1", "a2"] {
+        edit_json(&t.join(d).join("shard.json"), |r| {
+            r["version"] = "0.0.1".into();
+            r["shard"]["index"] = r["shard"]["index"].clone();
+        });
+    }
+    edit_json(&rec, |r| r["shard"]["index"] = 0.into());
+    let e = refused(
+        &[
+            "merge",
+            "a0",
+            "a1",
+            "a2",
+            "--out",
+            "m",
+            "--allow-mixed-builds",
+        ],
+        t,
+    );
+    assert!(
+        e.contains("a0/shard.json") && e.contains("made by resched 0.0.1"),
+        "{e}"
+    );
+    assert!(!t.join("m/results.json").exists());
+    // Restored, they merge.
+    std::fs::write(&rec, &saved).unwrap();
+    for d in ["a1", "a2"] {
+        edit_json(&t.join(d).join("shard.json"), |r| {
+            r["version"] = env!("CARGO_PKG_VERSION").into();
+        });
+    }
+    ok(&merge, t);
+    assert!(t.join("m/results.json").is_file());
+}
