@@ -18,7 +18,8 @@
 //! - [`metrics`]: flows, size classes, utilization, decomposition, pruning (Section 5.3);
 //! - [`measure`]: the named pruning rules (`all`, Section 5.3.3's `paper`, `scaled`);
 //! - [`backlog`]: the jobs waiting as the trace goes on, which a run's work follows;
-//! - [`readings`]: where the paper allows two readings (does the plan foresee node returns?);
+//! - [`readings`]: where the paper allows two readings (does the plan foresee node returns?
+//!   when are the reservations compressed?);
 //! - [`check`]: the independent checker, one file per invariant under `check/`;
 //! - [`synthetic`]: Table 6's synthetic workload; [`trace`]: SWF logs as workloads;
 //! - [`examples`]: Section 3's toy example;
@@ -44,7 +45,7 @@ pub use failures::{Failure, FailureSource};
 pub use limits::Budget;
 pub use metrics::{Metrics, Pruning};
 pub use model::{BatchJob, Criterion, Resilience, Timing, Variant, Victim, Workload};
-pub use readings::{NodeReturns, Readings};
+pub use readings::{Compression, NodeReturns, Readings};
 pub use sim::{
     simulate, simulate_read, simulate_read_reporting, simulate_reporting, simulate_within, Ending,
     Partial, Run,

@@ -15,9 +15,11 @@
 //!    decreasing priority"); **compressed** after a completion (each queued job, in order,
 //!    removed and re-placed at its earliest slot, so no job is ever delayed — the conservative
 //!    backfilling rule of Section 4.1 and of Batsched's `conservative_bf`); otherwise new jobs
-//!    are **inserted** at their earliest slot, in the same pass (which moves a job only when a
-//!    previous pass left it room to start earlier). The plan is kept between events and the
-//!    work is skipped where it cannot change a start (see [`planning`]);
+//!    are **inserted** at their earliest slot, every other reservation staying where it is
+//!    (Batsched's rule, [`Compression::Completions`]), or, under the reading
+//!    [`Compression::CompletionsAndArrivals`], in a compression pass (which moves a job only
+//!    when a previous pass left it room to start earlier). The plan is kept between events and
+//!    the work is skipped where it cannot change a start (see [`planning`]);
 //! 6. queued jobs whose planned start is `t` start, in queue order, each on the lowest free ids.
 //!
 //! # Priorities (Section 7.2.1)
@@ -70,6 +72,8 @@ use super::limits::{self, Budget};
 use super::model::{Resilience, Variant, Workload};
 use super::nodes::{NodeBitset, NodeSet};
 use super::plan::{Profile, Queue as PlanQueue};
+#[cfg(doc)]
+use super::readings::Compression;
 use super::readings::Readings;
 use crate::error::{Error, Result};
 use crate::time::Time;

@@ -5,7 +5,7 @@
 use super::{is_current, planned_starts, position, Queued, Sim};
 use crate::error::Result;
 use crate::stealing::plan::{Busy, Profile, QueuedSlot};
-use crate::stealing::readings::NodeReturns;
+use crate::stealing::readings::{Compression, NodeReturns};
 use crate::time::Time;
 use std::collections::VecDeque;
 
@@ -194,7 +194,14 @@ impl Sim<'_> {
     /// runs; the plan's `compress_gives_the_starts_of_the_plain_pass` compares single passes).
     /// The pass runs in the plan, on its own instants and on its mirror of the queue
     /// ([`Profile::compress`]); here the give-backs are made and the new starts taken.
+    ///
+    /// Under [`Compression::Completions`] (Batsched's rule) an instant with no completion only
+    /// inserts the new jobs: the pass runs as on a settled plan (nothing raised, so no other
+    /// job is visited), and `raised` is kept for the next completion's pass. It stays exact
+    /// there: inserting jobs only takes nodes, so the plan's counts rose nowhere else since it
+    /// was last settled.
     pub(super) fn replan_pass(&mut self) {
+        let insert_only = !self.compress && self.readings.compression == Compression::Completions;
         let mut prof = std::mem::replace(&mut self.plan, Profile::new(&self.now, 0, &[]));
         prof.forget_before(&self.now);
         self.base_plan.forget_before(&self.now);
@@ -214,7 +221,7 @@ impl Sim<'_> {
             &mut self.plan_queue,
             jobs,
             &self.now,
-            raised.as_ref(),
+            raised.as_ref().filter(|_| !insert_only),
             self.unplanned,
         );
         self.stats.plan_checks += d.checks;
@@ -223,7 +230,7 @@ impl Sim<'_> {
             self.set_planned(k, s);
         }
         self.plan = prof;
-        self.raised = d.moved;
+        self.raised = if insert_only { raised } else { d.moved };
     }
 
     /// Gives queued job `k` the planned start `s`, keeping [`Sim::due`] and
