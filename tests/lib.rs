@@ -51,6 +51,7 @@ mod quickcheck_schedulers;
 mod rigid_props;
 mod shard_merge;
 mod simulate_json;
+mod stealing_batsched;
 mod stealing_checker;
 mod stealing_cli;
 mod stealing_cli_hostile;
