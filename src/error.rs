@@ -159,13 +159,29 @@ impl FieldError {
     }
 }
 
-/// Reads a whole file, transparently gunzipping names ending in `.gz`. Text that is not UTF-8
-/// is refused naming its line and column, and a gzip stream that breaks off (a truncated
-/// download) naming the line it reached, so that a user knows where the file is damaged.
+/// The most bytes any input file may hold (an instance, a scenario, a schedule, an SWF log or a
+/// peer file; a `.gz` file once decompressed): 512 MiB, five times the largest real input
+/// (an SWF log of a million jobs is about 100 MB) and well below the memory a run may use.
+/// Stated in docs/reference/limits.md; `batch` bounds its per-request files more tightly.
+pub const MAX_INPUT_BYTES: u64 = 512 << 20;
+
+/// Reads a whole file, transparently gunzipping names ending in `.gz`, refusing one larger
+/// than [`MAX_INPUT_BYTES`] (see [`read_text_limited`]).
 pub fn read_text(path: &Path) -> Result<String> {
-    let mut bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    read_text_limited(path, MAX_INPUT_BYTES)
+}
+
+/// The one reader of input files: reads `path` whole, gunzipping a name ending in `.gz`, and
+/// refuses it (naming the file and the limit) as soon as it holds more than `limit` bytes (a
+/// `.gz` file: compressed or decompressed), so that `/dev/zero` or a gzip bomb is refused after
+/// reading `limit` bytes, never exhausting memory. Text that is not UTF-8 is refused naming its
+/// line and column, and a gzip stream that breaks off (a truncated download) naming the line it
+/// reached, so that a user knows where the file is damaged.
+pub fn read_text_limited(path: &Path, limit: u64) -> Result<String> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut bytes = read_limited(path, file, limit, "")?;
     if path.extension().is_some_and(|e| e == "gz") {
-        bytes = gunzip(path, bytes)?;
+        bytes = gunzip(path, bytes, limit)?;
     }
     String::from_utf8(bytes).map_err(|e| {
         let bad = e.utf8_error().valid_up_to();
@@ -180,12 +196,38 @@ pub fn read_text(path: &Path) -> Result<String> {
     })
 }
 
-/// The decompressed bytes of a `.gz` file (see [`read_text`] for the messages).
+/// At most `limit` bytes of `from`, or the error naming `path` and the limit (`what` says
+/// which bytes: "" or " once decompressed").
+fn read_limited(path: &Path, from: impl std::io::Read, limit: u64, what: &str) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    from.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(path, limit, what));
+    }
+    Ok(bytes)
+}
+
+/// The error of an input file over `limit` bytes.
+fn too_large(path: &Path, limit: u64, what: &str) -> Error {
+    Error::Limit(format!(
+        "{}: more than {limit} bytes{what}, the limit of an input file (docs/reference/limits.md)",
+        path.display()
+    ))
+}
+
+/// The decompressed bytes of a `.gz` file, at most `limit` of them (see [`read_text_limited`]
+/// for the messages).
 #[cfg(feature = "gzip")]
-fn gunzip(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
+fn gunzip(path: &Path, bytes: Vec<u8>, limit: u64) -> Result<Vec<u8>> {
     use std::io::Read;
     let mut out = Vec::new();
-    if let Err(e) = flate2::read::MultiGzDecoder::new(&bytes[..]).read_to_end(&mut out) {
+    let read = flate2::read::MultiGzDecoder::new(&bytes[..])
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut out);
+    if let Err(e) = read {
         if !bytes.starts_with(&[0x1f, 0x8b]) {
             let msg = "not a gzip file (no gzip signature) although its name ends in .gz";
             return Err(Error::io(path, std::io::Error::other(msg)));
@@ -198,12 +240,15 @@ fn gunzip(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
         let msg = format!("the gzip stream breaks off here ({e}): truncated or corrupt file");
         return Err(Error::line(&path.display().to_string(), line, msg));
     }
+    if out.len() as u64 > limit {
+        return Err(too_large(path, limit, " once decompressed"));
+    }
     Ok(out)
 }
 
 /// Without the `gzip` feature a `.gz` input is refused, named.
 #[cfg(not(feature = "gzip"))]
-fn gunzip(path: &Path, _bytes: Vec<u8>) -> Result<Vec<u8>> {
+fn gunzip(path: &Path, _bytes: Vec<u8>, _limit: u64) -> Result<Vec<u8>> {
     let msg = "reading gzip-compressed files needs resched built with the `gzip` feature";
     Err(Error::io(path, std::io::Error::other(msg)))
 }
@@ -546,6 +591,36 @@ mod tests {
         .unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"new");
         assert_eq!(names(d.path()), ["fig.png"]);
+    }
+
+    #[test]
+    fn an_input_over_its_limit_is_refused_after_reading_the_limit() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("i.json");
+        std::fs::write(&p, "0123456789").unwrap();
+        assert_eq!(read_text_limited(&p, 10).unwrap(), "0123456789");
+        let e = read_text_limited(&p, 9).unwrap_err().to_string();
+        assert!(
+            e.contains("i.json: more than 9 bytes, the limit of an input file"),
+            "{e}"
+        );
+        let e = read_text_limited(Path::new("/dev/zero"), 1 << 20)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("/dev/zero: more than 1048576 bytes,"), "{e}");
+    }
+
+    #[cfg(feature = "gzip")]
+    #[test]
+    fn a_gzip_bomb_is_refused_once_decompressed_past_the_limit() {
+        let d = tempfile::tempdir().unwrap();
+        let gz = d.path().join("bomb.swf.gz");
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        std::io::Write::write_all(&mut enc, &[b'0'; 100_000]).unwrap();
+        std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+        let e = read_text_limited(&gz, 50_000).unwrap_err().to_string();
+        assert!(e.contains("more than 50000 bytes once decompressed"), "{e}");
+        assert_eq!(read_text_limited(&gz, 100_000).unwrap().len(), 100_000);
     }
 
     #[test]

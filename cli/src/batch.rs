@@ -37,7 +37,7 @@ use resched::time::Time;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
@@ -341,27 +341,10 @@ fn scenario_of(req: &Request, inst: &Instance) -> Result<Scenario, String> {
     }
 }
 
-/// Reads a (possibly gzipped) file of at most [`MAX_FILE_BYTES`] bytes once decompressed.
+/// Reads a (possibly gzipped) file of at most [`MAX_FILE_BYTES`] bytes once decompressed, by
+/// the core's one capped reader.
 fn read_bounded(path: &Path) -> Result<String, String> {
-    let io = |e: std::io::Error| format!("{}: {e}", path.display());
-    let file = std::fs::File::open(path).map_err(io)?;
-    let reader: Box<dyn Read> = if path.extension().is_some_and(|e| e == "gz") {
-        Box::new(flate2::read::MultiGzDecoder::new(file))
-    } else {
-        Box::new(file)
-    };
-    let mut bytes = Vec::new();
-    reader
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!(
-            "{}: larger than the budget of {MAX_FILE_BYTES} bytes",
-            path.display()
-        ));
-    }
-    String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))
+    resched::error::read_text_limited(path, MAX_FILE_BYTES).map_err(|e| e.to_string())
 }
 
 /// An error as its line says it: parameters of the catalogue (`algo`, `eps`, `priority`) are
