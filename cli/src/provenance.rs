@@ -11,7 +11,8 @@
 //!   `null` when unknown): campaign manifests, `results.json`, every cell file (put first by
 //!   [`stamp_object`], taken off again by [`unstamp_object`] when a cell is read back), shard
 //!   records, `prove`'s `found.json` and `parts.json`, golden cases written by `diff` and
-//!   `prove --search --save`, the `--json` outputs of `simulate` and `opt`, and every batch
+//!   `prove --search --save`, the `--json` outputs of `simulate`, `opt` and `prove <id>` (also
+//!   its `--export` directory's `ledger.json`), and every batch
 //!   response line (see [`crate::batch`]).
 //! - A campaign's CSV files carry none: their provenance is in the JSON manifest beside them
 //!   (`manifest.json` and `results.json`). The CSVs written alone (`steal --csv`, `--jobs-csv`)
