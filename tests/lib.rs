@@ -44,6 +44,7 @@ mod opt_golden;
 mod opt_highs;
 mod opt_packing;
 mod opt_threads;
+mod opt_unscaled;
 mod opt_vs_heuristics;
 mod peer_moldable;
 mod quickcheck_model;

@@ -23,21 +23,21 @@
 //!   else P·⌊(k+1)·p / P⌋, with F_k(P) = k·P. F_1 is the classic "jobs wider than P/2 are
 //!   pairwise exclusive, jobs of exactly P/2 go two at a time" bound. F_1..F_3 always, and
 //!   the best larger k when it is stronger at the root (see [`energies`]).
-use super::problem::IntProblem;
+use super::problem::{Int, IntProblem};
 
 /// One energy bound: a processor-count transform and its capacity.
 #[derive(Debug, Clone)]
 pub struct Energy {
     /// F(p) for p = 0..=P.
-    pub weight: Vec<i64>,
+    pub weight: Vec<Int>,
     /// F(P).
-    pub capacity: i64,
+    pub capacity: Int,
     /// Per job: the smallest F(p)·t(p) over its options (the cheapest transformed area).
-    pub min_job: Vec<i64>,
+    pub min_job: Vec<Int>,
 }
 
 /// Largest k of the Fekete–Schepers family tried at the root ([`energies`]).
-pub const MAX_DFF_K: i64 = 16;
+pub const MAX_DFF_K: Int = 16;
 
 /// The identity, the DFFs F_1..F_3, and the best F_k with 4 ≤ k ≤ [`MAX_DFF_K`] when it beats
 /// them at the root.
@@ -49,14 +49,14 @@ pub const MAX_DFF_K: i64 = 16;
 /// Only the single best one is added, because every energy is evaluated again at every search
 /// node.
 pub fn energies(prob: &IntProblem) -> Vec<Energy> {
-    let cap = i64::from(prob.procs);
+    let cap = Int::from(prob.procs);
     let mut out = Vec::new();
-    let identity: Vec<i64> = (0..=cap).collect();
+    let identity: Vec<Int> = (0..=cap).collect();
     out.push(make(prob, identity, cap));
     if cap < 2 {
         return out;
     }
-    for k in 1..=3i64 {
+    for k in 1..=(3 as Int) {
         out.push(make(prob, fekete_schepers(cap, k), k * cap));
     }
     let base = out.iter().map(|e| energy_bound(prob, e)).max();
@@ -64,7 +64,7 @@ pub fn energies(prob: &IntProblem) -> Vec<Energy> {
         .map(|k| make(prob, fekete_schepers(cap, k), k * cap))
         .map(|e| (energy_bound(prob, &e), e))
         // The first k of the largest bound (ties: the smallest k).
-        .fold(None::<(i64, Energy)>, |best, (b, e)| match best {
+        .fold(None::<(Int, Energy)>, |best, (b, e)| match best {
             Some((bb, _)) if bb >= b => best,
             _ => Some((b, e)),
         });
@@ -78,7 +78,7 @@ pub fn energies(prob: &IntProblem) -> Vec<Energy> {
 
 /// The Fekete–Schepers DFF u⁽ᵏ⁾ on 0..=P, scaled by k·P to stay in integers (see the module
 /// documentation).
-pub(crate) fn fekete_schepers(cap: i64, k: i64) -> Vec<i64> {
+pub(crate) fn fekete_schepers(cap: Int, k: Int) -> Vec<Int> {
     (0..=cap)
         .map(|p| {
             if ((k + 1) * p) % cap == 0 {
@@ -91,17 +91,17 @@ pub(crate) fn fekete_schepers(cap: i64, k: i64) -> Vec<i64> {
 }
 
 /// ⌈Σ_j attempts_j · min_job_j / F(P)⌉: one energy's bound with nothing started.
-fn energy_bound(prob: &IntProblem, e: &Energy) -> i64 {
-    let total: i64 = prob
+fn energy_bound(prob: &IntProblem, e: &Energy) -> Int {
+    let total: Int = prob
         .jobs
         .iter()
         .zip(&e.min_job)
-        .map(|(j, w)| i64::from(j.attempts) * w)
+        .map(|(j, w)| Int::from(j.attempts) * w)
         .sum();
     ceil_div(total, e.capacity)
 }
 
-fn make(prob: &IntProblem, weight: Vec<i64>, capacity: i64) -> Energy {
+fn make(prob: &IntProblem, weight: Vec<Int>, capacity: Int) -> Energy {
     let min_job = prob
         .jobs
         .iter()
@@ -122,7 +122,7 @@ fn make(prob: &IntProblem, weight: Vec<i64>, capacity: i64) -> Energy {
 }
 
 /// ⌈a / b⌉ for a ≥ 0, b > 0.
-pub fn ceil_div(a: i64, b: i64) -> i64 {
+pub fn ceil_div(a: Int, b: Int) -> Int {
     (a + b - 1) / b
 }
 
@@ -133,7 +133,7 @@ pub fn ceil_div(a: i64, b: i64) -> i64 {
 /// j, k: w_j + w_k ≥ w_j + w_m > P), and every clique is contained in the one of its smallest
 /// member. So the maximum-weight clique is found in O(n²). `width[j]` must be a width below
 /// which job j never runs (its smallest option), `left[j]` a lower bound on its remaining time.
-pub fn clique(width: &[i64], left: &[i64], procs: i64) -> i64 {
+pub fn clique(width: &[Int], left: &[Int], procs: Int) -> Int {
     let mut best = 0;
     for m in 0..width.len() {
         if left[m] == 0 {
@@ -152,24 +152,24 @@ pub fn clique(width: &[i64], left: &[i64], procs: i64) -> i64 {
 
 /// The root bound: the chain bound, the clique bound, the lane bound and every energy bound
 /// with nothing started.
-pub fn root(prob: &IntProblem, energies: &[Energy]) -> i64 {
+pub fn root(prob: &IntProblem, energies: &[Energy]) -> Int {
     let mut lb = 0;
-    let end = vec![0i64; prob.jobs.len()];
+    let end = vec![0 as Int; prob.jobs.len()];
     let rem: Vec<u32> = prob.jobs.iter().map(|j| j.attempts).collect();
-    let dur: Vec<i64> = prob.jobs.iter().map(|j| j.min_dur).collect();
+    let dur: Vec<Int> = prob.jobs.iter().map(|j| j.min_dur).collect();
     for set in super::lanes::lane_sets(prob) {
         lb = lb.max(super::lanes::lane_bound(&set, &end, &rem, &dur, 0));
     }
     for j in &prob.jobs {
-        lb = lb.max(i64::from(j.attempts) * j.min_dur);
+        lb = lb.max(Int::from(j.attempts) * j.min_dur);
     }
-    let width: Vec<i64> = prob.jobs.iter().map(|j| i64::from(j.min_procs)).collect();
-    let left: Vec<i64> = prob
+    let width: Vec<Int> = prob.jobs.iter().map(|j| Int::from(j.min_procs)).collect();
+    let left: Vec<Int> = prob
         .jobs
         .iter()
-        .map(|j| i64::from(j.attempts) * j.min_dur)
+        .map(|j| Int::from(j.attempts) * j.min_dur)
         .collect();
-    lb = lb.max(clique(&width, &left, i64::from(prob.procs)));
+    lb = lb.max(clique(&width, &left, Int::from(prob.procs)));
     for e in energies {
         lb = lb.max(energy_bound(prob, e));
     }
@@ -194,15 +194,15 @@ pub fn root(prob: &IntProblem, energies: &[Energy]) -> i64 {
 pub struct AreaHull {
     /// Hull vertices (duration, transformed area): durations increasing, areas strictly
     /// decreasing, slopes increasing (convex); the last vertex has the least area.
-    pts: Vec<(i64, i64)>,
+    pts: Vec<(Int, Int)>,
     /// The exact least areas of the chain lengths it covers (none from [`AreaHull::new`]).
     exact: super::chains::ChainFronts,
 }
 
 impl AreaHull {
     /// The hull of a job's options under the transform `weight` (F(p) for p = 0..=P).
-    pub fn new(options: &[super::problem::Opt], weight: &[i64]) -> AreaHull {
-        let mut pts: Vec<(i64, i64)> = options
+    pub fn new(options: &[super::problem::Opt], weight: &[Int]) -> AreaHull {
+        let mut pts: Vec<(Int, Int)> = options
             .iter()
             .map(|o| (o.dur, weight[o.procs as usize] * o.dur))
             .collect();
@@ -216,7 +216,7 @@ impl AreaHull {
             pts.truncate(cut + 1);
         }
         // Lower convex hull (monotone chain) of points sorted by duration.
-        let mut hull: Vec<(i64, i64)> = Vec::with_capacity(pts.len());
+        let mut hull: Vec<(Int, Int)> = Vec::with_capacity(pts.len());
         for p in pts {
             while hull.len() >= 2 {
                 let (a, b) = (hull[hull.len() - 2], hull[hull.len() - 1]);
@@ -238,7 +238,7 @@ impl AreaHull {
     }
 
     /// The hull, plus the exact fronts of chains of 1..=`attempts` attempts.
-    pub fn with_chains(options: &[super::problem::Opt], weight: &[i64], attempts: u32) -> AreaHull {
+    pub fn with_chains(options: &[super::problem::Opt], weight: &[Int], attempts: u32) -> AreaHull {
         AreaHull {
             exact: super::chains::ChainFronts::new(options, weight, attempts),
             ..AreaHull::new(options, weight)
@@ -248,7 +248,7 @@ impl AreaHull {
     /// The exact least area when the fronts cover k, else ⌈k·H(D/k)⌉: a lower bound on the
     /// transformed area of k attempts whose durations sum to at most `d`; `None` when they
     /// cannot fit (k·d_min > D), i.e. the deadline is infeasible.
-    pub fn chain_area(&self, k: i64, d: i64) -> Option<i64> {
+    pub fn chain_area(&self, k: Int, d: Int) -> Option<Int> {
         if let Some(exact) = self.exact.least_area(k, d) {
             return exact;
         }
@@ -265,7 +265,7 @@ impl AreaHull {
                 // k·a1 − (a1 − a2)·(D − k·d1)/(d2 − d1), rounded up: subtract the floor.
                 let drop = i128::from(a1 - a2) * (i128::from(d) - i128::from(k) * i128::from(d1))
                     / i128::from(d2 - d1);
-                return i64::try_from(i128::from(k) * i128::from(a1) - drop).ok();
+                return Int::try_from(i128::from(k) * i128::from(a1) - drop).ok();
             }
         }
         // default: past the last vertex H is its (least) area; the hull is never empty here
@@ -289,11 +289,11 @@ pub fn hulls(prob: &IntProblem, energies: &[Energy]) -> Vec<Vec<AreaHull>> {
 
 /// True when every job can run all its attempts within [0, T] and, for every energy, the
 /// deadline areas (see [`AreaHull`]) fit below F(P)·T. False proves OPT > T.
-pub fn area_fits(prob: &IntProblem, energies: &[Energy], hulls: &[Vec<AreaHull>], t: i64) -> bool {
+pub fn area_fits(prob: &IntProblem, energies: &[Energy], hulls: &[Vec<AreaHull>], t: Int) -> bool {
     energies.iter().zip(hulls).all(|(e, hs)| {
-        let mut total: i64 = 0;
+        let mut total: Int = 0;
         for (job, h) in prob.jobs.iter().zip(hs) {
-            match h.chain_area(i64::from(job.attempts), t) {
+            match h.chain_area(Int::from(job.attempts), t) {
                 Some(a) => total = total.saturating_add(a),
                 None => return false,
             }
@@ -309,9 +309,9 @@ pub fn deadline_root(
     prob: &IntProblem,
     energies: &[Energy],
     hulls: &[Vec<AreaHull>],
-    lb: i64,
-    ub: i64,
-) -> i64 {
+    lb: Int,
+    ub: Int,
+) -> Int {
     let (mut lo, mut hi) = (lb, ub.max(lb));
     if area_fits(prob, energies, hulls, lo) {
         return lo;
@@ -343,7 +343,7 @@ mod tests {
             for e in energies(&prob) {
                 // Best transformed total of a partition of at most P: knapsack over counts.
                 let c = cap as usize;
-                let mut best = vec![0i64; c + 1];
+                let mut best = vec![0 as Int; c + 1];
                 for s in 1..=c {
                     for p in 1..=s {
                         best[s] = best[s].max(best[s - p] + e.weight[p]);
@@ -355,7 +355,7 @@ mod tests {
         }
     }
 
-    fn opts(list: &[(u32, i64)]) -> Vec<super::super::problem::Opt> {
+    fn opts(list: &[(u32, Int)]) -> Vec<super::super::problem::Opt> {
         list.iter()
             .map(|&(procs, dur)| super::super::problem::Opt { procs, dur })
             .collect()
@@ -364,7 +364,7 @@ mod tests {
     #[test]
     fn deadline_area_golden() {
         // Areas 12, 14, 15, 16 at durations 12, 7, 5, 4: a convex, decreasing hull.
-        let id: Vec<i64> = (0..=4).collect();
+        let id: Vec<Int> = (0..=4).collect();
         let h = AreaHull::new(&opts(&[(1, 12), (2, 7), (3, 5), (4, 4)]), &id);
         assert_eq!(h.chain_area(2, 10), Some(30)); // two attempts of 5 on 3 processors
         assert_eq!(h.chain_area(2, 11), Some(30)); // 2·H(5.5) = 29.5, rounded up
@@ -382,7 +382,7 @@ mod tests {
     fn deadline_area_never_exceeds_a_real_chain() {
         // Exhaustively over small tables: ⌈k·H(D/k)⌉ ≤ the least area of k attempts with
         // Σ d ≤ D, and None exactly when no such choice exists.
-        let id: Vec<i64> = (0..=4).collect();
+        let id: Vec<Int> = (0..=4).collect();
         let mut seed = 7u64;
         for case in 0..300 {
             let mut durs = Vec::new();
@@ -390,25 +390,25 @@ mod tests {
                 seed = seed
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
-                durs.push(1 + (seed >> 33) as i64 % 12);
+                durs.push(1 + (seed >> 33) as Int % 12);
             }
             // The Pareto front of the table, as the integer model keeps it.
             let mut front = Vec::new();
             for (i, &d) in durs.iter().enumerate() {
-                if front.last().is_none_or(|&(_, b): &(u32, i64)| d < b) {
+                if front.last().is_none_or(|&(_, b): &(u32, Int)| d < b) {
                     front.push((i as u32 + 1, d));
                 }
             }
             let h = AreaHull::new(&opts(&front), &id);
             for k in 1..=3usize {
-                for dl in 0..=40i64 {
-                    let mut best: Option<i64> = None;
+                for dl in 0..=(40 as Int) {
+                    let mut best: Option<Int> = None;
                     let mut idx = vec![0usize; k];
                     loop {
-                        let d: i64 = idx.iter().map(|&i| front[i].1).sum();
-                        let a: i64 = idx
+                        let d: Int = idx.iter().map(|&i| front[i].1).sum();
+                        let a: Int = idx
                             .iter()
-                            .map(|&i| i64::from(front[i].0) * front[i].1)
+                            .map(|&i| Int::from(front[i].0) * front[i].1)
                             .sum();
                         if d <= dl && best.is_none_or(|b| a < b) {
                             best = Some(a);
@@ -423,7 +423,7 @@ mod tests {
                         }
                         idx[pos] += 1;
                     }
-                    let got = h.chain_area(k as i64, dl);
+                    let got = h.chain_area(k as Int, dl);
                     match (best, got) {
                         (None, None) => {}
                         (Some(b), Some(g)) => {

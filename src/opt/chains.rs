@@ -19,8 +19,8 @@
 //! no longer and no costlier, so dropping dominated parts never loses a Pareto point.
 //!
 //! Each front is bounded by [`MAX_FRONT`] points; a chain length whose front would grow past it
-//! (or overflow an i64) keeps the hull relaxation, which stays sound.
-use super::problem::Opt;
+//! (or overflow an Int) keeps the hull relaxation, which stays sound.
+use super::problem::{Int, Opt};
 
 /// Largest front kept for one (job, k, energy); beyond it the convex hull answers.
 pub const MAX_FRONT: usize = 2048;
@@ -29,20 +29,20 @@ pub const MAX_FRONT: usize = 2048;
 #[derive(Debug, Clone, Default)]
 pub struct ChainFronts {
     /// `fronts[k − 1]`: durations strictly increasing, areas strictly decreasing.
-    fronts: Vec<Vec<(i64, i64)>>,
+    fronts: Vec<Vec<(Int, Int)>>,
 }
 
 impl ChainFronts {
     /// The fronts of 1..=`max_k` attempts on `options` under the transform `weight` (F(p) for
     /// p = 0..=P), stopping at the first k whose front is too large.
-    pub fn new(options: &[Opt], weight: &[i64], max_k: u32) -> ChainFronts {
+    pub fn new(options: &[Opt], weight: &[Int], max_k: u32) -> ChainFronts {
         let base = pareto(
             options
                 .iter()
                 .filter_map(|o| Some((o.dur, weight.get(o.procs as usize)?.checked_mul(o.dur)?)))
                 .collect(),
         );
-        let mut fronts: Vec<Vec<(i64, i64)>> = Vec::new();
+        let mut fronts: Vec<Vec<(Int, Int)>> = Vec::new();
         if base.is_empty() || max_k == 0 {
             return ChainFronts { fronts };
         }
@@ -73,7 +73,7 @@ impl ChainFronts {
     /// For k attempts within total duration `d`: `None` when k is not covered (the caller
     /// falls back to the hull), `Some(None)` when no k options fit within `d`, else
     /// `Some(Some(least area))`.
-    pub fn least_area(&self, k: i64, d: i64) -> Option<Option<i64>> {
+    pub fn least_area(&self, k: Int, d: Int) -> Option<Option<Int>> {
         let front = self.fronts.get(usize::try_from(k.checked_sub(1)?).ok()?)?;
         // The points with duration ≤ d form a prefix; its last has the least area.
         let fit = front.partition_point(|p| p.0 <= d);
@@ -83,9 +83,9 @@ impl ChainFronts {
 
 /// The Pareto front of (duration, area) points: sorted by duration, each kept only if its area
 /// is strictly below every shorter point's.
-fn pareto(mut pts: Vec<(i64, i64)>) -> Vec<(i64, i64)> {
+fn pareto(mut pts: Vec<(Int, Int)>) -> Vec<(Int, Int)> {
     pts.sort_unstable();
-    let mut out: Vec<(i64, i64)> = Vec::with_capacity(pts.len());
+    let mut out: Vec<(Int, Int)> = Vec::with_capacity(pts.len());
     for p in pts {
         if out.last().is_none_or(|q| p.1 < q.1) {
             out.push(p);
@@ -102,7 +102,7 @@ mod tests {
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    fn opts(list: &[(u32, i64)]) -> Vec<Opt> {
+    fn opts(list: &[(u32, Int)]) -> Vec<Opt> {
         list.iter()
             .map(|&(procs, dur)| Opt { procs, dur })
             .collect()
@@ -111,7 +111,7 @@ mod tests {
     #[test]
     fn fronts_golden() {
         // Areas 10, 12, 16 at durations 10, 6, 4 (identity transform).
-        let id: Vec<i64> = (0..=4).collect();
+        let id: Vec<Int> = (0..=4).collect();
         let table = opts(&[(1, 10), (2, 6), (4, 4)]);
         let c = ChainFronts::new(&table, &id, 2);
         let hull = super::super::bounds::AreaHull::new(&table, &id);
@@ -188,18 +188,18 @@ mod tests {
             let table: Vec<Opt> = (0..n)
                 .map(|i| Opt {
                     procs: i as u32 + 1,
-                    dur: 1 + next(20) as i64,
+                    dur: 1 + next(20) as Int,
                 })
                 .collect();
-            let weight: Vec<i64> = (0..=n as i64).map(|p| p * (1 + next(3) as i64)).collect();
+            let weight: Vec<Int> = (0..=n as Int).map(|p| p * (1 + next(3) as Int)).collect();
             let c = ChainFronts::new(&table, &weight, 4);
             for k in 1..=4usize {
-                for d in 0..=90i64 {
-                    let mut best: Option<i64> = None;
+                for d in 0..=(90 as Int) {
+                    let mut best: Option<Int> = None;
                     let mut idx = vec![0usize; k];
                     loop {
-                        let dur: i64 = idx.iter().map(|&i| table[i].dur).sum();
-                        let area: i64 = idx
+                        let dur: Int = idx.iter().map(|&i| table[i].dur).sum();
+                        let area: Int = idx
                             .iter()
                             .map(|&i| weight[table[i].procs as usize] * table[i].dur)
                             .sum();
@@ -217,7 +217,7 @@ mod tests {
                         idx[pos] += 1;
                     }
                     assert_eq!(
-                        c.least_area(k as i64, d),
+                        c.least_area(k as Int, d),
                         Some(best),
                         "seed 11 case {case} {table:?} {weight:?} k={k} D={d}"
                     );

@@ -38,7 +38,7 @@
 //! out of budget the answer is [`Answer::Unknown`].
 use super::bounds::fekete_schepers;
 use super::greedy::{IntAttempt, IntSchedule};
-use super::problem::IntProblem;
+use super::problem::{Int, IntProblem};
 use super::search::MixHasher;
 use num_integer::Integer;
 use std::collections::HashSet;
@@ -49,25 +49,25 @@ use std::hash::BuildHasherDefault;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Chain {
     job: usize,
-    width: i64,
-    procs: i64,
-    dur: i64,
+    width: Int,
+    procs: Int,
+    dur: Int,
     attempts: u32,
 }
 
 /// A zero-slack question: exact fill of F-capacity `cap` on [0, `horizon`).
 #[derive(Debug, Clone)]
 pub struct ExactFit {
-    cap: i64,
-    procs: i64,
-    horizon: i64,
+    cap: Int,
+    procs: Int,
+    horizon: Int,
     /// Sorted by (F-width descending, width, duration): interchangeable jobs are adjacent.
     chains: Vec<Chain>,
     /// Per chain: the index of the first chain of its class.
     class: Vec<usize>,
     /// Jobs of F-width F(P), cut out (first, back to back, in a rebuilt schedule).
     full: Vec<Chain>,
-    full_time: i64,
+    full_time: Int,
     /// True when jobs of F-width 0 were dropped (a relaxation).
     relaxed: bool,
 }
@@ -105,11 +105,11 @@ impl ExactFit {
     /// problem is not rigid, the energy is not exactly met, or the numbers are out of range.
     pub fn rigid(
         prob: &IntProblem,
-        weight: &[i64],
-        capacity: i64,
-        horizon: i64,
+        weight: &[Int],
+        capacity: Int,
+        horizon: Int,
     ) -> Option<ExactFit> {
-        let mut energy: i64 = 0;
+        let mut energy: Int = 0;
         let mut all = Vec::with_capacity(prob.jobs.len());
         for (job, j) in prob.jobs.iter().enumerate() {
             let [o] = j.options.as_slice() else {
@@ -122,12 +122,12 @@ impl ExactFit {
             }
             let area = width
                 .checked_mul(o.dur)?
-                .checked_mul(i64::from(j.attempts))?;
+                .checked_mul(Int::from(j.attempts))?;
             energy = energy.checked_add(area)?;
             all.push(Chain {
                 job,
                 width,
-                procs: i64::from(o.procs),
+                procs: Int::from(o.procs),
                 dur: o.dur,
                 attempts: j.attempts,
             });
@@ -141,7 +141,7 @@ impl ExactFit {
         let cap = capacity / g;
         let mut fit = ExactFit {
             cap,
-            procs: i64::from(prob.procs),
+            procs: Int::from(prob.procs),
             horizon,
             chains: Vec::new(),
             class: Vec::new(),
@@ -154,7 +154,7 @@ impl ExactFit {
             if c.width == 0 {
                 fit.relaxed = true;
             } else if c.width == cap {
-                fit.full_time += c.dur * i64::from(c.attempts);
+                fit.full_time += c.dur * Int::from(c.attempts);
                 fit.full.push(c);
             } else {
                 fit.chains.push(c);
@@ -180,7 +180,7 @@ impl ExactFit {
     }
 
     /// The horizon of the original question (before the full-width jobs were cut out).
-    pub fn horizon(&self) -> i64 {
+    pub fn horizon(&self) -> Int {
         self.horizon + self.full_time
     }
 
@@ -206,7 +206,7 @@ impl ExactFit {
 
     /// The schedule of the whole problem: the full-width jobs first, back to back, then the
     /// exact fill found (shifted by their total time).
-    fn rebuild(&self, path: &[(usize, u32, i64)]) -> IntSchedule {
+    fn rebuild(&self, path: &[(usize, u32, Int)]) -> IntSchedule {
         let mut attempts = Vec::new();
         let mut t = 0;
         for c in &self.full {
@@ -225,7 +225,7 @@ impl ExactFit {
     }
 }
 
-fn attempt(c: &Chain, attempt: u32, start: i64) -> IntAttempt {
+fn attempt(c: &Chain, attempt: u32, start: Int) -> IntAttempt {
     IntAttempt {
         job: c.job,
         attempt,
@@ -247,21 +247,21 @@ struct Dfs<'a> {
     fit: &'a ExactFit,
     /// Per chain: attempts not yet started, and the remainder of the running one (0: idle).
     left: Vec<u32>,
-    rem: Vec<i64>,
-    t: i64,
+    rem: Vec<Int>,
+    t: Int,
     /// The node bounds: F_k of the reduced F-widths (distinct ones, k = 1..=min(cap, 16)),
     /// and F_k(cap).
-    energies: Vec<(Vec<i64>, i64)>,
+    energies: Vec<(Vec<Int>, Int)>,
     /// The reduced F-widths, for the clique bound.
-    widths: Vec<i64>,
+    widths: Vec<Int>,
     memo: HashSet<Box<[u32]>, BuildHasherDefault<MixHasher>>,
     memo_limit: usize,
     /// The state key of the current node (reused: lookups allocate nothing).
     key: Vec<u32>,
     /// Scratch of the bounds: per chain, the time its remaining work needs.
-    need: Vec<i64>,
+    need: Vec<Int>,
     /// Starts on the current branch: (chain, attempt number, start).
-    path: Vec<(usize, u32, i64)>,
+    path: Vec<(usize, u32, Int)>,
     nodes: u64,
     budget: u64,
     max_depth: usize,
@@ -269,11 +269,11 @@ struct Dfs<'a> {
 
 impl<'a> Dfs<'a> {
     fn new(fit: &'a ExactFit, budget: u64, memo_limit: usize) -> Dfs<'a> {
-        let mut energies: Vec<(Vec<i64>, i64)> = Vec::new();
+        let mut energies: Vec<(Vec<Int>, Int)> = Vec::new();
         if fit.cap >= 2 {
             for k in 1..=fit.cap.min(super::bounds::MAX_DFF_K) {
                 let f = fekete_schepers(fit.cap, k);
-                let w: Vec<i64> = fit.chains.iter().map(|c| f[c.width as usize]).collect();
+                let w: Vec<Int> = fit.chains.iter().map(|c| f[c.width as usize]).collect();
                 // The same transform up to a factor adds nothing.
                 let seen = energies
                     .iter()
@@ -308,14 +308,14 @@ impl<'a> Dfs<'a> {
     fn bounds_hold(&mut self) -> bool {
         let span = self.fit.horizon - self.t;
         for (i, c) in self.fit.chains.iter().enumerate() {
-            self.need[i] = self.rem[i] + i64::from(self.left[i]) * c.dur;
+            self.need[i] = self.rem[i] + Int::from(self.left[i]) * c.dur;
             if self.need[i] > span {
                 return false;
             }
         }
         let need = &self.need;
         let energies_fit = self.energies.iter().all(|(w, cap)| {
-            let e: i64 = w.iter().zip(need).map(|(a, b)| a * b).sum();
+            let e: Int = w.iter().zip(need).map(|(a, b)| a * b).sum();
             e <= cap * span
         });
         energies_fit && super::bounds::clique(&self.widths, need, self.fit.cap) <= span
@@ -379,7 +379,7 @@ impl<'a> Dfs<'a> {
             if self.rem[i] > 0 || self.left[i] == 0 {
                 continue;
             }
-            let forced = i64::from(self.left[i]) * self.fit.chains[i].dur == span;
+            let forced = Int::from(self.left[i]) * self.fit.chains[i].dur == span;
             // Members of one class with equal attempts left form one group even when members
             // with other counts sit between them, so that no multiset is generated twice.
             let same = |g: &&mut (usize, usize, bool)| {
@@ -420,8 +420,8 @@ impl<'a> Dfs<'a> {
             - running
                 .clone()
                 .map(|i| self.fit.chains[i].width)
-                .sum::<i64>();
-        let room = self.fit.procs - running.map(|i| self.fit.chains[i].procs).sum::<i64>();
+                .sum::<Int>();
+        let room = self.fit.procs - running.map(|i| self.fit.chains[i].procs).sum::<Int>();
         let groups = self.groups();
         let mut fills = Vec::new();
         fills_of(
@@ -472,8 +472,8 @@ fn fills_of(
     chains: &[Chain],
     groups: &[(usize, usize, bool)],
     g: usize,
-    free: i64,
-    room: i64,
+    free: Int,
+    room: Int,
     cur: &mut Vec<(usize, usize)>,
     out: &mut Vec<Vec<(usize, usize)>>,
 ) {
@@ -499,8 +499,8 @@ fn fills_of(
             chains,
             groups,
             g + 1,
-            free - w * c as i64,
-            room - p * c as i64,
+            free - w * c as Int,
+            room - p * c as Int,
             cur,
             out,
         );
@@ -524,7 +524,7 @@ pub const ROOT_MEMO: usize = 2_000_000;
 #[derive(Debug, Clone, Default)]
 pub struct RootFit {
     /// The proven lower bound (≥ the one given).
-    pub lower_bound: i64,
+    pub lower_bound: Int,
     /// A schedule of makespan `lower_bound` when one was found (then it is optimal).
     pub schedule: Option<IntSchedule>,
     /// Nodes spent over all questions asked.
@@ -539,10 +539,10 @@ pub struct RootFit {
 pub fn at_root(
     prob: &IntProblem,
     energies: &[super::bounds::Energy],
-    mut lb: i64,
-    incumbent: i64,
+    mut lb: Int,
+    incumbent: Int,
     budget: u64,
-    round: impl Fn(i64) -> i64,
+    round: impl Fn(Int) -> Int,
 ) -> RootFit {
     let mut out = RootFit::default();
     'raise: while lb < incumbent {

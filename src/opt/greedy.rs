@@ -6,7 +6,7 @@
 //! priority order and started when they fit. Several priority rules are tried and the best
 //! schedule is kept. It lives here, not in `schedulers`, so that `opt` depends on no other
 //! helper's code.
-use super::problem::IntProblem;
+use super::problem::{Int, IntProblem};
 
 /// One attempt of a schedule on the integer model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,15 +15,15 @@ pub struct IntAttempt {
     /// 1-based.
     pub attempt: u32,
     pub procs: u32,
-    pub start: i64,
-    pub dur: i64,
+    pub start: Int,
+    pub dur: Int,
 }
 
 /// A complete schedule on the integer model.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IntSchedule {
     pub attempts: Vec<IntAttempt>,
-    pub makespan: i64,
+    pub makespan: Int,
 }
 
 /// Priority rules tried for the incumbent.
@@ -63,23 +63,23 @@ pub fn best(prob: &IntProblem) -> IntSchedule {
 
 fn list(prob: &IntProblem, rule: Rule, pick: Pick) -> IntSchedule {
     let n = prob.jobs.len();
-    let cap = i64::from(prob.procs);
+    let cap = Int::from(prob.procs);
     let mut rem: Vec<u32> = prob.jobs.iter().map(|j| j.attempts).collect();
-    let mut end = vec![0i64; n];
-    let mut run_p = vec![0i64; n];
+    let mut end = vec![0 as Int; n];
+    let mut run_p = vec![0 as Int; n];
     let mut out = IntSchedule::default();
-    let key = |j: usize, rem: u32| -> (i64, usize) {
+    let key = |j: usize, rem: u32| -> (Int, usize) {
         let job = &prob.jobs[j];
         let k = match rule {
-            Rule::LongestChain => i64::from(rem) * job.min_dur,
-            Rule::LargestArea => i64::from(rem) * job.min_area,
-            Rule::WidestFirst => i64::from(job.min_procs),
+            Rule::LongestChain => Int::from(rem) * job.min_dur,
+            Rule::LargestArea => Int::from(rem) * job.min_area,
+            Rule::WidestFirst => Int::from(job.min_procs),
         };
         (-k, j)
     };
-    let mut t = 0i64;
+    let mut t: Int = 0;
     loop {
-        let used: i64 = (0..n).filter(|&j| end[j] > t).map(|j| run_p[j]).sum();
+        let used: Int = (0..n).filter(|&j| end[j] > t).map(|j| run_p[j]).sum();
         let mut free = cap - used;
         let mut ready: Vec<usize> = (0..n).filter(|&j| rem[j] > 0 && end[j] <= t).collect();
         ready.sort_by_key(|&j| key(j, rem[j]));
@@ -87,10 +87,10 @@ fn list(prob: &IntProblem, rule: Rule, pick: Pick) -> IntSchedule {
             let opts = prob.jobs[j]
                 .options
                 .iter()
-                .filter(|o| i64::from(o.procs) <= free);
+                .filter(|o| Int::from(o.procs) <= free);
             let chosen = match pick {
                 Pick::Fastest => opts.min_by_key(|o| (o.dur, o.procs)),
-                Pick::Leanest => opts.min_by_key(|o| (o.dur * i64::from(o.procs), o.dur)),
+                Pick::Leanest => opts.min_by_key(|o| (o.dur * Int::from(o.procs), o.dur)),
             };
             if let Some(o) = chosen {
                 let attempt = prob.jobs[j].attempts - rem[j] + 1;
@@ -103,8 +103,8 @@ fn list(prob: &IntProblem, rule: Rule, pick: Pick) -> IntSchedule {
                 });
                 rem[j] -= 1;
                 end[j] = t + o.dur;
-                run_p[j] = i64::from(o.procs);
-                free -= i64::from(o.procs);
+                run_p[j] = Int::from(o.procs);
+                free -= Int::from(o.procs);
             }
         }
         // Next event: the earliest end after t. Nothing running means everything is done,
@@ -143,7 +143,7 @@ mod tests {
         let sched = super::super::to_schedule(&inst, &p, &s, "greedy");
         assert_eq!(
             crate::check::check(&inst, &sc, &sched).unwrap(),
-            Time::from_int(s.makespan)
+            p.to_time(s.makespan)
         );
     }
 }

@@ -37,7 +37,7 @@
 //! two runs with the same budget give the same schedule; only a deadline, when it strikes
 //! first, can shorten a run. It stops early when a schedule meets the given lower bound.
 use super::greedy::{IntAttempt, IntSchedule};
-use super::problem::{IntProblem, Opt};
+use super::problem::{Int, IntProblem, Opt};
 use std::time::Instant;
 
 /// The allotment gene "pick while decoding" (see the module documentation).
@@ -96,11 +96,11 @@ struct Cand {
     genes: Vec<u32>,
     sched: IntSchedule,
     /// Σ of the attempts' ends: the tie-breaking second key.
-    ends: i64,
+    ends: Int,
 }
 
 impl Cand {
-    fn key(&self) -> (i64, i64) {
+    fn key(&self) -> (Int, Int) {
         (self.sched.makespan, self.ends)
     }
 }
@@ -108,7 +108,7 @@ impl Cand {
 /// The step profile of processors in use: `steps[i] = (time, used from that time on)`,
 /// times strictly increasing, starting at 0; the last step lasts forever.
 struct Profile {
-    steps: Vec<(i64, i64)>,
+    steps: Vec<(Int, Int)>,
 }
 
 impl Profile {
@@ -119,12 +119,12 @@ impl Profile {
     }
 
     /// Index of the step holding instant x (the last step with time ≤ x).
-    fn at(&self, x: i64) -> usize {
+    fn at(&self, x: Int) -> usize {
         self.steps.partition_point(|s| s.0 <= x) - 1
     }
 
     /// The earliest s ≥ est with used + p ≤ cap on [s, s + d).
-    fn earliest(&self, est: i64, p: i64, d: i64, cap: i64) -> i64 {
+    fn earliest(&self, est: Int, p: Int, d: Int, cap: Int) -> Int {
         let mut s = est;
         let mut i = self.at(s);
         loop {
@@ -149,7 +149,7 @@ impl Profile {
     }
 
     /// Splits the step at x (if x is not a breakpoint) and returns the index of the step at x.
-    fn split(&mut self, x: i64) -> usize {
+    fn split(&mut self, x: Int) -> usize {
         let i = self.at(x);
         if self.steps[i].0 == x {
             return i;
@@ -159,7 +159,7 @@ impl Profile {
         i + 1
     }
 
-    fn add(&mut self, s: i64, d: i64, p: i64) {
+    fn add(&mut self, s: Int, d: Int, p: Int) {
         let a = self.split(s);
         let b = self.split(s + d);
         for st in &mut self.steps[a..b] {
@@ -170,22 +170,22 @@ impl Profile {
 
 /// Decodes a list and its genes (see the module documentation). `first[j]` is the index of job
 /// j's first gene.
-fn decode(prob: &IntProblem, first: &[usize], list: &[usize], genes: &[u32]) -> (IntSchedule, i64) {
-    let cap = i64::from(prob.procs);
+fn decode(prob: &IntProblem, first: &[usize], list: &[usize], genes: &[u32]) -> (IntSchedule, Int) {
+    let cap = Int::from(prob.procs);
     let n = prob.jobs.len();
     let mut next = vec![0u32; n];
-    let mut ready = vec![0i64; n];
+    let mut ready = vec![0 as Int; n];
     let mut prof = Profile::new();
     let mut out = IntSchedule {
         attempts: Vec::with_capacity(list.len()),
         makespan: 0,
     };
-    let mut ends = 0i64;
+    let mut ends: Int = 0;
     for &j in list {
         let job = &prob.jobs[j];
         let k = next[j];
         let gene = genes[first[j] + k as usize];
-        let place = |o: Opt| (prof.earliest(ready[j], i64::from(o.procs), o.dur, cap), o);
+        let place = |o: Opt| (prof.earliest(ready[j], Int::from(o.procs), o.dur, cap), o);
         let (start, o) = if (gene as usize) < job.options.len() {
             place(job.options[gene as usize])
         } else {
@@ -199,7 +199,7 @@ fn decode(prob: &IntProblem, first: &[usize], list: &[usize], genes: &[u32]) -> 
             }
             best
         };
-        let (p, d) = (i64::from(o.procs), o.dur);
+        let (p, d) = (Int::from(o.procs), o.dur);
         prof.add(start, d, p);
         next[j] = k + 1;
         ready[j] = start + d;
@@ -240,7 +240,7 @@ fn encode(prob: &IntProblem, first: &[usize], s: &IntSchedule, genes: &mut [u32]
 pub fn improve(
     prob: &IntProblem,
     start: &IntSchedule,
-    lower_bound: i64,
+    lower_bound: Int,
     budget: &Budget,
 ) -> IntSchedule {
     let total: usize = prob.jobs.iter().map(|j| j.attempts as usize).sum();
@@ -342,8 +342,8 @@ fn random_move(prob: &IntProblem, first: &[usize], c: &mut Cand, rng: &mut Rng) 
 
 #[cfg(test)]
 mod tests {
+    use super::super::{generate, greedy, problem, to_schedule};
     use super::*;
-    use crate::opt::{generate, greedy, problem, to_schedule};
 
     /// On seeded paper-model and anchor instances the result is never worse than the greedy,
     /// always feasible (the independent checker), and deterministic.
@@ -389,7 +389,7 @@ mod tests {
         let sc = crate::model::Scenario::none(3);
         let prob = problem::build(&inst, &sc).unwrap();
         let (s, ends) = decode(&prob, &[0, 1, 2], &[0, 1, 2], &[0, 0, 0]);
-        let starts: Vec<(usize, i64)> = s.attempts.iter().map(|a| (a.job, a.start)).collect();
+        let starts: Vec<(usize, Int)> = s.attempts.iter().map(|a| (a.job, a.start)).collect();
         assert_eq!(starts, vec![(0, 0), (1, 2), (2, 0)]);
         assert_eq!((s.makespan, ends), (3, 2 + 3 + 3));
     }

@@ -42,10 +42,10 @@
 //! The partition term is a bitset of reachable sums over the remaining durations; a set whose
 //! remaining total exceeds [`MAX_SUM`] scaled units (fine rational times) falls back to the
 //! fluid value ⌈(r_1 + r_2 + R)/2⌉, which is still a bound.
-use super::problem::IntProblem;
+use super::problem::{Int, IntProblem};
 
 /// Largest remaining total of a lane set for which the exact partition is computed.
-pub const MAX_SUM: i64 = 1 << 14;
+pub const MAX_SUM: Int = 1 << 14;
 
 /// One set of jobs of which at most two attempts ever run together.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -59,10 +59,10 @@ pub struct LaneSet {
 /// The maximal lane sets of `prob` (see the module documentation, "Which sets").
 pub fn lane_sets(prob: &IntProblem) -> Vec<LaneSet> {
     let n = prob.jobs.len().min(64);
-    let cap = i64::from(prob.procs);
-    let w: Vec<i64> = prob.jobs[..n]
+    let cap = Int::from(prob.procs);
+    let w: Vec<Int> = prob.jobs[..n]
         .iter()
-        .map(|j| i64::from(j.min_procs))
+        .map(|j| Int::from(j.min_procs))
         .collect();
     let below = |a: usize, b: usize| (w[a], a) < (w[b], b);
     let mut out: Vec<LaneSet> = Vec::new();
@@ -98,13 +98,13 @@ pub fn lane_sets(prob: &IntProblem) -> Vec<LaneSet> {
 /// What the bound needs of a node for one set: the solo time e, the lanes' ready times, the
 /// pair members' remaining total R and their longest attempt left.
 struct Gathered {
-    e: i64,
-    r: [i64; 2],
-    total: i64,
-    dmax: i64,
+    e: Int,
+    r: [Int; 2],
+    total: Int,
+    dmax: Int,
 }
 
-fn gather(set: &LaneSet, end: &[i64], rem: &[u32], min_dur: &[i64], t: i64) -> Gathered {
+fn gather(set: &LaneSet, end: &[Int], rem: &[u32], min_dur: &[Int], t: Int) -> Gathered {
     let mut g = Gathered {
         e: 0,
         r: [t, t],
@@ -114,7 +114,7 @@ fn gather(set: &LaneSet, end: &[i64], rem: &[u32], min_dur: &[i64], t: i64) -> G
     let mut running = 0usize;
     for j in 0..end.len().min(64) {
         let bit = 1u64 << j;
-        let left = i64::from(rem[j]) * min_dur[j];
+        let left = Int::from(rem[j]) * min_dur[j];
         if set.solo & bit != 0 {
             g.e += left + (end[j] - t).max(0);
         } else if set.pair & bit != 0 {
@@ -140,7 +140,7 @@ fn gather(set: &LaneSet, end: &[i64], rem: &[u32], min_dur: &[i64], t: i64) -> G
 /// The lane bound of one set at instant `t` (see the module documentation), from the node's
 /// per-job state: `end[j]` the end of job j's running attempt (≤ t when idle), `rem[j]` its
 /// attempts not yet started, `min_dur[j]` its shortest attempt.
-pub fn lane_bound(set: &LaneSet, end: &[i64], rem: &[u32], min_dur: &[i64], t: i64) -> i64 {
+pub fn lane_bound(set: &LaneSet, end: &[Int], rem: &[u32], min_dur: &[Int], t: Int) -> Int {
     let g = gather(set, end, rem, min_dur, t);
     g.e + partition(set.pair, rem, min_dur, g.r, g.total)
 }
@@ -151,11 +151,11 @@ pub fn lane_bound(set: &LaneSet, end: &[i64], rem: &[u32], min_dur: &[i64], t: i
 /// best split is no later.
 pub fn lane_cuts(
     set: &LaneSet,
-    end: &[i64],
+    end: &[Int],
     rem: &[u32],
-    min_dur: &[i64],
-    t: i64,
-    ub: i64,
+    min_dur: &[Int],
+    t: Int,
+    ub: Int,
 ) -> bool {
     let g = gather(set, end, rem, min_dur, t);
     let (lo, hi) = (g.r[0].min(g.r[1]), g.r[0].max(g.r[1]));
@@ -167,7 +167,7 @@ pub fn lane_cuts(
 }
 
 /// min over splits of the remaining attempts of `pair` of max(r₀ + part₀, r₁ + part₁).
-fn partition(pair: u64, rem: &[u32], min_dur: &[i64], r: [i64; 2], total: i64) -> i64 {
+fn partition(pair: u64, rem: &[u32], min_dur: &[Int], r: [Int; 2], total: Int) -> Int {
     let (lo, hi) = if r[0] <= r[1] {
         (r[0], r[1])
     } else {
@@ -191,13 +191,13 @@ fn partition(pair: u64, rem: &[u32], min_dur: &[i64], r: [i64; 2], total: i64) -
             shift_or(reach, min_dur[j] as usize);
         }
     }
-    let mut best = i64::MAX;
+    let mut best = Int::MAX;
     for (wi, &word) in reach.iter().enumerate() {
         let mut bits = word;
         while bits != 0 {
-            let b = bits.trailing_zeros() as i64;
+            let b = bits.trailing_zeros() as Int;
             bits &= bits - 1;
-            let s = wi as i64 * 64 + b;
+            let s = wi as Int * 64 + b;
             best = best.min((lo + s).max(hi + total - s));
         }
     }
@@ -225,7 +225,7 @@ mod tests {
     use super::*;
 
     /// The root state: (end, rem, min_dur) per job.
-    fn root(p: &IntProblem) -> (Vec<i64>, Vec<u32>, Vec<i64>) {
+    fn root(p: &IntProblem) -> (Vec<Int>, Vec<u32>, Vec<Int>) {
         let rem = p.jobs.iter().map(|j| j.attempts).collect();
         let dur = p.jobs.iter().map(|j| j.min_dur).collect();
         (vec![0; p.jobs.len()], rem, dur)
@@ -280,14 +280,14 @@ mod tests {
     }
 
     /// Brute force: the least makespan of the items on two machines from ready times r.
-    fn brute(items: &[i64], r: [i64; 2]) -> i64 {
+    fn brute(items: &[Int], r: [Int; 2]) -> Int {
         (0..1u32 << items.len())
             .map(|m| {
-                let a: i64 = (0..items.len())
+                let a: Int = (0..items.len())
                     .filter(|&i| m >> i & 1 == 1)
                     .map(|i| items[i])
                     .sum();
-                let b: i64 = items.iter().sum::<i64>() - a;
+                let b: Int = items.iter().sum::<Int>() - a;
                 (r[0] + a).max(r[1] + b)
             })
             .min()
@@ -305,10 +305,10 @@ mod tests {
         };
         for case in 0..500 {
             let n = 1 + next(5) as usize;
-            let dur: Vec<i64> = (0..n).map(|_| 1 + next(40) as i64).collect();
+            let dur: Vec<Int> = (0..n).map(|_| 1 + next(40) as Int).collect();
             let rem: Vec<u32> = (0..n).map(|_| next(3) as u32).collect();
-            let r = [next(30) as i64, next(30) as i64];
-            let items: Vec<i64> = (0..n)
+            let r = [next(30) as Int, next(30) as Int];
+            let items: Vec<Int> = (0..n)
                 .flat_map(|j| std::iter::repeat_n(dur[j], rem[j] as usize))
                 .collect();
             let total = items.iter().sum();
@@ -320,7 +320,7 @@ mod tests {
             );
             // The list-scheduling shortcut of `lane_cuts` never skips a cut.
             let set = LaneSet { solo: 0, pair: all };
-            let end = vec![0i64; n];
+            let end = vec![0 as Int; n];
             let b = lane_bound(&set, &end, &rem, &dur, 0);
             for ub in b - 3..=b + 3 {
                 assert_eq!(

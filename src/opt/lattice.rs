@@ -41,28 +41,28 @@
 //! attempts (O(Σ_j k_j·|options_j|·H)), computed only within [`MAX_BUDGET_SPAN`] and
 //! [`MAX_BUDGET_WORK`] and only when some option costs extra area (a rigid instance has g = 0
 //! on R).
-use super::problem::IntProblem;
+use super::problem::{Int, IntProblem};
 
 /// Largest horizon (scaled units) for which the lattice is built: 2^24 bits = 2 MiB.
-pub const MAX_BITS: i64 = 1 << 24;
+pub const MAX_BITS: Int = 1 << 24;
 
 /// Largest horizon (scaled units) for which the area budget is applied: 2^21 costs of 8 bytes.
-pub const MAX_BUDGET_SPAN: i64 = 1 << 21;
+pub const MAX_BUDGET_SPAN: Int = 1 << 21;
 /// Largest work Σ_j k_j·|options_j|·H of the area budget's knapsack (bounded because the
 /// lattice is built once per search, i.e. up to four times per solve).
-pub const MAX_BUDGET_WORK: i64 = 1 << 26;
+pub const MAX_BUDGET_WORK: Int = 1 << 26;
 
 /// The reachable makespans R' ∩ [0, H] (see the module documentation).
 #[derive(Debug, Clone)]
 pub struct Lattice {
     bits: Vec<u64>,
-    horizon: i64,
+    horizon: Int,
 }
 
 impl Lattice {
     /// R ∩ [0, `horizon`]; `None` when the horizon is negative or above [`MAX_BITS`] (callers
     /// then round nothing).
-    pub fn new(prob: &IntProblem, horizon: i64) -> Option<Lattice> {
+    pub fn new(prob: &IntProblem, horizon: Int) -> Option<Lattice> {
         if !(0..MAX_BITS).contains(&horizon) {
             return None;
         }
@@ -72,7 +72,10 @@ impl Lattice {
         let mut next = vec![0u64; words];
         for job in &prob.jobs {
             // Distinct durations only: two options of equal duration add the same sums.
-            let mut durs: Vec<i64> = job.options.iter().map(|o| o.dur).collect();
+            // Durations above the horizon shift every bit out (and would not fit a shift count).
+            let mut durs: Vec<Int> = (job.options.iter().map(|o| o.dur))
+                .filter(|&d| d <= horizon)
+                .collect();
             durs.sort_unstable();
             durs.dedup();
             for _ in 0..job.attempts {
@@ -92,16 +95,16 @@ impl Lattice {
     /// Removes from R the T with A_min + g(T) > P·T (the area budget, see the module doc).
     fn clear_over_budget(&mut self, prob: &IntProblem) {
         let extra = |j: &super::problem::IntJob, o: &super::problem::Opt| {
-            i64::from(o.procs).saturating_mul(o.dur) - j.min_area
+            Int::from(o.procs).saturating_mul(o.dur) - j.min_area
         };
         let costly = prob
             .jobs
             .iter()
             .any(|j| j.options.iter().any(|o| extra(j, o) > 0));
-        let items: i64 = prob
+        let items: Int = prob
             .jobs
             .iter()
-            .map(|j| i64::from(j.attempts) * j.options.len() as i64)
+            .map(|j| Int::from(j.attempts) * j.options.len() as Int)
             .sum();
         if !costly
             || self.horizon > MAX_BUDGET_SPAN
@@ -112,15 +115,18 @@ impl Lattice {
         // g[s]: the least extra area of a set of attempts with durations summing to s. Sums
         // saturate, which can only lower a cost, i.e. keep a makespan: sound.
         let h = self.horizon as usize;
-        let mut g = vec![i64::MAX; h + 1];
+        let mut g = vec![Int::MAX; h + 1];
         g[0] = 0;
         for job in &prob.jobs {
             for _ in 0..job.attempts {
                 // Downwards, so that g[s − d] is still the value before this attempt.
                 for s in (1..=h).rev() {
                     for o in &job.options {
-                        let d = o.dur as usize;
-                        if d <= s && g[s - d] != i64::MAX {
+                        // A duration above s (possibly above usize) adds no sum ≤ s.
+                        let Some(d) = usize::try_from(o.dur).ok().filter(|&d| d <= s) else {
+                            continue;
+                        };
+                        if g[s - d] != Int::MAX {
                             g[s] = g[s].min(g[s - d].saturating_add(extra(job, o)));
                         }
                     }
@@ -136,7 +142,7 @@ impl Lattice {
         // 0 stays (the empty chain; `round_down` relies on it).
         for (s, &cost) in g.iter().enumerate().skip(1) {
             let budget = cap * s as i128 - a_min;
-            if self.contains(s as i64) && i128::from(cost) > budget {
+            if self.contains(s as Int) && i128::from(cost) > budget {
                 self.bits[s / 64] &= !(1u64 << (s % 64));
             }
         }
@@ -145,7 +151,7 @@ impl Lattice {
     /// A lower bound `lb` raised to the lattice of horizon `horizon` (unchanged when the
     /// horizon is too long for the bit set): the root rounding both [`super::solve`] and the
     /// search apply.
-    pub fn round_bound(prob: &IntProblem, horizon: i64, lb: i64) -> i64 {
+    pub fn round_bound(prob: &IntProblem, horizon: Int, lb: Int) -> Int {
         // default: no lattice (horizon too long for its bit set) rounds nothing
         Lattice::new(prob, horizon).map_or(lb, |l| l.round_up(lb))
     }
@@ -160,13 +166,13 @@ impl Lattice {
     }
 
     /// True when `x` ∈ R (false outside [0, H]).
-    pub fn contains(&self, x: i64) -> bool {
+    pub fn contains(&self, x: Int) -> bool {
         (0..=self.horizon).contains(&x) && self.bits[(x / 64) as usize] >> (x % 64) & 1 == 1
     }
 
     /// min{r ∈ R : r ≥ x}, or `x` itself when no member of R ∩ [0, H] is ≥ x (above the
     /// horizon nothing is known, and x is still a valid bound).
-    pub fn round_up(&self, x: i64) -> i64 {
+    pub fn round_up(&self, x: Int) -> Int {
         if x > self.horizon {
             return x;
         }
@@ -175,7 +181,7 @@ impl Lattice {
         let mut word = self.bits[w] & (u64::MAX << (from % 64));
         loop {
             if word != 0 {
-                return w as i64 * 64 + i64::from(word.trailing_zeros());
+                return w as Int * 64 + Int::from(word.trailing_zeros());
             }
             w += 1;
             match self.bits.get(w) {
@@ -187,7 +193,7 @@ impl Lattice {
 
     /// max{r ∈ R : r ≤ x} for x ≤ H (0 ∈ R, so it exists for x ≥ 0); `x` itself when x is
     /// above the horizon (nothing is known there) or negative.
-    pub fn round_down(&self, x: i64) -> i64 {
+    pub fn round_down(&self, x: Int) -> Int {
         if x > self.horizon || x < 0 {
             return x;
         }
@@ -200,7 +206,7 @@ impl Lattice {
         };
         loop {
             if word != 0 {
-                return w as i64 * 64 + 63 - i64::from(word.leading_zeros());
+                return w as Int * 64 + 63 - Int::from(word.leading_zeros());
             }
             if w == 0 {
                 return x;
@@ -212,7 +218,7 @@ impl Lattice {
 }
 
 /// dst |= src << d (bit shift over the whole array, bits past the end dropped).
-fn or_shifted(dst: &mut [u64], src: &[u64], d: i64) {
+fn or_shifted(dst: &mut [u64], src: &[u64], d: Int) {
     let (ws, bs) = ((d / 64) as usize, (d % 64) as u32);
     let n = dst.len();
     for i in (ws..n).rev() {
@@ -240,7 +246,7 @@ mod tests {
         let inst = Instance::rigid(2, &[(1, t(3)), (1, t(5))]).unwrap();
         let prob = super::super::problem::build(&inst, &Scenario::new(vec![1, 0])).unwrap();
         let l = Lattice::new(&prob, 12).unwrap();
-        let members: Vec<i64> = (0..=12).filter(|&x| l.contains(x)).collect();
+        let members: Vec<Int> = (0..=12).filter(|&x| l.contains(x)).collect();
         assert_eq!(members, vec![0, 3, 5, 6, 8, 11]);
         assert_eq!(l.round_up(9), 11);
         assert_eq!(l.round_up(11), 11);
@@ -300,7 +306,7 @@ mod tests {
         let l = Lattice::new(&prob, 12).unwrap();
         // R ∩ [0, 12] = {0, 3, 4, 6, 7, 8, 9, 10}; the budget 2·s − 14 keeps 0 (by
         // convention), 8 (A lean + C), 9 (A wide + B: extra 2 ≤ 4) and 10.
-        let members: Vec<i64> = (0..=12).filter(|&x| l.contains(x)).collect();
+        let members: Vec<Int> = (0..=12).filter(|&x| l.contains(x)).collect();
         assert_eq!(members, vec![0, 8, 9, 10]);
         assert_eq!(l.round_up(7), 8);
         let r = super::super::solve(&inst, &sc, &super::super::OptConfig::default()).unwrap();
@@ -323,12 +329,12 @@ mod tests {
             let f: Vec<u32> = (0..n).map(|_| next(3) as u32).collect();
             let inst = Instance::rigid(2, &jobs).unwrap();
             let prob = super::super::problem::build(&inst, &Scenario::new(f.clone())).unwrap();
-            let h = 1 + next(400) as i64;
+            let h = 1 + next(400) as Int;
             let l = Lattice::new(&prob, h).unwrap();
-            let mut sums = vec![0i64];
+            let mut sums = vec![0 as Int];
             for j in &prob.jobs {
                 for _ in 0..j.attempts {
-                    let more: Vec<i64> = sums.iter().map(|s| s + j.options[0].dur).collect();
+                    let more: Vec<Int> = sums.iter().map(|s| s + j.options[0].dur).collect();
                     sums.extend(more);
                 }
             }

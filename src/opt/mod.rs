@@ -19,6 +19,19 @@
 //! exactly at the root on a rigid instance, [`exact_fit`] first decides that zero-slack
 //! question (a proof raises the bound; a schedule meets it). Every schedule returned passes
 //! [`crate::check::check`] (it is checked here before it is returned).
+//!
+//! # Three widths, one answer
+//! The integer model scales every time by the lcm of the denominators, which grows with the
+//! processor counts of moldable tables (lcm(1..36) ≈ 1.4·10^14). So [`solve`] tries, in order:
+//! 1. the 64-bit model (horizon ≤ 2^40 scaled units): the fast path, everything above;
+//! 2. [`wide`]: the same source files compiled on 128-bit integers (horizon up to ⌊√(2^120/P)⌋),
+//!    the search but no ILP (its time-indexed model would need a variable per scaled unit),
+//!    after the exact-time bounds of step 3, which settle what they prove and seed the search
+//!    with their best schedule otherwise (the area+chain family's explicit schedule meets L*);
+//! 3. [`unscaled`]: no scaling at all — L′(J,f) and L*(J,f) in exact time against list
+//!    schedules of a few allotments: optimal when one meets the bound (a single job always:
+//!    OPT = (f+1)·min_p t(p); identical jobs whose L′ a uniform allotment meets), else the best
+//!    schedule with the bound and the gap, as a time limit would.
 pub mod bounds;
 pub mod chains;
 pub mod exact_fit;
@@ -31,10 +44,16 @@ pub mod lattice;
 pub mod packing;
 pub mod problem;
 pub mod search;
+pub mod unscaled;
+pub mod wide;
+
+mod scaled;
+pub(crate) use scaled::to_schedule;
 
 use crate::error::{Error, Result};
-use crate::model::{Attempt, Instance, Scenario, Schedule};
+use crate::model::{Instance, Scenario, Schedule};
 use crate::time::Time;
+use num_bigint::BigInt;
 use std::time::{Duration, Instant};
 
 /// Which exact method to run.
@@ -141,8 +160,13 @@ pub enum Certificate {
 /// Counters of a solve.
 #[derive(Debug, Clone, Default)]
 pub struct OptStats {
-    /// The common denominator the times were scaled by.
-    pub scale: i64,
+    /// The common denominator the times were scaled by; `None` when they do not scale to the
+    /// integer model (see `unscaled`).
+    pub scale: Option<i128>,
+    /// Set when the times do not scale to the 128-bit model ([`wide`]): the
+    /// answer then comes from [`unscaled`] (exact-time bounds and list schedules), optimal when
+    /// a schedule meets the bound.
+    pub unscaled: Option<TooFine>,
     /// Σ (f_j + 1).
     pub attempts: u64,
     /// The greedy incumbent's makespan.
@@ -199,264 +223,128 @@ impl OptResult {
     }
 }
 
-/// Turns an integer-model schedule back into an exact [`Schedule`].
-pub(crate) fn to_schedule(
-    inst: &Instance,
-    prob: &problem::IntProblem,
-    s: &greedy::IntSchedule,
-    algo: &str,
-) -> Schedule {
-    let mut attempts: Vec<Attempt> = s
-        .attempts
-        .iter()
-        .map(|a| Attempt {
-            job: a.job,
-            attempt: a.attempt,
-            start: prob.to_time(a.start),
-            procs: a.procs,
-            // The exact input time, not the scaled integer: the checker compares them exactly.
-            duration: inst.jobs[a.job]
-                .time(a.procs)
-                .cloned()
-                // default: a rigid job's duration is its scaled time back in seconds
-                .unwrap_or_else(|| prob.to_time(a.dur)),
-            nodes: None,
-        })
-        .collect();
-    attempts.sort_by(|x, y| x.start.cmp(&y.start).then(x.job.cmp(&y.job)));
-    Schedule {
-        attempts,
-        makespan: None,
-        algorithm: Some(algo.to_string()),
-    }
-    .with_makespan()
+/// The integer of the fast scaled model ([`problem`], [`search`], …); [`wide`] compiles the
+/// same code on 128 bits.
+pub type Int = i64;
+
+/// Largest scaled horizon of the 64-bit model: 2^40 units, whatever P (P ≤ 2^16 keeps every
+/// transformed area below 2^60); a longer one goes to [`wide`].
+pub fn max_horizon(_procs: u32) -> Int {
+    1 << 40
 }
 
-/// What the search closure of [`solve`] answers: the checked schedule, its makespan, whether it
-/// is proven optimal, the scaled proven bound, and the integer schedule behind it.
-type SearchAnswer = (Schedule, Time, bool, i64, greedy::IntSchedule);
+/// Why an instance has no integer model although it is valid: its times, scaled to integers,
+/// exceed the model's [`problem::max_horizon`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooFine {
+    /// The common denominator of the times (the lcm of their denominators).
+    pub scale: BigInt,
+    /// The horizon limit of the model that refused it, in scaled units.
+    pub limit: i128,
+}
 
-/// Checks a schedule built here; a failure is a bug of this module, reported as an error.
-fn checked(
-    inst: &Instance,
-    sc: &Scenario,
-    schedule: Schedule,
-    what: &str,
-) -> Result<(Schedule, Time)> {
-    match crate::check::check(inst, sc, &schedule) {
-        Ok(m) => Ok((schedule, m)),
-        Err(v) => Err(Error::Solver(format!(
-            "{what} produced an infeasible schedule ({v}); this is a bug"
-        ))),
+impl TooFine {
+    /// The error [`problem::build`] returns for it.
+    pub fn to_error(&self) -> Error {
+        Error::Limit(format!(
+            "opt: the times scaled to integers (common denominator {}) exceed the integer model's \
+             horizon limit of {} units",
+            self.scale, self.limit
+        ))
     }
 }
 
 /// The exact optimum T_OPT(f) of `inst` under `sc`.
 ///
+/// The integer model of 64 bits when the scaled times fit it (the fast path), else the same
+/// methods on 128 bits ([`wide`]), else — when even those cannot hold the common denominator —
+/// the exact-time bounds and list schedules of [`unscaled`], optimal when a schedule meets the
+/// bound, else [`Status::Feasible`] with the bound (never an error for the size of the
+/// denominators). The ILP needs the 64-bit model: beyond it, [`Method::Ilp`] and
+/// [`Method::Both`] are an [`Error::Limit`] that says to use the search.
+///
 /// Errors: [`Error::Invalid`] for an invalid instance or scenario; [`Error::Limit`] when the
-/// instance is beyond a method's stated limits (scaled horizon, P, jobs, attempts per job, ILP
-/// size); [`Error::Solver`] when the ILP backend fails or the two methods disagree.
+/// instance is beyond a method's stated limits (P, jobs, attempts per job, ILP size);
+/// [`Error::Solver`] when the ILP backend fails or the two methods disagree.
 pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResult> {
     let started = Instant::now();
-    let prob = problem::build(inst, sc)?;
-    let greedy_list = greedy::best(&prob);
-    let energies = bounds::energies(&prob);
-    let root_lb = bounds::root(&prob, &energies);
-    let hulls = bounds::hulls(&prob, &energies);
-    let root_lb = bounds::deadline_root(&prob, &energies, &hulls, root_lb, greedy_list.makespan);
-    let root_lb = lattice::Lattice::round_bound(&prob, greedy_list.makespan, root_lb);
-    let mut stats = OptStats {
-        scale: prob.scale,
-        attempts: prob.total_attempts(),
-        greedy: prob.to_time(greedy_list.makespan),
-        root_lower_bound: prob.to_time(root_lb),
-        ..OptStats::default()
-    };
-    let mut greedy = incumbent(&prob, greedy_list, root_lb, cfg, &mut stats);
-    // The bound before the zero-slack stage: `Method::Both`'s ILP starts from it, so that it
-    // checks that stage's answers independently.
-    let energy_lb = root_lb;
-    // Zero-slack roots: an energy met exactly at the bound is a perfect-fill question, which
-    // [`exact_fit`] decides where the search and the energy bounds cannot.
-    let fit = exact_fit::at_root(
-        &prob,
-        &energies,
-        root_lb,
-        greedy.makespan,
-        exact_fit::ROOT_NODES,
-        |x| lattice::Lattice::round_bound(&prob, greedy.makespan, x),
-    );
-    stats.fit_nodes = fit.nodes;
-    let root_lb = fit.lower_bound;
-    if let Some(s) = fit.schedule {
-        greedy = s;
+    if let Ok(prob) = problem::build_or_too_fine(inst, sc)? {
+        return scaled::solve_scaled(inst, sc, cfg, prob, started, None);
     }
-    stats.root_lower_bound = prob.to_time(root_lb);
-    stats.incumbent = prob.to_time(greedy.makespan);
-
-    let run_search = |stats: &mut OptStats| -> Result<SearchAnswer> {
-        let limits = search::Limits {
-            deadline: Some(Instant::now() + cfg.time_limit),
-            node_limit: cfg.node_limit,
-            memo_limit: cfg.memo_limit,
-            lower_bound: root_lb,
-        };
-        let out = if prob.jobs.len() > search::MAX_JOBS {
-            // Beyond the search's per-job bit sets: the incumbent with the root bound (optimal
-            // only when they meet, e.g. after a perfect packing).
-            search::Outcome {
-                optimal: greedy.makespan <= root_lb,
-                lower_bound: root_lb.min(greedy.makespan),
-                best: greedy.clone(),
-                nodes: 0,
-                memo_hits: 0,
-                stopped: greedy.makespan > root_lb,
-            }
-        } else {
-            search::solve_parallel(&prob, greedy.clone(), limits, cfg.threads)
-        };
-        stats.search_nodes = out.nodes;
-        stats.memo_hits = out.memo_hits;
-        let (schedule, m) = checked(
-            inst,
-            sc,
-            to_schedule(inst, &prob, &out.best, "opt-search"),
-            "the exact search",
-        )?;
-        if m != prob.to_time(out.best.makespan) {
-            return Err(Error::Solver(format!(
-                "the exact search's makespan {m} differs from its integer model; this is a bug"
-            )));
-        }
-        Ok((schedule, m, out.optimal, out.lower_bound, out.best))
+    let prob = match wide::problem::build_or_too_fine(inst, sc)? {
+        Ok(prob) => prob,
+        Err(too_fine) => return solve_unscaled(inst, sc, cfg, too_fine, started),
     };
-
-    let result = match cfg.method {
-        Method::Search => {
-            let (schedule, makespan, optimal, lb, _) = run_search(&mut stats)?;
-            let status = if optimal {
-                Status::Optimal
-            } else {
-                Status::Feasible {
-                    lower_bound: prob.to_time(lb),
-                }
-            };
-            OptResult {
-                schedule,
-                makespan,
-                status,
-                stats,
-            }
-        }
-        Method::Ilp => {
-            let out = ilp::solve(inst, sc, &prob, &greedy, root_lb, cfg)?;
-            stats.ilp_vars = out.vars;
-            stats.ilp_constraints = out.constraints;
-            stats.certificate = out.certificate;
-            let status = if out.optimal {
-                Status::Optimal
-            } else {
-                Status::Feasible {
-                    lower_bound: prob.to_time(out.lower_bound),
-                }
-            };
-            OptResult {
-                makespan: out.makespan,
-                schedule: out.schedule,
-                status,
-                stats,
-            }
-        }
-        Method::Both => {
-            let (schedule, makespan, optimal, lb, best) = run_search(&mut stats)?;
-            // The ILP's horizon and warm start: the best schedule known (the search's), a
-            // smaller model than the incumbent's. Its bound: the root bound when the search
-            // proved OPT (so that the ILP checks the optimum independently: it must still show
-            // that nothing is below it, the zero-slack stage's answers included), else the
-            // search's proven bound too.
-            let ilp_lb = if optimal {
-                energy_lb
-            } else {
-                energy_lb.max(lb)
-            };
-            let out = ilp::solve(inst, sc, &prob, &best, ilp_lb, cfg)?;
-            stats.ilp_vars = out.vars;
-            stats.ilp_constraints = out.constraints;
-            if optimal && out.optimal && out.makespan != makespan {
-                return Err(Error::Solver(format!(
-                    "the exact search proves OPT = {makespan} but the ILP claims {}; please report this instance",
-                    out.makespan
-                )));
-            }
-            if optimal && out.makespan < makespan {
-                return Err(Error::Solver(format!(
-                    "the ILP found a checked schedule of makespan {} below the search's proven optimum {makespan}; this is a bug",
-                    out.makespan
-                )));
-            }
-            if out.optimal {
-                stats.certificate = Some(if optimal {
-                    Certificate::Search
-                } else {
-                    // default: an ILP answer without a certificate is proven by integrality (the solver's optimum)
-                    out.certificate.unwrap_or(Certificate::Integrality)
-                });
-            }
-            let best_lb = prob.to_time(lb).max(prob.to_time(out.lower_bound));
-            let (schedule, makespan) = if out.makespan < makespan {
-                (out.schedule, out.makespan)
-            } else {
-                (schedule, makespan)
-            };
-            let status = if optimal || out.optimal || best_lb >= makespan {
-                Status::Optimal
-            } else {
-                Status::Feasible {
-                    lower_bound: best_lb,
-                }
-            };
-            OptResult {
-                schedule,
-                makespan,
-                status,
-                stats,
-            }
-        }
-    };
-    let mut result = result;
-    result.stats.elapsed = started.elapsed();
-    Ok(result)
+    if cfg.method != Method::Search {
+        return Err(ilp_beyond_its_model(&BigInt::from(prob.scale)));
+    }
+    // The exact-time bounds first (cheap): they settle the cases they prove (a single job; an
+    // allotment meeting L′ or L*, as the area+chain family's explicit schedule does), and their
+    // best schedule seeds the search otherwise.
+    let a = unscaled::solve(inst, sc, Some(started + cfg.time_limit / 5))?;
+    if a.optimal() {
+        return Ok(bounds_answer(a, Some(prob.scale), None, sc, started));
+    }
+    wide::solve_scaled(inst, sc, cfg, prob, started, Some(&a.schedule))
 }
 
-/// The incumbent both methods start from (see the module documentation): a packing that meets
-/// the root bound when [`packing`] finds one, else the greedy schedule improved by [`improve`]
-/// (its fixed move budget, and at most a fifth of the time limit, so that the exact methods keep
-/// most of it). Never worse than `greedy`.
-fn incumbent(
-    prob: &problem::IntProblem,
-    greedy: greedy::IntSchedule,
-    root_lb: i64,
+/// The ILP's refusal of times scaled beyond its 64-bit model (common denominator `scale`).
+fn ilp_beyond_its_model(scale: &BigInt) -> Error {
+    Error::Limit(format!(
+        "opt: the ILP's time-indexed model needs the times scaled to integers of 64 bits, and their \
+         common denominator ({} digits) leaves no room; use the search (method `search`)",
+        scale.to_string().len()
+    ))
+}
+
+/// An answer of [`unscaled::solve`] as [`solve`]'s result.
+fn bounds_answer(
+    a: unscaled::Answer,
+    scale: Option<i128>,
+    unscaled: Option<TooFine>,
+    sc: &Scenario,
+    started: Instant,
+) -> OptResult {
+    let status = if a.optimal() {
+        Status::Optimal
+    } else {
+        Status::Feasible {
+            lower_bound: a.lower_bound.clone(),
+        }
+    };
+    let stats = OptStats {
+        scale,
+        unscaled,
+        attempts: sc.failures.iter().map(|&f| u64::from(f) + 1).sum(),
+        greedy: a.makespan.clone(),
+        incumbent: a.makespan.clone(),
+        root_lower_bound: a.lower_bound.clone(),
+        elapsed: started.elapsed(),
+        ..OptStats::default()
+    };
+    OptResult {
+        schedule: a.schedule,
+        makespan: a.makespan,
+        status,
+        stats,
+    }
+}
+
+/// [`solve`] for an instance whose times do not scale to the integer model: the bounds and list
+/// schedules of [`unscaled`] in exact time. The ILP (methods `ilp`, `both`) is a typed
+/// [`Error::Limit`]: its model is the scaled one.
+fn solve_unscaled(
+    inst: &Instance,
+    sc: &Scenario,
     cfg: &OptConfig,
-    stats: &mut OptStats,
-) -> greedy::IntSchedule {
-    if greedy.makespan <= root_lb {
-        return greedy;
+    too_fine: TooFine,
+    started: Instant,
+) -> Result<OptResult> {
+    if cfg.method != Method::Search {
+        return Err(ilp_beyond_its_model(&too_fine.scale));
     }
-    let packed = packing::pack_to(prob, root_lb, packing::DEFAULT_NODES);
-    if let Some(p) = packed.as_ref().filter(|p| p.makespan <= root_lb) {
-        stats.packed = true;
-        return p.clone();
-    }
-    let budget = improve::Budget::for_attempts(
-        prob.total_attempts(),
-        Some(Instant::now() + cfg.time_limit / 5),
-    );
-    let improved = improve::improve(prob, &greedy, root_lb, &budget);
-    // A packing that misses the bound may still beat the local search.
-    match packed {
-        Some(p) if p.makespan < improved.makespan => p,
-        _ => improved,
-    }
+    let a = unscaled::solve(inst, sc, Some(started + cfg.time_limit))?;
+    Ok(bounds_answer(a, None, Some(too_fine), sc, started))
 }
 
 /// `makespan / opt` exactly (for ratio reports); `None` when `opt` is zero.

@@ -30,41 +30,41 @@
 //! A partial packing is cut when its wasted capacity (C minus the load of every closed bin)
 //! exceeds the slack B·C − Σ L_j, which no completion can recover.
 use super::greedy::{IntAttempt, IntSchedule};
-use super::problem::IntProblem;
+use super::problem::{Int, IntProblem};
 
 /// Default node budget of the packing DFS (a short try before the improvement and the exact
 /// methods, small beside their budgets).
 pub const DEFAULT_NODES: u64 = 200_000;
 
 /// A packing of makespan exactly ≤ `target`, if the DFS finds one within `node_limit` nodes.
-pub fn pack_to(prob: &IntProblem, target: i64, node_limit: u64) -> Option<IntSchedule> {
+pub fn pack_to(prob: &IntProblem, target: Int, node_limit: u64) -> Option<IntSchedule> {
     let w = prob.jobs.iter().map(|j| j.min_procs).max()?;
-    let bins = i64::from(prob.procs / w.max(1));
+    let bins = Int::from(prob.procs / w.max(1));
     if bins == 0 || target <= 0 {
         return None;
     }
     // Per job: the fastest option of width ≤ w (it exists: min_procs ≤ w) and its chain length.
-    let mut chains: Vec<(i64, usize, u32, i64)> = Vec::with_capacity(prob.jobs.len());
+    let mut chains: Vec<(Int, usize, u32, Int)> = Vec::with_capacity(prob.jobs.len());
     for (j, job) in prob.jobs.iter().enumerate() {
         let o = job
             .options
             .iter()
             .filter(|o| o.procs <= w)
             .min_by_key(|o| o.dur)?;
-        let len = o.dur.checked_mul(i64::from(job.attempts))?;
+        let len = o.dur.checked_mul(Int::from(job.attempts))?;
         if len > target {
             return None;
         }
         chains.push((len, j, o.procs, o.dur));
     }
-    let total: i64 = chains.iter().map(|c| c.0).sum();
+    let total: Int = chains.iter().map(|c| c.0).sum();
     let slack = bins.checked_mul(target)? - total;
     if slack < 0 {
         return None;
     }
     // Types: distinct lengths, longest first, with their counts.
     chains.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut types: Vec<(i64, usize)> = Vec::new();
+    let mut types: Vec<(Int, usize)> = Vec::new();
     for c in &chains {
         match types.last_mut() {
             Some((len, count)) if *len == c.0 => *count += 1,
@@ -94,7 +94,7 @@ pub fn pack_to(prob: &IntProblem, target: i64, node_limit: u64) -> Option<IntSch
     }
     let mut out = IntSchedule::default();
     for counts in &dfs.take {
-        let mut clock = 0i64;
+        let mut clock: Int = 0;
         for (ti, &c) in counts.iter().enumerate() {
             for _ in 0..c {
                 let (_, j, procs, dur) = chains[next_of_type[ti]];
@@ -118,11 +118,11 @@ pub fn pack_to(prob: &IntProblem, target: i64, node_limit: u64) -> Option<IntSch
 
 struct Dfs<'a> {
     /// (chain length, count), longest first.
-    types: &'a [(i64, usize)],
-    cap: i64,
-    bins: i64,
+    types: &'a [(Int, usize)],
+    cap: Int,
+    bins: Int,
     /// Capacity that may stay unused over all bins.
-    slack: i64,
+    slack: Int,
     /// Chains of each type not yet packed.
     left: Vec<usize>,
     /// Per closed or open bin: how many chains of each type it holds.
@@ -133,7 +133,7 @@ struct Dfs<'a> {
 
 impl Dfs<'_> {
     /// Opens bin number `b` with `waste` capacity already lost; true when everything is packed.
-    fn bin(&mut self, b: i64, waste: i64) -> bool {
+    fn bin(&mut self, b: Int, waste: Int) -> bool {
         let Some(first) = self.left.iter().position(|&c| c > 0) else {
             return true;
         };
@@ -154,7 +154,7 @@ impl Dfs<'_> {
     }
 
     /// Chooses how many chains of type `ti` and later go into bin `b` with `room` left.
-    fn fill(&mut self, b: i64, ti: usize, room: i64, waste: i64) -> bool {
+    fn fill(&mut self, b: Int, ti: usize, room: Int, waste: Int) -> bool {
         self.nodes += 1;
         if self.nodes > self.node_limit {
             return false;
@@ -173,7 +173,7 @@ impl Dfs<'_> {
             if let Some(t) = self.take.last_mut() {
                 t[ti] += k;
             }
-            let ok = self.fill(b, ti + 1, room - len * k as i64, waste);
+            let ok = self.fill(b, ti + 1, room - len * k as Int, waste);
             if ok {
                 return true;
             }

@@ -15,17 +15,25 @@
 //!    decreasing. For a monotonic table this keeps exactly the counts where t strictly
 //!    decreases; for an arbitrary table it is still sound (no monotonicity is assumed).
 //!
-//! Sizes are bounded so that every time, area and sum fits an `i64` with room to spare; a larger
-//! instance gets [`Error::Limit`] naming the limit.
+//! Every time, area and sum is an [`Int`]: 64 bits in `crate::opt`, 128 in `crate::opt::wide`
+//! (this file is compiled twice, see [`crate::opt`]). The scaled horizon H (the sum of every
+//! attempt's longest duration, which bounds every time of every schedule considered) is bounded
+//! by [`max_horizon`] so that nothing overflows: a transformed area (a DFF weight ≤ 16·P times a
+//! duration) stays below 16·P·H, which fits an [`Int`], and the largest product the bounds take —
+//! a time times such an area, in the convex hulls of [`super::bounds`], taken in 128 bits —
+//! below 16·P·H². A larger instance gets [`Error::Limit`] naming the limit from [`build`];
+//! [`crate::opt::solve`] answers it on the wider model, or in exact time
+//! ([`crate::opt::unscaled`]), instead of refusing it.
 use crate::error::{Error, Result};
 use crate::model::{Instance, Profile, Scenario};
+use crate::opt::TooFine;
 use crate::time::Time;
 use num_bigint::BigInt;
 use num_integer::Integer;
-use num_traits::{One, ToPrimitive};
+use num_traits::One;
 
-/// Largest scaled horizon (sum of all attempts' longest durations) accepted: 2^40.
-pub const MAX_HORIZON: i64 = 1 << 40;
+pub use super::{max_horizon, Int};
+
 /// Largest P accepted by the exact methods (areas stay below 2^60).
 pub const MAX_PROCS: u32 = 1 << 16;
 /// Largest number of attempts of one job (f_j + 1).
@@ -38,7 +46,7 @@ pub const MAX_JOBS: usize = 4096;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Opt {
     pub procs: u32,
-    pub dur: i64,
+    pub dur: Int,
 }
 
 /// A job of the integer model: a chain of `attempts` attempts, each run with one of `options`.
@@ -49,9 +57,9 @@ pub struct IntJob {
     /// The Pareto front of (p, t(p)): procs increasing, dur strictly decreasing.
     pub options: Vec<Opt>,
     /// Shortest duration of one attempt (the last option's).
-    pub min_dur: i64,
+    pub min_dur: Int,
     /// Smallest area p·t(p) of one attempt.
-    pub min_area: i64,
+    pub min_area: Int,
     /// Smallest processor count of one attempt (the first option's).
     pub min_procs: u32,
     /// Jobs with equal `class` have identical option lists (they differ at most in f_j).
@@ -63,7 +71,7 @@ pub struct IntJob {
 pub struct IntProblem {
     pub procs: u32,
     /// The LCM of all denominators: scaled = exact · scale.
-    pub scale: i64,
+    pub scale: Int,
     pub jobs: Vec<IntJob>,
 }
 
@@ -74,35 +82,36 @@ impl IntProblem {
     }
 
     /// An exact time from a scaled integer.
-    pub fn to_time(&self, scaled: i64) -> Time {
-        // scale ≥ 1, so the division is defined.
-        // unreachable: scale ≥ 1 (comment above), the denominator is nonzero
-        Time::new(scaled, self.scale).unwrap_or_default()
+    pub fn to_time(&self, scaled: Int) -> Time {
+        // scale ≥ 1, so the division is defined (`BigRational::new` reduces it).
+        Time::from_big(num_rational::BigRational::new(
+            BigInt::from(scaled),
+            BigInt::from(self.scale),
+        ))
     }
 
     /// The smallest integer ≥ `t · scale` (for exact lower bounds given as `Time`).
-    pub fn ceil_scaled(&self, t: &Time) -> Option<i64> {
-        let v = t.mul_int(self.scale as u64);
-        v.ceil().to_i64()
+    pub fn ceil_scaled(&self, t: &Time) -> Option<Int> {
+        let v = t.to_big() * BigInt::from(self.scale);
+        Int::try_from(&v.ceil().to_integer()).ok()
     }
 }
 
 /// Builds the integer model, validating the instance and the scenario first.
+///
+/// Errors: [`Error::Invalid`], or [`Error::Limit`] naming the limit exceeded (P, jobs, attempts
+/// per job, the scaled horizon).
 pub fn build(inst: &Instance, sc: &Scenario) -> Result<IntProblem> {
-    inst.validate().map_err(|e| e.in_file("<instance>"))?;
-    sc.validate(inst).map_err(|e| e.in_file("<scenario>"))?;
-    if inst.procs > MAX_PROCS {
-        return Err(Error::Limit(format!(
-            "opt: P = {} exceeds the exact methods' limit of {MAX_PROCS} processors",
-            inst.procs
-        )));
-    }
-    if inst.jobs.len() > MAX_JOBS {
-        return Err(Error::Limit(format!(
-            "opt: {} jobs exceed the exact methods' limit of {MAX_JOBS} jobs",
-            inst.jobs.len()
-        )));
-    }
+    build_or_too_fine(inst, sc)?.map_err(|t| t.to_error())
+}
+
+/// [`build`], with an instance whose scaled times exceed [`max_horizon`] told apart from the
+/// other errors: `Ok(Err(_))`, which [`super::solve`] answers in exact time instead.
+pub fn build_or_too_fine(
+    inst: &Instance,
+    sc: &Scenario,
+) -> Result<std::result::Result<IntProblem, TooFine>> {
+    check_limits(inst, sc)?;
     // Pareto fronts in exact time.
     let mut fronts: Vec<Vec<(u32, Time)>> = Vec::with_capacity(inst.jobs.len());
     for job in &inst.jobs {
@@ -126,54 +135,41 @@ pub fn build(inst: &Instance, sc: &Scenario) -> Result<IntProblem> {
             scale = scale.lcm(&t.denom());
         }
     }
-    let limit_msg = || {
-        Error::Limit(format!(
-            "opt: the times scaled to integers (common denominator {scale}) exceed the horizon limit of 2^40 units; \
-             use times with smaller denominators"
-        ))
+    let limit = max_horizon(inst.procs);
+    let too_fine = || TooFine {
+        scale: scale.clone(),
+        limit: limit.into(),
     };
-    let scale_i = scale
-        .to_i64()
-        .filter(|&s| s <= MAX_HORIZON)
-        .ok_or_else(limit_msg)?;
-    let mut horizon: i64 = 0;
+    let Some(scale_i) = Int::try_from(&scale).ok().filter(|&s| s <= limit) else {
+        return Ok(Err(too_fine()));
+    };
+    let mut horizon: Int = 0;
     let mut jobs = Vec::with_capacity(fronts.len());
     let mut classes: Vec<Vec<Opt>> = Vec::new();
     for (j, front) in fronts.iter().enumerate() {
-        let f = sc.failures[j];
-        if f >= MAX_ATTEMPTS_PER_JOB {
-            return Err(Error::Limit(format!(
-                "opt: failures[{j}]: job {} fails {f} times; the exact methods allow at most {} attempts per job",
-                inst.jobs[j].name, MAX_ATTEMPTS_PER_JOB
-            )));
-        }
         let mut options = Vec::with_capacity(front.len());
         for (p, t) in front {
-            let d = (t.to_big() * BigInt::from(scale_i))
-                .to_integer()
-                .to_i64()
-                .filter(|&d| d <= MAX_HORIZON)
-                .ok_or_else(limit_msg)?;
+            let d = Int::try_from(&(t.to_big() * BigInt::from(scale_i)).to_integer())
+                .ok()
+                .filter(|&d| d <= limit);
+            let Some(d) = d else {
+                return Ok(Err(too_fine()));
+            };
             options.push(Opt { procs: *p, dur: d });
         }
-        let attempts = f + 1;
+        let attempts = sc.failures[j] + 1;
         // unreachable: every job has at least one option (procs ≤ P was checked above)
         let longest = options.iter().map(|o| o.dur).max().unwrap_or(0);
-        horizon = horizon
-            .checked_add(
-                longest
-                    .checked_mul(i64::from(attempts))
-                    .ok_or_else(limit_msg)?,
-            )
-            .ok_or_else(limit_msg)?;
-        if horizon > MAX_HORIZON {
-            return Err(limit_msg());
+        // Both factors are ≤ 2^60 and 255, so the product and the sum (≤ 2^120) do not overflow.
+        horizon += longest * Int::from(attempts);
+        if horizon > limit {
+            return Ok(Err(too_fine()));
         }
         // unreachable: every job has at least one option (procs ≤ P was checked above)
         let min_dur = options.iter().map(|o| o.dur).min().unwrap_or(0);
         let min_area = options
             .iter()
-            .map(|o| o.dur * i64::from(o.procs))
+            .map(|o| o.dur * Int::from(o.procs))
             .min()
             // unreachable: every job has at least one option (procs ≤ P was checked above)
             .unwrap_or(0);
@@ -195,18 +191,47 @@ pub fn build(inst: &Instance, sc: &Scenario) -> Result<IntProblem> {
             class,
         });
     }
-    Ok(IntProblem {
+    Ok(Ok(IntProblem {
         procs: inst.procs,
         scale: scale_i,
         jobs,
-    })
+    }))
+}
+
+/// The limits of the exact methods that do not depend on the times: P, the number of jobs, the
+/// attempts per job (after validating the instance and the scenario).
+pub fn check_limits(inst: &Instance, sc: &Scenario) -> Result<()> {
+    inst.validate().map_err(|e| e.in_file("<instance>"))?;
+    sc.validate(inst).map_err(|e| e.in_file("<scenario>"))?;
+    if inst.procs > MAX_PROCS {
+        return Err(Error::Limit(format!(
+            "opt: `procs`: P = {} exceeds the exact methods' limit of {MAX_PROCS} processors",
+            inst.procs
+        )));
+    }
+    if inst.jobs.len() > MAX_JOBS {
+        return Err(Error::Limit(format!(
+            "opt: `jobs`: {} jobs exceed the exact methods' limit of {MAX_JOBS} jobs",
+            inst.jobs.len()
+        )));
+    }
+    if let Some((j, &f)) =
+        (sc.failures.iter().enumerate()).find(|(_, &f)| f >= MAX_ATTEMPTS_PER_JOB)
+    {
+        return Err(Error::Limit(format!(
+            "opt: failures[{j}]: job {} fails {f} times; the exact methods allow at most {} attempts per job",
+            inst.jobs[j].name, MAX_ATTEMPTS_PER_JOB
+        )));
+    }
+    Ok(())
 }
 
 /// The scaled problem of a rigid instance given as (procs, integer time) pairs, for the unit
 /// tests of the modules that read an [`IntProblem`] (lanes, packing).
 #[cfg(test)]
-pub(crate) fn rigid_for_tests(procs: u32, jobs: &[(u32, i64)], failures: Vec<u32>) -> IntProblem {
-    let jobs: Vec<(u32, Time)> = jobs.iter().map(|&(p, t)| (p, Time::from_int(t))).collect();
+pub(crate) fn rigid_for_tests(procs: u32, jobs: &[(u32, Int)], failures: Vec<u32>) -> IntProblem {
+    let p_time = |t: Int| Time::from_big(num_rational::BigRational::from_integer(BigInt::from(t)));
+    let jobs: Vec<(u32, Time)> = jobs.iter().map(|&(p, t)| (p, p_time(t))).collect();
     let inst = Instance::rigid(procs, &jobs).unwrap();
     build(&inst, &Scenario::new(failures)).unwrap()
 }
@@ -241,7 +266,7 @@ mod tests {
         let p = build(&inst, &Scenario::new(vec![0, 1, 2])).unwrap();
         assert_eq!(p.scale, 6);
         assert_eq!(p.jobs[0].options, vec![Opt { procs: 2, dur: 3 }]);
-        let front: Vec<(u32, i64)> = p.jobs[1].options.iter().map(|o| (o.procs, o.dur)).collect();
+        let front: Vec<(u32, Int)> = p.jobs[1].options.iter().map(|o| (o.procs, o.dur)).collect();
         assert_eq!(front, vec![(1, 24), (2, 18), (4, 15), (5, 14)]);
         assert_eq!(p.jobs[1].min_area, 24);
         assert_eq!(p.jobs[2].attempts, 3);
@@ -252,7 +277,8 @@ mod tests {
 
     #[test]
     fn limits_are_named() {
-        let inst = Instance::rigid(2, &[(1, Time::new(1, 1 << 41).unwrap())]).unwrap();
+        // A denominator of 2^62 is beyond both widths' horizons (2^40; ⌊√(2^119)⌋ < 2^60).
+        let inst = Instance::rigid(2, &[(1, Time::new(1, 1 << 62).unwrap())]).unwrap();
         let e = build(&inst, &Scenario::none(1)).unwrap_err();
         assert!(
             matches!(e, Error::Limit(ref m) if m.contains("horizon")),

@@ -87,7 +87,7 @@
 //! makespan and bound found, may vary from run to run.
 use super::bounds::{self, ceil_div, Energy};
 use super::greedy::{IntAttempt, IntSchedule};
-use super::problem::IntProblem;
+use super::problem::{Int, IntProblem};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -129,7 +129,9 @@ impl Order {
     }
 }
 
-/// The incumbent shared by the threads of a portfolio.
+/// The incumbent shared by the threads of a portfolio. Its makespan and bound are atomics of
+/// 64 bits: [`solve_parallel`] runs a portfolio only when the start's makespan, which bounds
+/// every value stored, fits one (a larger horizon is searched by one thread).
 struct Shared {
     makespan: AtomicI64,
     best: Mutex<IntSchedule>,
@@ -137,6 +139,27 @@ struct Shared {
     proven: AtomicBool,
     /// The best lower bound proven by any thread (the destructive thread raises it).
     lower: AtomicI64,
+}
+
+/// A value of the portfolio's atomics: at most the start's makespan, which [`solve_parallel`]
+/// checked fits 64 bits.
+#[allow(clippy::unnecessary_fallible_conversions)] // an identity on the 64-bit model
+fn narrow(x: Int) -> i64 {
+    debug_assert!(fits_atomic(x), "solve_parallel checked the horizon");
+    // unreachable: every stored value is ≤ the start's makespan, which fits (debug_assert above)
+    i64::try_from(x).unwrap_or(i64::MAX)
+}
+
+/// A value of the portfolio's atomics back in the model's integers.
+#[allow(clippy::useless_conversion)] // a widening on the 128-bit model only
+fn widen(x: i64) -> Int {
+    Int::from(x)
+}
+
+/// True when `x` fits the portfolio's 64-bit atomics.
+#[allow(clippy::unnecessary_fallible_conversions)] // always true on the 64-bit model
+fn fits_atomic(x: Int) -> bool {
+    i64::try_from(x).is_ok()
 }
 
 /// Most jobs the search handles (it keeps per-job sets in 64-bit masks); larger instances are
@@ -152,7 +175,7 @@ pub struct Limits {
     pub memo_limit: usize,
     /// A lower bound proven before the search (e.g. by [`super::exact_fit`]); the search's own
     /// root bound is raised to it.
-    pub lower_bound: i64,
+    pub lower_bound: Int,
 }
 
 /// What a search found.
@@ -162,7 +185,7 @@ pub struct Outcome {
     /// True when `best` is proven optimal.
     pub optimal: bool,
     /// A proven lower bound on the optimum (= best.makespan when optimal).
-    pub lower_bound: i64,
+    pub lower_bound: Int,
     pub nodes: u64,
     pub memo_hits: u64,
     /// True when a limit stopped the search.
@@ -191,21 +214,21 @@ impl Hasher for MixHasher {
     }
 }
 
-type Memo = HashMap<Box<[u64]>, i64, BuildHasherDefault<MixHasher>>;
+type Memo = HashMap<Box<[u64]>, Int, BuildHasherDefault<MixHasher>>;
 
 /// Horizon above which the memo is off (the key packs relative ends in 37 bits).
-const MEMO_MAX_HORIZON: i64 = 1 << 37;
+const MEMO_MAX_HORIZON: Int = 1 << 37;
 
 struct Search<'a> {
     prob: &'a IntProblem,
     n: usize,
-    cap: i64,
+    cap: Int,
     energies: Vec<Energy>,
     /// Per energy, per job: the deadline-area hulls (rule 3).
     hulls: Vec<Vec<bounds::AreaHull>>,
     /// The lane sets of wide jobs ([`super::lanes`], rule 3) and each job's shortest attempt.
     lanes: Vec<super::lanes::LaneSet>,
-    min_dur: Vec<i64>,
+    min_dur: Vec<Int>,
     /// The reachable makespans up to the start's ([`super::lattice`], rule 3); `None` when the
     /// horizon is too long for its bit set.
     lattice: Option<super::lattice::Lattice>,
@@ -213,23 +236,23 @@ struct Search<'a> {
     /// energy bound already counts).
     moldable: bool,
     // State.
-    t: i64,
+    t: Int,
     min_id: usize,
     wmask: u64,
-    prev_free: i64,
-    used: i64,
+    prev_free: Int,
+    used: Int,
     rem: Vec<u32>,
-    end: Vec<i64>,
-    run_p: Vec<i64>,
+    end: Vec<Int>,
+    run_p: Vec<Int>,
     path: Vec<IntAttempt>,
     // Incumbent.
     best: IntSchedule,
     /// The best proven lower bound: the root bound, raised by every target the search has
     /// exhausted (see [`Search::run_destructive`]).
-    root_lb: i64,
+    root_lb: Int,
     /// A cap on the upper bound while testing a target T (T + 1): the search then looks only
-    /// for schedules of makespan ≤ T; `i64::MAX` when no target is being tested.
-    cap_ub: i64,
+    /// for schedules of makespan ≤ T; `Int::MAX` when no target is being tested.
+    cap_ub: Int,
     // Bookkeeping.
     limits: Limits,
     order: Order,
@@ -329,12 +352,12 @@ pub fn solve_parallel(
     limits: Limits,
     threads: usize,
 ) -> Outcome {
-    if threads <= 1 {
+    if threads <= 1 || !fits_atomic(start.makespan) {
         return solve(prob, start, limits);
     }
     let main = main_order(prob);
     let shared = Shared {
-        makespan: AtomicI64::new(start.makespan),
+        makespan: AtomicI64::new(narrow(start.makespan)),
         best: Mutex::new(start.clone()),
         proven: AtomicBool::new(false),
         lower: AtomicI64::new(0),
@@ -372,7 +395,7 @@ pub fn solve_parallel(
     let lb = outs
         .iter()
         .map(|o| o.lower_bound)
-        .fold(shared.lower.load(Ordering::SeqCst), i64::max);
+        .fold(widen(shared.lower.load(Ordering::SeqCst)), Int::max);
     Outcome {
         optimal,
         lower_bound: if optimal {
@@ -408,7 +431,7 @@ impl<'a> Search<'a> {
         Search {
             prob,
             n,
-            cap: i64::from(prob.procs),
+            cap: Int::from(prob.procs),
             energies,
             hulls,
             moldable: prob.jobs.iter().any(|j| j.options.len() > 1),
@@ -426,7 +449,7 @@ impl<'a> Search<'a> {
             path: Vec::new(),
             best: start,
             root_lb,
-            cap_ub: i64::MAX,
+            cap_ub: Int::MAX,
             limits,
             order,
             shared,
@@ -474,7 +497,7 @@ impl<'a> Search<'a> {
             if target >= self.root_lb {
                 self.cap_ub = target + 1;
                 self.dfs();
-                self.cap_ub = i64::MAX;
+                self.cap_ub = Int::MAX;
             }
             if self.stopped || self.done {
                 break;
@@ -500,7 +523,7 @@ impl<'a> Search<'a> {
     /// cases are exactly these: U_end ≤ T (then U_end is optimal) or the bound T + 1.
     fn sync(&mut self) {
         let Some(sh) = self.shared else { return };
-        if sh.makespan.load(Ordering::SeqCst) < self.best.makespan {
+        if widen(sh.makespan.load(Ordering::SeqCst)) < self.best.makespan {
             let b = match sh.best.lock() {
                 Ok(b) => b.clone(),
                 Err(poisoned) => poisoned.into_inner().clone(),
@@ -510,7 +533,8 @@ impl<'a> Search<'a> {
             }
         }
         let lb = self.root_lb.min(self.best.makespan);
-        self.root_lb = self.root_lb.max(sh.lower.fetch_max(lb, Ordering::SeqCst));
+        let shared_lb = widen(sh.lower.fetch_max(narrow(lb), Ordering::SeqCst));
+        self.root_lb = self.root_lb.max(shared_lb);
     }
 
     fn outcome(self) -> Outcome {
@@ -531,20 +555,20 @@ impl<'a> Search<'a> {
     }
 
     /// The least reachable makespan ≥ x ([`super::lattice`]; x without a lattice).
-    fn up(&self, x: i64) -> i64 {
+    fn up(&self, x: Int) -> Int {
         self.lattice.as_ref().map_or(x, |l| l.round_up(x))
     }
 
     /// The greatest reachable makespan ≤ x ([`super::lattice`]; x without a lattice).
-    fn down(&self, x: i64) -> i64 {
+    fn down(&self, x: Int) -> Int {
         self.lattice.as_ref().map_or(x, |l| l.round_down(x))
     }
 
     /// The current upper bound: the own incumbent, or the shared one if smaller.
-    fn ub(&self) -> i64 {
+    fn ub(&self) -> Int {
         let own = self.best.makespan.min(self.cap_ub);
         match self.shared {
-            Some(sh) => own.min(sh.makespan.load(Ordering::Relaxed)),
+            Some(sh) => own.min(widen(sh.makespan.load(Ordering::Relaxed))),
             None => own,
         }
     }
@@ -596,7 +620,7 @@ impl Search<'_> {
     }
 
     /// The next end of a running attempt after t, if any.
-    fn next_event(&self) -> Option<i64> {
+    fn next_event(&self) -> Option<Int> {
         (0..self.n)
             .filter(|&j| self.end[j] > self.t)
             .map(|j| self.end[j])
@@ -606,7 +630,7 @@ impl Search<'_> {
     /// The earliest start of job j's next attempt: the end of its running attempt, or t, or
     /// the next event t_next when it may not start at t (blocked by `min_id`, by W on every
     /// option, or too wide for the `free` processors).
-    fn release(&self, j: usize, free: i64, t_next: i64) -> i64 {
+    fn release(&self, j: usize, free: Int, t_next: Int) -> Int {
         if self.end[j] > self.t {
             return self.end[j];
         }
@@ -615,8 +639,8 @@ impl Search<'_> {
             && job
                 .options
                 .iter()
-                .all(|o| i64::from(o.procs) <= self.prev_free);
-        let blocked = j < self.min_id || w_blocked || i64::from(job.min_procs) > free;
+                .all(|o| Int::from(o.procs) <= self.prev_free);
+        let blocked = j < self.min_id || w_blocked || Int::from(job.min_procs) > free;
         if blocked {
             t_next
         } else {
@@ -646,7 +670,7 @@ impl Search<'_> {
                     continue;
                 }
                 let rel = self.release(j, free, t_next);
-                match hs[j].chain_area(i64::from(self.rem[j]), u - rel) {
+                match hs[j].chain_area(Int::from(self.rem[j]), u - rel) {
                     Some(a) => total += i128::from(a),
                     None => return true,
                 }
@@ -668,21 +692,21 @@ impl Search<'_> {
     }
 
     #[allow(clippy::needless_range_loop)] // j indexes several parallel per-job arrays
-    fn lower_bound(&self) -> i64 {
+    fn lower_bound(&self) -> Int {
         let t = self.t;
         let free = self.cap - self.used;
         // default: no pending event: advance by one time unit
         let t_next = self.next_event().unwrap_or(t + 1);
-        let mut lb = 0i64;
+        let mut lb: Int = 0;
         // rel[j]: the earliest start of job j's next attempt.
-        let mut rel = [0i64; 64];
-        let mut points = [0i64; 66];
+        let mut rel: [Int; 64] = [0; 64];
+        let mut points: [Int; 66] = [0; 66];
         let mut np = 0;
         points[np] = t;
         np += 1;
         for j in 0..self.n {
             let job = &self.prob.jobs[j];
-            let rem = i64::from(self.rem[j]);
+            let rem = Int::from(self.rem[j]);
             lb = lb.max(self.end[j]);
             if self.end[j] > t {
                 points[np] = self.end[j];
@@ -701,17 +725,17 @@ impl Search<'_> {
         // Clique bound: jobs that can never run side by side (their smallest widths sum above P)
         // are pairwise exclusive, and each job's own attempts never overlap, so their remaining
         // times add up (see `bounds::clique`).
-        let mut width = [0i64; 64];
-        let mut left = [0i64; 64];
+        let mut width: [Int; 64] = [0; 64];
+        let mut left: [Int; 64] = [0; 64];
         for j in 0..self.n {
             let job = &self.prob.jobs[j];
             let running = self.end[j] > t;
             left[j] =
-                if running { self.end[j] - t } else { 0 } + i64::from(self.rem[j]) * job.min_dur;
+                if running { self.end[j] - t } else { 0 } + Int::from(self.rem[j]) * job.min_dur;
             width[j] = match (running, self.rem[j] > 0) {
-                (true, true) => self.run_p[j].min(i64::from(job.min_procs)),
+                (true, true) => self.run_p[j].min(Int::from(job.min_procs)),
                 (true, false) => self.run_p[j],
-                _ => i64::from(job.min_procs),
+                _ => Int::from(job.min_procs),
             };
         }
         lb = lb.max(t + bounds::clique(&width[..self.n], &left[..self.n], self.cap));
@@ -723,7 +747,7 @@ impl Search<'_> {
         // chain bound. The maximum over τ sits at a release or at an end, which are the points.
         for e in &self.energies {
             for &tau in &points[..np] {
-                let mut total = 0i64;
+                let mut total: Int = 0;
                 for j in 0..self.n {
                     if self.end[j] > tau {
                         total += e.weight[self.run_p[j] as usize] * (self.end[j] - tau);
@@ -732,11 +756,11 @@ impl Search<'_> {
                         continue;
                     }
                     let dmin = self.prob.jobs[j].min_dur;
-                    let left = i64::from(self.rem[j]) * dmin;
+                    let left = Int::from(self.rem[j]) * dmin;
                     let done = (tau - rel[j]).max(0);
                     if done < left {
                         total += (i128::from(e.min_job[j]) * i128::from(left - done)
-                            / i128::from(dmin)) as i64;
+                            / i128::from(dmin)) as Int;
                     }
                 }
                 lb = lb.max(tau + ceil_div(total, e.capacity));
@@ -769,7 +793,7 @@ impl Search<'_> {
         let idle_fits = |j: usize| {
             self.rem[j] > 0
                 && self.end[j] <= self.t
-                && i64::from(self.prob.jobs[j].min_procs) <= free
+                && Int::from(self.prob.jobs[j].min_procs) <= free
         };
         let mut tie_mask = 0u64;
         for j in 0..self.min_id.min(self.n) {
@@ -782,7 +806,7 @@ impl Search<'_> {
         for j in 0..self.n {
             if self.wmask >> j & 1 == 1
                 && idle_fits(j)
-                && i64::from(self.prob.jobs[j].min_procs) <= pf
+                && Int::from(self.prob.jobs[j].min_procs) <= pf
             {
                 w_eff |= 1 << j;
             }
@@ -808,7 +832,7 @@ impl Search<'_> {
                 };
                 if mk < b.makespan {
                     *b = self.best.clone();
-                    sh.makespan.store(mk, Ordering::Relaxed);
+                    sh.makespan.store(narrow(mk), Ordering::Relaxed);
                 }
             }
             if mk <= self.root_lb {
@@ -851,23 +875,23 @@ impl Search<'_> {
         // Children "start job j on option o", best first by the thread's [`Order`] (default:
         // longest remaining chain, then the fastest option). The order changes only which
         // schedules are met first, never which are searched.
-        let mut children: Vec<(i64, i64, usize, usize)> = Vec::new();
+        let mut children: Vec<(Int, Int, usize, usize)> = Vec::new();
         for j in self.min_id..self.n {
             if self.rem[j] == 0 || self.end[j] > self.t || self.sym_blocked(j) {
                 continue;
             }
             let job = &self.prob.jobs[j];
             let in_w = self.wmask >> j & 1 == 1;
-            let chain = i64::from(self.rem[j]) * job.min_dur;
+            let chain = Int::from(self.rem[j]) * job.min_dur;
             for (oi, o) in job.options.iter().enumerate() {
-                let p = i64::from(o.procs);
+                let p = Int::from(o.procs);
                 if p > free || (in_w && p <= self.prev_free) {
                     continue;
                 }
                 let (k1, k2) = match self.order {
                     Order::LongestChain => (-chain, o.dur),
                     Order::Widest => (-p, -chain),
-                    Order::LargestArea => (-i64::from(self.rem[j]) * job.min_area, o.dur),
+                    Order::LargestArea => (-Int::from(self.rem[j]) * job.min_area, o.dur),
                 };
                 children.push((k1, k2, j, oi));
             }
@@ -886,12 +910,12 @@ impl Search<'_> {
             });
             self.rem[j] -= 1;
             self.end[j] = self.t + o.dur;
-            self.run_p[j] = i64::from(o.procs);
-            self.used += i64::from(o.procs);
+            self.run_p[j] = Int::from(o.procs);
+            self.used += Int::from(o.procs);
             self.min_id = j + 1;
             self.dfs();
             self.min_id = old_min;
-            self.used -= i64::from(o.procs);
+            self.used -= Int::from(o.procs);
             self.run_p[j] = old_p;
             self.end[j] = old_end;
             self.rem[j] += 1;
@@ -906,13 +930,13 @@ impl Search<'_> {
             for j in 0..self.n {
                 if self.rem[j] > 0
                     && self.end[j] <= self.t
-                    && i64::from(self.prob.jobs[j].min_procs) <= free
+                    && Int::from(self.prob.jobs[j].min_procs) <= free
                 {
                     wmask |= 1 << j;
                 }
             }
             let saved = (self.t, self.min_id, self.wmask, self.prev_free, self.used);
-            let freed: i64 = (0..self.n)
+            let freed: Int = (0..self.n)
                 .filter(|&j| self.end[j] == t_next)
                 .map(|j| self.run_p[j])
                 .sum();

@@ -18,29 +18,33 @@ pub struct Args {
     #[arg(long)]
     pub scenario: PathBuf,
     /// Exact method: the branch-and-bound search, the time-indexed ILP, or both (cross-checked).
-    #[arg(long, default_value = "search")]
+    /// Times whose common denominator is too large for the ILP's model are answered by the
+    /// search (128-bit) or, beyond it, by exact-time bounds and list schedules, whatever the method.
+    #[arg(long, default_value = "search", value_name = "search|ilp|both")]
     pub method: String,
     /// MILP solver of the ILP method: microlp, or highs when built with the `highs` feature
     /// (the default then).
-    #[arg(long)]
+    #[arg(long, value_name = "microlp|highs")]
     pub backend: Option<String>,
-    /// Wall-clock budget per method in seconds; when it runs out the best schedule found is
-    /// printed with a proven lower bound.
-    #[arg(long, default_value = "10")]
+    /// Wall-clock budget of each method: seconds (`2.5`, `1/3`) or a duration with a unit
+    /// (`90s`, `10min`, `1h`), positive, at most 10^7 s; when it runs out the best schedule found
+    /// is printed with a proven lower bound and the gap.
+    #[arg(long, default_value = "10", value_name = "DURATION")]
     pub time_limit: String,
-    /// Node budget of the search.
-    #[arg(long)]
+    /// Node budget of the search (default: none, the time limit alone).
+    #[arg(long, value_name = "N")]
     pub node_limit: Option<u64>,
-    /// Threads of the exact search (a portfolio of differently ordered searches sharing the
-    /// incumbent; the proven optimum does not depend on it, the schedule returned may).
-    #[arg(long, default_value_t = 1)]
+    /// Threads of the exact search, 1..=64 (a portfolio of differently ordered searches sharing
+    /// the incumbent; the proven optimum does not depend on it, the schedule returned may).
+    #[arg(long, default_value_t = 1, value_name = "N")]
     pub threads: usize,
     /// Print the result (and the whole schedule) as JSON, with the build that computed it
-    /// (`resched`: version, commit, dirty tree).
+    /// (`resched`: version, commit, dirty tree); `backend` is null when no ILP ran, `scale`
+    /// null when the times were answered in exact time (`unscaled`: true).
     #[arg(long)]
     pub json: bool,
-    /// Write an SVG Gantt chart of the optimal schedule to this file.
-    #[arg(long)]
+    /// Write an SVG Gantt chart of the schedule found to this file.
+    #[arg(long, value_name = "FILE")]
     pub gantt: Option<PathBuf>,
 }
 
@@ -103,10 +107,12 @@ pub fn run(a: Args) -> Result<Exit> {
     let lower = r.lower_bound().clone();
     let l_f = resched::bounds::rigid(&inst, &sc).map(|b| b.lower);
     let gap = r.gap();
+    // An ILP ran only when it was asked for and the times scaled to its integer model.
+    let ilp_ran = cfg.method != Method::Search && r.stats.unscaled.is_none();
     if a.json {
         let mut v = serde_json::json!({
             "method": a.method,
-            "backend": cfg.backend.name(),
+            "backend": ilp_ran.then(|| cfg.backend.name()),
             "status": if r.is_optimal() { "optimal" } else { "feasible" },
             "makespan": r.makespan,
             "lower_bound": lower,
@@ -117,6 +123,7 @@ pub fn run(a: Args) -> Result<Exit> {
             "greedy": r.stats.greedy,
             "incumbent": r.stats.incumbent,
             "scale": r.stats.scale,
+            "unscaled": r.stats.unscaled.is_some(),
             "attempts": r.stats.attempts,
             "search_nodes": r.stats.search_nodes,
             "ilp_vars": r.stats.ilp_vars,
@@ -124,45 +131,58 @@ pub fn run(a: Args) -> Result<Exit> {
             "schedule": r.schedule,
         });
         crate::provenance::stamp_value(&mut v);
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(|e| Error::Solver(e.to_string()))?
-        );
+        )?;
         return Ok(Exit::Ok);
     }
     match &r.status {
-        Status::Optimal => println!(
+        Status::Optimal => crate::outln!(
             "OPT = {} ({}), proven optimal",
             r.makespan,
             r.makespan.to_decimal_string(6)
-        ),
+        )?,
         Status::Feasible { lower_bound } => {
-            println!(
-                "best makespan {} ({}), NOT proven optimal: OPT ≥ {} ({}) — a limit stopped the method",
+            let why = if r.stats.unscaled.is_some() {
+                "no schedule of the exact-time list schedules meets the bound"
+            } else {
+                "a limit stopped the method"
+            };
+            crate::outln!(
+                "best makespan {} ({}), NOT proven optimal: OPT ≥ {} ({}) — {why}",
                 r.makespan,
                 r.makespan.to_decimal_string(6),
                 lower_bound,
                 lower_bound.to_decimal_string(6)
-            );
+            )?;
             match &gap {
-                Some(g) => println!(
+                Some(g) => crate::outln!(
                     "gap (best − bound) / bound = {g} ({}, i.e. {}%)",
                     g.to_decimal_string(6),
                     g.mul_int(100).to_decimal_string(4)
-                ),
-                None => println!("gap undefined (the lower bound is 0)"),
+                )?,
+                None => crate::outln!("gap undefined (the lower bound is 0)")?,
             }
         }
     }
     if let Some(l) = &l_f {
-        println!("L(f) = {l} ({})", l.to_decimal_string(6));
+        crate::outln!("L(f) = {l} ({})", l.to_decimal_string(6))?;
+    }
+    if let Some(t) = &r.stats.unscaled {
+        crate::outln!(
+            "the times do not scale to the search's integers (common denominator {} digits long): \
+             answered in exact time by L'(J,f), L*(J,f) and list schedules, without search or ILP",
+            t.scale.to_string().len()
+        )?;
     }
     // The backend is named only where an ILP ran.
-    let method = match cfg.method {
-        Method::Search => a.method.clone(),
-        Method::Ilp | Method::Both => format!("{} (ILP backend {})", a.method, cfg.backend),
+    let method = if ilp_ran {
+        format!("{} (ILP backend {})", a.method, cfg.backend)
+    } else {
+        a.method.clone()
     };
-    println!(
+    crate::outln!(
         "method {method}, {} thread(s), {} attempts, greedy {}, improved start {}, root bound {}, {} search nodes, {:.3} s",
         a.threads,
         r.stats.attempts,
@@ -171,20 +191,20 @@ pub fn run(a: Args) -> Result<Exit> {
         r.stats.root_lower_bound,
         r.stats.search_nodes,
         r.stats.elapsed.as_secs_f64()
-    );
+    )?;
     if r.stats.packed {
-        println!("the packing heuristic met the root bound: optimal without search");
+        crate::outln!("the packing heuristic met the root bound: optimal without search")?;
     }
-    println!("job  attempt  start  procs  duration");
+    crate::outln!("job  attempt  start  procs  duration")?;
     for at in &r.schedule.attempts {
-        println!(
+        crate::outln!(
             "{:<4} {:<8} {:<6} {:<6} {}",
             inst.jobs[at.job].name,
             at.attempt,
             at.start.to_string(),
             at.procs,
             at.duration
-        );
+        )?;
     }
     Ok(Exit::Ok)
 }

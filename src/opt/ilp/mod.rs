@@ -44,7 +44,7 @@
 //! horizon grows with the common denominator of the times). The default depends on the
 //! [`Backend`]: small for microlp, which proves optimality only on tiny models (MACHINE-NOTES:
 //! ~6–8 tasks), and larger for HiGHS.
-use super::problem::IntProblem;
+use super::problem::{Int, IntProblem};
 use super::Certificate;
 use crate::model::Schedule;
 use crate::time::Time;
@@ -137,7 +137,7 @@ pub fn solve(
     _sc: &crate::model::Scenario,
     _prob: &IntProblem,
     _greedy: &super::greedy::IntSchedule,
-    _root_lb: i64,
+    _root_lb: Int,
     _cfg: &super::OptConfig,
 ) -> crate::error::Result<IlpOutcome> {
     Err(crate::error::Error::Solver(
@@ -153,7 +153,7 @@ pub struct IlpOutcome {
     pub makespan: Time,
     pub optimal: bool,
     /// Scaled proven lower bound.
-    pub lower_bound: i64,
+    pub lower_bound: Int,
     pub certificate: Option<Certificate>,
     pub vars: usize,
     pub constraints: usize,
@@ -161,16 +161,18 @@ pub struct IlpOutcome {
 
 /// The binary variables of the model with horizon `h` (scaled units): one per (attempt,
 /// option, start slot) of the windows described in the module documentation.
-pub fn var_count(prob: &IntProblem, h: i64) -> u64 {
+pub fn var_count(prob: &IntProblem, h: Int) -> u64 {
     let mut count: u64 = 0;
     for job in &prob.jobs {
-        let k = i64::from(job.attempts);
+        let k = Int::from(job.attempts);
         for i in 0..k {
             for o in &job.options {
                 let lo = i * job.min_dur;
                 let hi = h - o.dur - (k - 1 - i) * job.min_dur;
                 if hi >= lo {
-                    count += (hi - lo + 1) as u64;
+                    // default: a window beyond u64 is over every variable limit anyway
+                    let slots = u64::try_from(hi - lo + 1).unwrap_or(u64::MAX);
+                    count = count.saturating_add(slots);
                 }
             }
         }

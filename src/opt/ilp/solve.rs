@@ -3,7 +3,7 @@ use super::{var_count, Backend, IlpOutcome};
 use crate::error::{Error, Result};
 use crate::model::{Instance, Scenario, Schedule};
 use crate::opt::greedy::{IntAttempt, IntSchedule};
-use crate::opt::problem::IntProblem;
+use crate::opt::problem::{Int, IntProblem};
 use crate::opt::{to_schedule, Certificate, OptConfig};
 use crate::time::Time;
 use good_lp::{
@@ -15,7 +15,7 @@ struct Slot {
     job: usize,
     attempt: usize,
     opt: usize,
-    tau: i64,
+    tau: Int,
     var: Variable,
 }
 
@@ -25,7 +25,7 @@ pub fn solve(
     sc: &Scenario,
     prob: &IntProblem,
     greedy: &IntSchedule,
-    root_lb: i64,
+    root_lb: Int,
     cfg: &OptConfig,
 ) -> Result<IlpOutcome> {
     let h = greedy.makespan;
@@ -68,7 +68,7 @@ pub fn solve(
     // slots[j][i] = the variables of attempt i of job j.
     let mut slots: Vec<Vec<Vec<Slot>>> = Vec::with_capacity(prob.jobs.len());
     for (j, job) in prob.jobs.iter().enumerate() {
-        let k = i64::from(job.attempts);
+        let k = Int::from(job.attempts);
         let mut per_job = Vec::with_capacity(k as usize);
         for i in 0..k {
             let mut v = Vec::new();
@@ -131,22 +131,22 @@ pub fn solve(
     let cap = f64::from(prob.procs);
     for tau in 0..h {
         let mut e = Expression::default();
-        let mut worst: i64 = 0;
+        let mut worst: Int = 0;
         for (j, per_job) in slots.iter().enumerate() {
-            let mut job_worst = 0i64;
+            let mut job_worst: Int = 0;
             for v in per_job {
                 for s in v {
                     let o = prob.jobs[j].options[s.opt];
                     if s.tau <= tau && tau < s.tau + o.dur {
                         e.add_mul(f64::from(o.procs), s.var);
-                        job_worst = job_worst.max(i64::from(o.procs));
+                        job_worst = job_worst.max(Int::from(o.procs));
                     }
                 }
             }
             // At most one attempt of a job runs at a time.
             worst += job_worst;
         }
-        if worst > i64::from(prob.procs) {
+        if worst > Int::from(prob.procs) {
             constraints.push(e.leq(cap));
         }
     }

@@ -1,0 +1,313 @@
+//! The exact methods on the integer model ([`super::problem`]): the incumbent, the zero-slack
+//! decisions at the root ([`super::exact_fit`]), the search ([`super::search`]) and the ILP
+//! ([`super::ilp`]), and the way back to exact time. This file is compiled twice, on 64-bit
+//! integers (`crate::opt`, the fast path) and on 128-bit ones (`crate::opt::wide`, for times
+//! whose common denominator is too large for the first): see [`crate::opt`].
+use super::problem::{self, Int};
+use super::{bounds, exact_fit, greedy, ilp, improve, lattice, packing, search};
+use crate::error::{Error, Result};
+use crate::model::{Attempt, Instance, Scenario, Schedule};
+use crate::opt::{Certificate, Method, OptConfig, OptResult, OptStats, Status};
+use crate::time::Time;
+use std::time::Instant;
+
+/// Turns an integer-model schedule back into an exact [`Schedule`].
+pub fn to_schedule(
+    inst: &Instance,
+    prob: &problem::IntProblem,
+    s: &greedy::IntSchedule,
+    algo: &str,
+) -> Schedule {
+    let mut attempts: Vec<Attempt> = s
+        .attempts
+        .iter()
+        .map(|a| Attempt {
+            job: a.job,
+            attempt: a.attempt,
+            start: prob.to_time(a.start),
+            procs: a.procs,
+            // The exact input time, not the scaled integer: the checker compares them exactly.
+            duration: inst.jobs[a.job]
+                .time(a.procs)
+                .cloned()
+                // default: a rigid job's duration is its scaled time back in seconds
+                .unwrap_or_else(|| prob.to_time(a.dur)),
+            nodes: None,
+        })
+        .collect();
+    attempts.sort_by(|x, y| x.start.cmp(&y.start).then(x.job.cmp(&y.job)));
+    Schedule {
+        attempts,
+        makespan: None,
+        algorithm: Some(algo.to_string()),
+    }
+    .with_makespan()
+}
+
+/// A schedule in exact time on the integer model: every start and duration times the scale
+/// (integers when the schedule's durations are the instance's times: a semi-active schedule's
+/// starts are sums of them); `None` when one is not, or an attempt uses a count off the
+/// model's options.
+fn scaled_schedule(prob: &problem::IntProblem, s: &Schedule) -> Option<greedy::IntSchedule> {
+    let exact = |t: &Time| {
+        let v = prob.ceil_scaled(t)?;
+        (prob.to_time(v) == *t).then_some(v)
+    };
+    let mut attempts = Vec::with_capacity(s.attempts.len());
+    for a in &s.attempts {
+        let dur = exact(&a.duration)?;
+        let job = prob.jobs.get(a.job)?;
+        if !job
+            .options
+            .iter()
+            .any(|o| o.procs == a.procs && o.dur == dur)
+        {
+            return None;
+        }
+        attempts.push(greedy::IntAttempt {
+            job: a.job,
+            attempt: a.attempt,
+            procs: a.procs,
+            start: exact(&a.start)?,
+            dur,
+        });
+    }
+    let makespan = attempts.iter().map(|a| a.start + a.dur).max()?;
+    Some(greedy::IntSchedule { attempts, makespan })
+}
+
+/// What the search closure of [`solve`] answers: the checked schedule, its makespan, whether it
+/// is proven optimal, the scaled proven bound, and the integer schedule behind it.
+type SearchAnswer = (Schedule, Time, bool, Int, greedy::IntSchedule);
+
+/// Checks a schedule built here; a failure is a bug of this module, reported as an error.
+fn checked(
+    inst: &Instance,
+    sc: &Scenario,
+    schedule: Schedule,
+    what: &str,
+) -> Result<(Schedule, Time)> {
+    match crate::check::check(inst, sc, &schedule) {
+        Ok(m) => Ok((schedule, m)),
+        Err(v) => Err(Error::Solver(format!(
+            "{what} produced an infeasible schedule ({v}); this is a bug"
+        ))),
+    }
+}
+
+/// [`crate::opt::solve`] on the integer model `prob` of `inst` under `sc` (built by
+/// [`problem::build_or_too_fine`]): the incumbent, the zero-slack decisions at the root, then
+/// the search, the ILP or both, as `cfg` says. `hint`, a checked schedule of the instance,
+/// replaces the incumbent when it is shorter.
+pub(crate) fn solve_scaled(
+    inst: &Instance,
+    sc: &Scenario,
+    cfg: &OptConfig,
+    prob: problem::IntProblem,
+    started: Instant,
+    hint: Option<&Schedule>,
+) -> Result<OptResult> {
+    let greedy_list = greedy::best(&prob);
+    let energies = bounds::energies(&prob);
+    let root_lb = bounds::root(&prob, &energies);
+    let hulls = bounds::hulls(&prob, &energies);
+    let root_lb = bounds::deadline_root(&prob, &energies, &hulls, root_lb, greedy_list.makespan);
+    let root_lb = lattice::Lattice::round_bound(&prob, greedy_list.makespan, root_lb);
+    let mut stats = OptStats {
+        scale: Some(prob.scale.into()),
+        attempts: prob.total_attempts(),
+        greedy: prob.to_time(greedy_list.makespan),
+        root_lower_bound: prob.to_time(root_lb),
+        ..OptStats::default()
+    };
+    let mut greedy = incumbent(&prob, greedy_list, root_lb, cfg, &mut stats);
+    if let Some(h) = hint.and_then(|h| scaled_schedule(&prob, h)) {
+        if h.makespan < greedy.makespan {
+            greedy = h;
+        }
+    }
+    // The bound before the zero-slack stage: `Method::Both`'s ILP starts from it, so that it
+    // checks that stage's answers independently.
+    let energy_lb = root_lb;
+    // Zero-slack roots: an energy met exactly at the bound is a perfect-fill question, which
+    // [`exact_fit`] decides where the search and the energy bounds cannot.
+    let fit = exact_fit::at_root(
+        &prob,
+        &energies,
+        root_lb,
+        greedy.makespan,
+        exact_fit::ROOT_NODES,
+        |x| lattice::Lattice::round_bound(&prob, greedy.makespan, x),
+    );
+    stats.fit_nodes = fit.nodes;
+    let root_lb = fit.lower_bound;
+    if let Some(s) = fit.schedule {
+        greedy = s;
+    }
+    stats.root_lower_bound = prob.to_time(root_lb);
+    stats.incumbent = prob.to_time(greedy.makespan);
+
+    let run_search = |stats: &mut OptStats| -> Result<SearchAnswer> {
+        let limits = search::Limits {
+            deadline: Some(Instant::now() + cfg.time_limit),
+            node_limit: cfg.node_limit,
+            memo_limit: cfg.memo_limit,
+            lower_bound: root_lb,
+        };
+        let out = if prob.jobs.len() > search::MAX_JOBS {
+            // Beyond the search's per-job bit sets: the incumbent with the root bound (optimal
+            // only when they meet, e.g. after a perfect packing).
+            search::Outcome {
+                optimal: greedy.makespan <= root_lb,
+                lower_bound: root_lb.min(greedy.makespan),
+                best: greedy.clone(),
+                nodes: 0,
+                memo_hits: 0,
+                stopped: greedy.makespan > root_lb,
+            }
+        } else {
+            search::solve_parallel(&prob, greedy.clone(), limits, cfg.threads)
+        };
+        stats.search_nodes = out.nodes;
+        stats.memo_hits = out.memo_hits;
+        let (schedule, m) = checked(
+            inst,
+            sc,
+            to_schedule(inst, &prob, &out.best, "opt-search"),
+            "the exact search",
+        )?;
+        if m != prob.to_time(out.best.makespan) {
+            return Err(Error::Solver(format!(
+                "the exact search's makespan {m} differs from its integer model; this is a bug"
+            )));
+        }
+        Ok((schedule, m, out.optimal, out.lower_bound, out.best))
+    };
+
+    let result = match cfg.method {
+        Method::Search => {
+            let (schedule, makespan, optimal, lb, _) = run_search(&mut stats)?;
+            let status = if optimal {
+                Status::Optimal
+            } else {
+                Status::Feasible {
+                    lower_bound: prob.to_time(lb),
+                }
+            };
+            OptResult {
+                schedule,
+                makespan,
+                status,
+                stats,
+            }
+        }
+        Method::Ilp => {
+            let out = ilp::solve(inst, sc, &prob, &greedy, root_lb, cfg)?;
+            stats.ilp_vars = out.vars;
+            stats.ilp_constraints = out.constraints;
+            stats.certificate = out.certificate;
+            let status = if out.optimal {
+                Status::Optimal
+            } else {
+                Status::Feasible {
+                    lower_bound: prob.to_time(out.lower_bound),
+                }
+            };
+            OptResult {
+                makespan: out.makespan,
+                schedule: out.schedule,
+                status,
+                stats,
+            }
+        }
+        Method::Both => {
+            let (schedule, makespan, optimal, lb, best) = run_search(&mut stats)?;
+            // The ILP's horizon and warm start: the best schedule known (the search's), a
+            // smaller model than the incumbent's. Its bound: the root bound when the search
+            // proved OPT (so that the ILP checks the optimum independently: it must still show
+            // that nothing is below it, the zero-slack stage's answers included), else the
+            // search's proven bound too.
+            let ilp_lb = if optimal {
+                energy_lb
+            } else {
+                energy_lb.max(lb)
+            };
+            let out = ilp::solve(inst, sc, &prob, &best, ilp_lb, cfg)?;
+            stats.ilp_vars = out.vars;
+            stats.ilp_constraints = out.constraints;
+            if optimal && out.optimal && out.makespan != makespan {
+                return Err(Error::Solver(format!(
+                    "the exact search proves OPT = {makespan} but the ILP claims {}; please report this instance",
+                    out.makespan
+                )));
+            }
+            if optimal && out.makespan < makespan {
+                return Err(Error::Solver(format!(
+                    "the ILP found a checked schedule of makespan {} below the search's proven optimum {makespan}; this is a bug",
+                    out.makespan
+                )));
+            }
+            if out.optimal {
+                stats.certificate = Some(if optimal {
+                    Certificate::Search
+                } else {
+                    // default: an ILP answer without a certificate is proven by integrality (the solver's optimum)
+                    out.certificate.unwrap_or(Certificate::Integrality)
+                });
+            }
+            let best_lb = prob.to_time(lb).max(prob.to_time(out.lower_bound));
+            let (schedule, makespan) = if out.makespan < makespan {
+                (out.schedule, out.makespan)
+            } else {
+                (schedule, makespan)
+            };
+            let status = if optimal || out.optimal || best_lb >= makespan {
+                Status::Optimal
+            } else {
+                Status::Feasible {
+                    lower_bound: best_lb,
+                }
+            };
+            OptResult {
+                schedule,
+                makespan,
+                status,
+                stats,
+            }
+        }
+    };
+    let mut result = result;
+    result.stats.elapsed = started.elapsed();
+    Ok(result)
+}
+
+/// The incumbent both methods start from (see the module documentation): a packing that meets
+/// the root bound when [`packing`] finds one, else the greedy schedule improved by [`improve`]
+/// (its fixed move budget, and at most a fifth of the time limit, so that the exact methods keep
+/// most of it). Never worse than `greedy`.
+fn incumbent(
+    prob: &problem::IntProblem,
+    greedy: greedy::IntSchedule,
+    root_lb: Int,
+    cfg: &OptConfig,
+    stats: &mut OptStats,
+) -> greedy::IntSchedule {
+    if greedy.makespan <= root_lb {
+        return greedy;
+    }
+    let packed = packing::pack_to(prob, root_lb, packing::DEFAULT_NODES);
+    if let Some(p) = packed.as_ref().filter(|p| p.makespan <= root_lb) {
+        stats.packed = true;
+        return p.clone();
+    }
+    let budget = improve::Budget::for_attempts(
+        prob.total_attempts(),
+        Some(Instant::now() + cfg.time_limit / 5),
+    );
+    let improved = improve::improve(prob, &greedy, root_lb, &budget);
+    // A packing that misses the bound may still beat the local search.
+    match packed {
+        Some(p) if p.makespan < improved.makespan => p,
+        _ => improved,
+    }
+}
