@@ -543,7 +543,7 @@ fn steal_sweep_runs_a_machine_smaller_than_mira() {
     for want in [
         "saturated (1 of 1 seeds)",
         "saturated cells (1 of them",
-        "- μ = 60 min, D = 1440 min, failure seed 5: Baseline (foreseen): more than",
+        "- μ = 60 min, D = 1440 min, failure seed 5: Baseline (unforeseen): more than",
         // The focus point (μ = 1 h, D = 10 min) is measured: its tables are there.
         "Flows per size class at μ = 60 min, D = 10 min",
     ] {

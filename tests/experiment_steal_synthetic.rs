@@ -74,4 +74,57 @@ fn steal_synthetic_quick() {
     let again = experiment::run("steal-synthetic", &opts).unwrap();
     assert_eq!(again.stats.computed, 0);
     assert_eq!(again.markdown, o.markdown);
+    // The readings: the paper's by default, named in the manifest and the summary.
+    assert_eq!(json["manifest"]["compression"], "completions");
+    assert_eq!(
+        json["manifest"]["node_returns"],
+        serde_json::json!(["unforeseen", "foreseen"])
+    );
+    assert!(
+        md.contains("compressed at `completions` (Batsched's rule"),
+        "{md}"
+    );
+    assert!(md.contains("(Baseline, node returns `unforeseen`)"), "{md}");
+}
+
+/// `compression` reaches the runs and the manifest: resched's first reading gives other
+/// numbers on the same seed, and an output directory made under one reading is not resumed
+/// under the other.
+#[test]
+fn steal_synthetic_compression_reading() {
+    use resched::stealing::Compression;
+    let dir = tempfile::tempdir().unwrap();
+    let opts = Options {
+        quick: true,
+        sets: Some(1),
+        out: Some(dir.path().to_path_buf()),
+        threads: Some(1),
+        progress: false,
+        ..Options::default()
+    };
+    let first = Options {
+        compression: Some(Compression::CompletionsAndArrivals),
+        ..opts.clone()
+    };
+    let o = experiment::run("steal-synthetic", &opts).unwrap();
+    let e = experiment::run("steal-synthetic", &first).unwrap_err();
+    assert!(e.to_string().contains("compression"), "{e}");
+    let d2 = tempfile::tempdir().unwrap();
+    let f = experiment::run(
+        "steal-synthetic",
+        &Options {
+            out: Some(d2.path().to_path_buf()),
+            ..first
+        },
+    )
+    .unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d2.path().join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["compression"], "completions-and-arrivals");
+    assert!(f
+        .markdown
+        .contains("compressed at `completions-and-arrivals`"));
+    let cells = |d: &std::path::Path| std::fs::read_to_string(d.join("cells.csv")).unwrap();
+    assert_ne!(cells(dir.path()), cells(d2.path()), "{}", o.markdown);
 }

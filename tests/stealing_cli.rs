@@ -85,10 +85,10 @@ fn toy_example_end_to_end() {
         );
     }
     for f in [
-        "flow_ratios-foreseen.svg",
-        "flow_ratios-foreseen.png",
-        "decomposition-foreseen.svg",
-        "utilization_ratio-foreseen.png",
+        "flow_ratios-unforeseen.svg",
+        "flow_ratios-unforeseen.png",
+        "decomposition-unforeseen.svg",
+        "utilization_ratio-unforeseen.png",
     ] {
         assert!(
             plots
@@ -103,15 +103,15 @@ fn toy_example_end_to_end() {
     // Every SVG parses, names every variant it compares and shows no NaN.
     for (f, wants) in [
         (
-            "flow_ratios-foreseen.svg",
+            "flow_ratios-unforeseen.svg",
             &["H111", "Maximum flow", "Mean flow", "all jobs"][..],
         ),
         (
-            "utilization_ratio-foreseen.svg",
+            "utilization_ratio-unforeseen.svg",
             &["H111", "useful utilization"][..],
         ),
         (
-            "decomposition-foreseen.svg",
+            "decomposition-unforeseen.svg",
             &["Baseline", "H111", "stealing", "idle"][..],
         ),
     ] {
@@ -308,4 +308,46 @@ fn the_workload_line_gives_the_offered_load() {
     let large = line(&["--nodes", "20"]);
     assert!(large.contains("offered load 0.70"), "{large}");
     assert!(!large.contains("past its capacity"), "{large}");
+}
+
+/// The readings in effect are printed: the defaults are the paper's (`unforeseen`, Batsched's
+/// `completions`), resched's first ones are reached by naming them, and a wrong name is refused
+/// naming its option.
+#[test]
+fn the_readings_in_effect_are_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (swf, fl) = files(dir.path());
+    let lines = |extra: &[&str]| -> Vec<String> {
+        let mut a = toy_args(&swf, &fl);
+        a.extend(extra);
+        stdout_of(&a)
+            .lines()
+            .filter(|l| l.starts_with("node returns:") || l.starts_with("compression:"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(
+        lines(&[]),
+        [
+            "node returns: unforeseen by the plan",
+            "compression: at completions (docs/reference/readings.md)"
+        ]
+    );
+    assert_eq!(
+        lines(&[
+            "--returns",
+            "foreseen",
+            "--compression",
+            "completions-and-arrivals"
+        ]),
+        [
+            "node returns: foreseen by the plan",
+            "compression: at completions-and-arrivals (docs/reference/readings.md)"
+        ]
+    );
+    let csv = dir.path().join("r.csv");
+    let c = csv.display().to_string();
+    let mut a = toy_args(&swf, &fl);
+    a.extend(["--csv", &c, "--compression", "arrivals"]);
+    fails_with(&a, "--compression", &csv);
 }

@@ -16,7 +16,7 @@ fn t(n: i64) -> Time {
 }
 
 fn go(w: &Workload, res: &Resilience, f: FailureSource, v: Variant, r: NodeReturns) -> Run {
-    let run = simulate_read(w, res, f, v, Readings { returns: r }).unwrap();
+    let run = simulate_read(w, res, f, v, Readings::with_returns(r)).unwrap();
     check(w, res, &run, None).unwrap_or_else(|e| panic!("{v} {r}: {e}\n{run:#?}"));
     run
 }

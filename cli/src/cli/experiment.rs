@@ -41,6 +41,8 @@ pub struct Args {
     pub eps: Option<Time>,
     /// [`Knob::TimeGrid`].
     pub time_grid: Option<u32>,
+    /// [`Knob::Compression`].
+    pub compression: Option<resched::stealing::Compression>,
     /// Compute only shard I of N.
     pub shard: Option<String>,
 }
@@ -144,6 +146,16 @@ fn knob_arg(k: Knob) -> Arg {
                 "Round every time up to a multiple of 2^-BITS s (1..=40; 20 is < 1 µs per \
                  attempt) instead of the exact tables (see docs/results/moldable-table1.md)",
             ),
+        Knob::Compression => Arg::new("compression")
+            .long("compression")
+            .value_name("completions|completions-and-arrivals")
+            .value_parser(value_parser!(resched::stealing::Compression))
+            .help(
+                "When the plan's reservations are compressed: `completions` (default, \
+                 Batsched's conservative_bf: new jobs are inserted first-fit) or \
+                 `completions-and-arrivals` (resched's first reading); see \
+                 docs/reference/readings.md",
+            ),
     }
 }
 
@@ -196,6 +208,7 @@ impl clap::FromArgMatches for Args {
             no_progress: flag("no_progress"),
             eps: one(m, "eps"),
             time_grid: one(m, "time_grid"),
+            compression: one(m, "compression"),
             shard: one(m, "shard"),
         })
     }
@@ -234,6 +247,7 @@ impl Args {
         }
         opt("--eps", self.eps.as_ref().map(|x| x.to_string()));
         opt("--time-grid", self.time_grid.map(|x| x.to_string()));
+        opt("--compression", self.compression.map(|x| x.to_string()));
         if self.quick {
             v.push("--quick".into());
         }
@@ -256,6 +270,7 @@ impl Args {
             progress: !self.no_progress,
             eps: self.eps,
             time_grid: self.time_grid,
+            compression: self.compression,
             mode,
         })
     }

@@ -86,11 +86,17 @@ pub struct Args {
     /// Variants: `baseline`, `SFSJ`, `H111`…`H323`, comma-separated, or `all`.
     #[arg(long, default_value = "baseline,H111")]
     pub variant: String,
-    /// Whether the plan foresees that a struck node is back after the downtime (`foreseen`) or
-    /// learns it only when the node is back (`unforeseen`, the paper's Batsched as Section 5.1
-    /// describes it); see `src/stealing/readings.rs`.
-    #[arg(long, default_value = "foreseen")]
+    /// Whether the plan learns that a struck node is back only when it is (`unforeseen`, the
+    /// default: the paper's Batsched as Section 5.1 describes it) or foresees it from the
+    /// downtime (`foreseen`); see docs/reference/readings.md.
+    #[arg(long, default_value = "unforeseen")]
     pub returns: String,
+    /// When the plan's reservations are compressed: at completions only, new jobs inserted
+    /// first-fit (`completions`, the default: Batsched's conservative_bf), or at completions and
+    /// arrivals (`completions-and-arrivals`, resched's first reading); see
+    /// docs/reference/readings.md.
+    #[arg(long, default_value = "completions")]
+    pub compression: String,
     /// Seed of the failures (and of the synthetic workload unless it sets its own).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -176,6 +182,10 @@ fn options(a: &Args) -> Result<Options> {
         .returns
         .parse()
         .map_err(|e: String| Error::option("--returns", e))?;
+    let compression: resched::stealing::Compression = a
+        .compression
+        .parse()
+        .map_err(|e: String| Error::option("--compression", e))?;
     let measure: Measure = a
         .measure
         .parse()
@@ -213,7 +223,10 @@ fn options(a: &Args) -> Result<Options> {
     };
     Ok(Options {
         variants,
-        readings: Readings { returns },
+        readings: Readings {
+            returns,
+            compression,
+        },
         measure,
         prune_jobs: a.prune_jobs,
         window,
@@ -274,6 +287,10 @@ pub fn run(a: Args) -> Result<Exit> {
     println!("workload: {note}");
     println!("{}", measure_line(&opts, &pruning));
     println!("node returns: {} by the plan", opts.readings.returns);
+    println!(
+        "compression: at {} (docs/reference/readings.md)",
+        opts.readings.compression
+    );
     print_platform(
         &a,
         &w,

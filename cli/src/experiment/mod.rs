@@ -81,6 +81,8 @@ pub enum Knob {
     Eps,
     /// [`Options::time_grid`].
     TimeGrid,
+    /// [`Options::compression`].
+    Compression,
 }
 
 impl Knob {
@@ -93,6 +95,7 @@ impl Knob {
             Knob::OnExcess => "on_excess",
             Knob::Eps => "eps",
             Knob::TimeGrid => "time_grid",
+            Knob::Compression => "compression",
         }
     }
 
@@ -105,17 +108,19 @@ impl Knob {
             Knob::OnExcess => opts.on_excess != rigid_trace::Excess::Skip,
             Knob::Eps => opts.eps.is_some(),
             Knob::TimeGrid => opts.time_grid.is_some(),
+            Knob::Compression => opts.compression.is_some(),
         }
     }
 
     /// Every knob.
-    pub const ALL: [Knob; 6] = [
+    pub const ALL: [Knob; 7] = [
         Knob::Traces,
         Knob::MinJobs,
         Knob::MaxExpectedFailures,
         Knob::OnExcess,
         Knob::Eps,
         Knob::TimeGrid,
+        Knob::Compression,
     ];
 }
 
@@ -220,7 +225,7 @@ pub const CAMPAIGNS: [Campaign; 7] = [
         about: "SFSJ / Baseline over MTBF × downtime on SWF traces",
         quick:
             "the first 150 jobs of the first trace, μ ∈ {1 h, 5 h}, D ∈ {10 min, 1 day}, one seed",
-        knobs: &[Knob::Traces],
+        knobs: &[Knob::Traces, Knob::Compression],
         run: steal_sweep::run,
     },
     Campaign {
@@ -229,7 +234,7 @@ pub const CAMPAIGNS: [Campaign; 7] = [
         section: "Tables 6-7, Figure 13",
         about: "synthetic workload, seeds 1-10",
         quick: "3 seeds",
-        knobs: &[],
+        knobs: &[Knob::Compression],
         run: steal_synthetic::run,
     },
 ];
@@ -282,6 +287,9 @@ pub struct Options {
     /// Moldable campaigns: round every time up to a multiple of 2^−bits s
     /// ([`resched::model::SpeedupModel::Rounded`]); `None` (the default): the exact tables.
     pub time_grid: Option<u32>,
+    /// Node-stealing campaigns: when the plan is compressed
+    /// ([`resched::stealing::Compression`]); `None`: the default, Batsched's rule.
+    pub compression: Option<resched::stealing::Compression>,
     /// Every cell, one shard's (`--shard I/N`), or the merge's assembly ([`runner::Mode`]).
     pub mode: runner::Mode,
 }
@@ -302,6 +310,7 @@ impl Default for Options {
             progress: true,
             eps: None,
             time_grid: None,
+            compression: None,
             mode: runner::Mode::Whole,
         }
     }

@@ -15,8 +15,11 @@
 //!
 //! Both readings of whether the plan foresees a down node's return
 //! ([`resched::stealing::readings::NodeReturns`]) run on every cell, on the same failures: four
-//! runs per cell (Baseline and SFSJ × `foreseen` and `unforeseen`). Ratios are SFSJ / Baseline
-//! of the seed means; the ± beside them is the standard error of the per-seed paired ratios.
+//! runs per cell (Baseline and SFSJ × `unforeseen`, the paper's and the default, and
+//! `foreseen`). Ratios are SFSJ / Baseline of the seed means; the ± beside them is the standard
+//! error of the per-seed paired ratios. The plan is compressed by one reading of
+//! [`resched::stealing::Compression`] (`--compression`; default Batsched's, `completions`),
+//! which the manifest and the summary name.
 //!
 //! Reading: the paper's workloads are Mira June 2017 and March 2018 and Intrepid June 2013, one
 //! month each; ours are the two 10-day Mira windows of March 2018 shipped in `../shared`.
@@ -36,7 +39,8 @@ use resched::stealing::check::check;
 use resched::stealing::measure::Measure;
 use resched::stealing::metrics::{compute, Decomposition, FlowStats, Metrics};
 use resched::stealing::{
-    simulate_read, trace, FailureSource, NodeReturns, Readings, Resilience, Variant, Workload,
+    simulate_read, trace, Compression, FailureSource, NodeReturns, Readings, Resilience, Variant,
+    Workload,
 };
 use resched::time::Time;
 use resched::workload::swf::SwfLog;
@@ -89,7 +93,7 @@ impl VariantResult {
         // The campaign writes only names `NodeReturns` prints, or nothing in older cells.
         debug_assert!(self.returns.is_empty() || self.returns.parse::<NodeReturns>().is_ok());
         // default: an empty field is a cell written before the reading existed: it ran `foreseen`
-        self.returns.parse().unwrap_or_default()
+        self.returns.parse().unwrap_or(NodeReturns::Foreseen)
     }
 }
 
@@ -115,8 +119,9 @@ fn minutes(m: u64) -> Time {
     Time::from_int(60).mul_int(m)
 }
 
-/// Runs Baseline and H111 under both readings on `w` with platform MTBF `mtbf_min` and
-/// downtime `downtime_min` (minutes), Poisson failures seeded `seed`; every run checked.
+/// Runs Baseline and H111 under both readings of node returns, compressing by `compression`,
+/// on `w` with platform MTBF `mtbf_min` and downtime `downtime_min` (minutes), Poisson failures
+/// seeded `seed`; every run checked.
 ///
 /// The swept μ are platform MTBFs, as in the paper, where D/μ nodes are down on average: 72
 /// at most on Mira's 49,152, but more than a small machine has (`--trace`: μ = 20 min and
@@ -132,6 +137,7 @@ pub fn steal_cell(
     mtbf_min: u64,
     downtime_min: u64,
     seed: u64,
+    compression: Compression,
 ) -> Result<StealCell> {
     let mtbf = minutes(mtbf_min);
     let res = Resilience {
@@ -148,7 +154,11 @@ pub fn steal_cell(
         for v in [Variant::Baseline, Variant::SFSJ] {
             let t0 = std::time::Instant::now();
             let failures = FailureSource::poisson(seed, &mtbf, w.nodes)?;
-            let run = match simulate_read(w, &res, failures, v, Readings { returns }) {
+            let readings = Readings {
+                returns,
+                compression,
+            };
+            let run = match simulate_read(w, &res, failures, v, readings) {
                 Ok(run) => run,
                 Err(Error::Limit(msg)) => {
                     // No ratio without every run: the cell keeps only why.
@@ -268,6 +278,8 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let (mtbfs, downs) = &grid;
     let seeds = opts.sets_or(3, 1)? as u64;
     let seed = opts.seed;
+    // default: no --compression is the paper's reading, Batsched's
+    let compression = opts.compression.unwrap_or_default();
     let workloads = load_workloads(opts)?;
     let manifest = serde_json::json!({
         "campaign": name, "version": version(), "seed": seed, "quick": opts.quick,
@@ -275,6 +287,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         "mtbf_minutes": mtbfs, "downtime_minutes": downs, "seeds": seeds, "checkpoint_minutes": 5, "recovery_minutes": 5,
         "max_job_nodes": MAX_JOB_NODES, "variants": ["Baseline", "H111"], "prune_jobs_pct": 20,
         "node_returns": NodeReturns::ALL.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+        "compression": compression.to_string(),
     });
     let cfg = opts.run_config(name);
     runner::prepare(&cfg.out, &manifest)?;
@@ -282,7 +295,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let (results, stats) = match runner::run_cells(&cfg, &cells, |c| {
         let (ti, m, d, s) = c.params;
         let (tn, w) = &workloads[ti];
-        steal_cell(c.key.clone(), tn.clone(), w, m, d, s)
+        steal_cell(c.key.clone(), tn.clone(), w, m, d, s, compression)
     })? {
         runner::Ran::Whole(r, s) => (r, s),
         runner::Ran::Shard(o) => return Ok(o),
@@ -293,10 +306,12 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         "# {name} (resched {})\n\nseed {seed}, {seeds} failure seed(s) per point, C = R = 5 min, jobs ≤ {MAX_JOB_NODES} nodes; \
          ratios SFSJ (H111) / Baseline of the seed means, ± the standard error of the per-seed ratios \
          (utilization: > 1 favours SFSJ; flows: < 1 favours SFSJ){}. Both readings of node returns \
-         (`foreseen`: the plan counts on a struck node from the end of its downtime; `unforeseen`: \
-         the node is out of the plan until it is back, Section 5.1's Batsched).\n\n",
+         (`unforeseen`, the default: the node is out of the plan until it is back, Section 5.1's \
+         Batsched; `foreseen`: the plan counts on a struck node from the end of its downtime); \
+         the plan compressed at {} (`--compression`, docs/reference/readings.md).\n\n",
         crate::experiment::build_label(),
-        if opts.quick { " (quick: the first 150 jobs of one window)" } else { "" }
+        if opts.quick { " (quick: the first 150 jobs of one window)" } else { "" },
+        compression_label(compression),
     );
     let summary = tables::summarize(&workloads, &grid, &results);
     let md = format!("{intro}{}", summary.markdown);
@@ -312,6 +327,18 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         stats,
         markdown: md,
     })
+}
+
+/// The compression reading as the summaries name it.
+pub fn compression_label(c: Compression) -> String {
+    match c {
+        Compression::Completions => {
+            format!("`{c}` (Batsched's rule, the default: new jobs inserted first-fit)")
+        }
+        Compression::CompletionsAndArrivals => {
+            format!("`{c}` (resched's first reading, not the default)")
+        }
+    }
 }
 
 /// The cells: trace × downtime × MTBF × failure seed (campaign seed + k, wrapping).

@@ -21,6 +21,11 @@
 //! job; utilization from the first submission to the last completion) and `scaled` (the first
 //! third of the submission span and the drain after the last submission left out, flows without
 //! the first and last 20% of jobs; see [`resched::stealing::measure`]).
+//!
+//! Both readings of node returns ([`resched::stealing::NodeReturns`]: `unforeseen`, the
+//! paper's and the default, first) run on the same failures; the plan is compressed by one
+//! reading of [`resched::stealing::Compression`] (`--compression`, default Batsched's
+//! `completions`), which the manifest and the summary name.
 mod figure;
 
 use super::runner::{self, Cell};
@@ -31,7 +36,9 @@ use resched::stealing::check::check;
 use resched::stealing::measure::Measure;
 use resched::stealing::metrics::{compute, Decomposition};
 use resched::stealing::synthetic::{paper_resilience, Synthetic};
-use resched::stealing::{simulate_read, FailureSource, NodeReturns, Readings, Variant};
+use resched::stealing::{
+    simulate_read, Compression, FailureSource, NodeReturns, Readings, Variant,
+};
 use resched::time::Time;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -128,8 +135,9 @@ pub struct SynthCell {
     pub results: Vec<Measured>,
 }
 
-/// Runs Baseline and SFSJ on Table 6's workload drawn with `seed`, failures seeded `seed`.
-pub fn synth_cell(key: String, seed: u64) -> Result<SynthCell> {
+/// Runs Baseline and SFSJ on Table 6's workload drawn with `seed`, failures seeded `seed`,
+/// under both readings of node returns, compressing by `compression`.
+pub fn synth_cell(key: String, seed: u64, compression: Compression) -> Result<SynthCell> {
     let w = Synthetic::paper(seed).generate()?;
     let res = paper_resilience(w.nodes);
     res.validate()?;
@@ -142,8 +150,13 @@ pub fn synth_cell(key: String, seed: u64) -> Result<SynthCell> {
         .flat_map(|r| [(r, Variant::Baseline), (r, Variant::SFSJ)])
     {
         let fs = FailureSource::poisson(seed, &mtbf, w.nodes)?;
-        let run = simulate_read(&w, &res, fs, v, Readings { returns })?;
-        let first = returns == NodeReturns::Foreseen;
+        let readings = Readings {
+            returns,
+            compression,
+        };
+        let run = simulate_read(&w, &res, fs, v, readings)?;
+        // The failure and steal counts reported are the default reading's.
+        let first = returns == NodeReturns::ALL[0];
         for m in MEASURES {
             let pruning = m.pruning(&w, "synthetic")?;
             let met = compute(&run, &pruning);
@@ -223,7 +236,7 @@ impl Measured {
         // The campaign writes only names `NodeReturns` prints, or nothing in older cells.
         debug_assert!(self.returns.is_empty() || self.returns.parse::<NodeReturns>().is_ok());
         // default: an empty field is a cell written before the reading existed: it ran `foreseen`
-        self.returns.parse().unwrap_or_default()
+        self.returns.parse().unwrap_or(NodeReturns::Foreseen)
     }
 }
 
@@ -299,11 +312,15 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let name = "steal-synthetic";
     let seeds = opts.sets_or(10, 3)? as u64;
     let seed = opts.seed;
+    // default: no --compression is the paper's reading, Batsched's
+    let compression = opts.compression.unwrap_or_default();
     let manifest = serde_json::json!({
         "campaign": name, "version": version(), "seed": seed, "quick": opts.quick,
         "seeds": seeds, "workload": "Table 6 synthetic, 128 nodes, 1000 jobs, lambda 174 s",
         "mtbf_minutes": 30, "downtime_minutes": 10, "checkpoint_minutes": 5, "recovery_minutes": 5,
         "variants": ["Baseline", "H111"], "measures": MEASURES.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "node_returns": NodeReturns::ALL.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+        "compression": compression.to_string(),
     });
     let cfg = opts.run_config(name);
     runner::prepare(&cfg.out, &manifest)?;
@@ -316,11 +333,12 @@ pub fn run(opts: &Options) -> Result<Outcome> {
             }
         })
         .collect();
-    let (results, stats) =
-        match runner::run_cells(&cfg, &cells, |c| synth_cell(c.key.clone(), c.params))? {
-            runner::Ran::Whole(r, s) => (r, s),
-            runner::Ran::Shard(o) => return Ok(o),
-        };
+    let (results, stats) = match runner::run_cells(&cfg, &cells, |c| {
+        synth_cell(c.key.clone(), c.params, compression)
+    })? {
+        runner::Ran::Whole(r, s) => (r, s),
+        runner::Ran::Shard(o) => return Ok(o),
+    };
     let dir = cfg.out.clone();
     let mut files = vec![write_cells_csv(&dir, &results)?];
     let fails = spread(
@@ -332,10 +350,14 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     );
     let mut md = format!(
         "# {name} (resched {})\n\nNode-stealing paper Section 6.3: Table 6's workload (128 nodes, 1000 jobs), platform MTBF 30 min, \
-         C = R = 5 min, D = 10 min; seeds {seed}–{} (workload and failures); {:.1} failures per run on average (Baseline).\n\n",
+         C = R = 5 min, D = 10 min; seeds {seed}–{} (workload and failures); {:.1} failures per run on average (Baseline, \
+         node returns `{}`). Both readings of node returns; the plan compressed at {} (`--compression`, \
+         docs/reference/readings.md).\n\n",
         crate::experiment::build_label(),
         seed.wrapping_add(seeds - 1),
         fails[0],
+        NodeReturns::ALL[0],
+        super::steal_sweep::compression_label(compression),
     );
     let mut rows = Vec::new();
     let mut json = Vec::new();
