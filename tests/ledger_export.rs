@@ -156,31 +156,39 @@ fn the_amdahl_family_is_exported_and_rechecked_by_verify_simulate_and_opt() {
             exact(&w["ratio"]),
             exact(&w["t"]).checked_div(&opt).unwrap()
         );
-        // opt, where it runs (the P = 9 members), confirms OPT = U.
-        if w["processors"] == 9 {
-            let (code, o) = run(
-                &out,
-                &[
-                    "opt",
-                    "--instance",
-                    inst,
-                    "--scenario",
-                    sc,
-                    "--time-limit",
-                    "30",
-                    "--json",
-                ],
-            );
-            assert_eq!(code, 0, "{o}");
-            let o = json_of(&o);
-            assert_eq!(o["status"], "optimal", "{o}");
-            assert_eq!(time(&o["makespan"]), opt);
-            assert_eq!(opt, u);
+        // opt, where it runs, confirms OPT: equal where it proves, never below; a refusal for
+        // the times' denominators (the horizon limit) is the only other answer accepted.
+        let (code, o) = run(
+            &out,
+            &[
+                "opt",
+                "--instance",
+                inst,
+                "--scenario",
+                sc,
+                "--time-limit",
+                "30",
+                "--json",
+            ],
+        );
+        if code != 0 {
+            assert!(o.contains("horizon limit"), "{o}");
+            continue;
+        }
+        let o = json_of(&o);
+        if o["status"] == "optimal" {
+            assert_eq!(time(&o["makespan"]), opt, "{w}");
             opt_confirmed += 1;
+        } else {
+            assert!(time(&o["makespan"]) >= opt, "{o}");
+        }
+        if w["processors"] == 9 {
+            assert_eq!(o["status"], "optimal", "{o}");
+            assert_eq!(opt, u);
         }
     }
-    // The s = 3 member under LPT|HPA|LA, its SPT chain and its LPA run.
-    assert_eq!(opt_confirmed, 3);
+    // At least the s = 3 member under LPT|HPA|LA, its SPT chain and its LPA run.
+    assert!(opt_confirmed >= 3, "{opt_confirmed}");
     // 4 − 6/(s+1) at s = 3 and 5; under LPA 2s/(s+1) = 3/2.
     let ratios: Vec<Time> = ws.iter().map(|w| exact(&w["ratio"])).collect();
     assert_eq!(ratios[0], Time::from_int(3));
