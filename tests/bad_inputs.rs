@@ -116,10 +116,11 @@ fn copy_inputs(from: &Path, to: &Path) -> Result<(), String> {
             continue;
         }
         if entry.path().is_dir() {
-            return Err(format!(
-                "{}: sub-directories are not supported",
-                entry.path().display()
-            ));
+            // A directory of inputs (a shard's output for `merge`), copied whole.
+            let sub = to.join(&name);
+            std::fs::create_dir_all(&sub).map_err(|e| format!("{}: {e}", sub.display()))?;
+            copy_inputs(&entry.path(), &sub)?;
+            continue;
         }
         std::fs::copy(entry.path(), to.join(&name)).map_err(|e| e.to_string())?;
     }

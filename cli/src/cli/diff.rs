@@ -180,27 +180,7 @@ fn say(s: &str) -> Result<()> {
     crate::out!("{}", escape_controls(s))
 }
 
-/// `s` with every control character but the line feed and the tab written as an escape
-/// (`\x1b`, `\0`, `\r`, `\u{85}`): a report quotes what another program printed, and its raw
-/// bytes must not reach the terminal (an ESC sequence would be obeyed, a NUL or a carriage
-/// return would hide text).
-pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    let bad = |c: char| c.is_control() && c != '\n' && c != '\t';
-    if !s.chars().any(bad) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        match c {
-            '\0' => out.push_str("\\0"),
-            '\r' => out.push_str("\\r"),
-            c if bad(c) && (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if bad(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
+pub use crate::diff::answer::escape_controls;
 
 fn timeout(s: &str) -> Result<Duration> {
     let v: f64 = s

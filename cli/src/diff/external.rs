@@ -396,7 +396,7 @@ fn read_line(r: &mut impl BufRead) -> Line {
 
 /// Reads a response line to request `id` (module doc of [`super`]); the flag says whether the
 /// session stays in step (an unreadable line or a wrong id ends it).
-fn response(line: &str, id: u64) -> (std::result::Result<Answer, Failure>, bool) {
+pub fn response(line: &str, id: u64) -> (std::result::Result<Answer, Failure>, bool) {
     let v: serde_json::Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => {

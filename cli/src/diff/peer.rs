@@ -45,6 +45,16 @@ pub fn parse_output(text: &str, file: &str) -> Result<Vec<Line>> {
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
+        if t.chars().any(|c| c.is_control() && c != '\t') {
+            return Err(Error::line(
+                file,
+                i + 1,
+                format!(
+                    "control characters in `{}`: expected `makespan lower_bound failures`",
+                    super::answer::escape_controls(t)
+                ),
+            ));
+        }
         let tokens: Vec<&str> = t.split_whitespace().collect();
         let bad = |msg: String| Error::line(file, i + 1, msg);
         let (m, failures) = match tokens.as_slice() {

@@ -54,6 +54,15 @@ pub fn check_shards(dirs: &[PathBuf], builds: Builds) -> Result<Vec<ShardDir>> {
             record: ShardRecord::read(d)?,
         });
     }
+    check_set(shards, builds)
+}
+
+/// [`check_shards`] on records already read: the N shards of one run, each once, of this
+/// version, made by builds that `builds` accepts; returns them in shard order.
+pub fn check_set(mut shards: Vec<ShardDir>, builds: Builds) -> Result<Vec<ShardDir>> {
+    if shards.is_empty() {
+        return Err(Error::param("dirs", "give the shards' output directories"));
+    }
     let first = &shards[0];
     for s in &shards[1..] {
         if let Some(field) = differing_field(&first.record, &s.record) {
@@ -207,7 +216,7 @@ fn cell_file(s: &ShardDir, key: &str) -> String {
 /// a JSON object. A file without the stamp was written by a resched from before cells recorded
 /// it: refused with [`Builds::Same`] (it is another build's), merged unchecked with
 /// [`Builds::AllowMixed`], which the returned warning says.
-fn check_cell(
+pub fn check_cell(
     s: &ShardDir,
     key: &str,
     bytes: &[u8],
@@ -266,7 +275,7 @@ fn check_cell(
 
 /// A campaign's shards own disjoint cells that make up the whole run: no key in two records,
 /// and as many keys as the run's total.
-fn check_units(shards: &[ShardDir]) -> Result<()> {
+pub fn check_units(shards: &[ShardDir]) -> Result<()> {
     let mut owner: std::collections::HashMap<&str, &ShardDir> = std::collections::HashMap::new();
     for s in shards {
         for key in &s.record.units {

@@ -177,15 +177,20 @@ impl ShardRecord {
             ));
         }
         let text = resched::error::read_text(&path)?;
-        let file = path.display().to_string();
-        let rec: ShardRecord = serde_json::from_str(&text).map_err(|e| {
+        ShardRecord::parse(&text, &path.display().to_string())
+    }
+
+    /// Reads a record's text (`file` names it in errors): its format version, its fields, then
+    /// [`ShardRecord::validate`].
+    pub fn parse(text: &str, file: &str) -> Result<ShardRecord> {
+        let rec: ShardRecord = serde_json::from_str(text).map_err(|e| {
             // A newer format's new fields broke the parse: its version is the clear message.
-            newer_format_version(&text, FORMAT_VERSION)
-                .map_or_else(|| Error::json(&file, &e), |v| v.in_file(&file))
+            newer_format_version(text, FORMAT_VERSION)
+                .map_or_else(|| Error::json(file, &e), |v| v.in_file(file))
         })?;
         check_format_version(Some(rec.format_version), FORMAT_VERSION)
-            .map_err(|e| e.in_file(&file))?;
-        rec.validate(&file)?;
+            .map_err(|e| e.in_file(file))?;
+        rec.validate(file)?;
         Ok(rec)
     }
 

@@ -1,0 +1,2 @@
+echo 1
+sleep 20 &

@@ -1,0 +1,1 @@
+printf '1\rOK'

@@ -1,0 +1,2 @@
+echo 1
+exit 3

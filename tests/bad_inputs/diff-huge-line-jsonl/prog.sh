@@ -1,0 +1,3 @@
+read -r _l
+head -c 70000000 /dev/zero | tr '\000' 7
+echo

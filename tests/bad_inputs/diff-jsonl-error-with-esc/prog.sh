@@ -1,0 +1,2 @@
+read -r _l
+printf '{"id":0,"error":"\\u001b[31mnope"}\n'

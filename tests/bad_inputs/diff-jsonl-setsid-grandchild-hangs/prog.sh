@@ -1,0 +1,2 @@
+setsid sleep 20 &
+while read -r _l; do :; done

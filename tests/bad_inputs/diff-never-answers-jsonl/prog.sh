@@ -1,0 +1,1 @@
+while read -r _l; do :; done

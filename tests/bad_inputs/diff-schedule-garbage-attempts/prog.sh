@@ -1,0 +1,1 @@
+echo '{"attempts": [{"job": "x"}]}'

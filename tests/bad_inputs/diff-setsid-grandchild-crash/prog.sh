@@ -1,0 +1,3 @@
+echo oops >&2
+setsid sleep 20 &
+exit 3

@@ -1,0 +1,2 @@
+echo 1
+setsid sleep 20 &

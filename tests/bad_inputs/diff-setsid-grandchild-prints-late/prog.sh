@@ -1,0 +1,2 @@
+echo 1
+setsid sh -c 'sleep 0.3; echo late garbage' &

@@ -1,0 +1,2 @@
+echo 2
+setsid sleep 20 &
