@@ -12,6 +12,7 @@
 //! 5. node ids, where given, are distinct within an attempt, below P, and never shared by two
 //!    attempts that overlap in time.
 pub mod reference;
+pub mod tolerant;
 
 use crate::model::{Instance, Scenario, Schedule};
 use crate::time::Time;
