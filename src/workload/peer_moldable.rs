@@ -22,7 +22,7 @@
 //! Errors name the file and the line; an unknown model, a missing or extra parameter, a
 //! non-positive length or a parameter out of its range is an error, never a default.
 use crate::error::{read_text, Error, Result};
-use crate::model::instance::MAX_TABLE_ENTRIES;
+use crate::model::instance::{MAX_PROCS, MAX_TABLE_ENTRIES};
 use crate::model::{Instance, Job, Profile, SpeedupModel};
 use crate::time::Time;
 use std::path::Path;
@@ -40,6 +40,13 @@ pub fn load_instance(path: &Path, procs: u32) -> Result<Instance> {
 pub fn parse_instance(text: &str, file: &str, procs: u32) -> Result<Instance> {
     if procs == 0 {
         return Err(Error::param("procs", "P must be at least 1"));
+    }
+    // Before any table is built: one task's table is P entries.
+    if procs > MAX_PROCS {
+        return Err(Error::param(
+            "procs",
+            format!("P = {procs} is above the limit of {MAX_PROCS} processors"),
+        ));
     }
     let mut jobs = Vec::new();
     let mut names = std::collections::HashSet::new();
@@ -248,5 +255,18 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("procs"), "{e}");
+    }
+
+    #[test]
+    fn p_above_the_limit_is_refused_before_any_table() {
+        let t0 = std::time::Instant::now();
+        let e = parse_instance("A mld 1 lin\n", "f", MAX_PROCS + 1)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "parameter `procs`: P = 16777217 is above the limit of 16777216 processors"
+        );
+        assert!(t0.elapsed().as_millis() < 100, "{:?}", t0.elapsed());
     }
 }

@@ -60,14 +60,21 @@ pub fn run(ipath: &Path, fpath: &Path, o: &Options<'_>) -> Result<Exit> {
         inst.len(),
         inst.procs
     );
-    let _ = writeln!(out, "# scenario makespan L' failures");
+    // The simulator's columns first (9-decimal roundings, as it prints them), then the exact
+    // values, which nothing rounds.
+    let _ = writeln!(
+        out,
+        "# scenario makespan L' failures makespan_exact L'_exact"
+    );
     for (i, r) in rows.iter().enumerate() {
         let _ = writeln!(
             out,
-            "{i} {} {} {}",
+            "{i} {} {} {} {} {}",
             r.makespan.to_decimal_string(9),
             r.lprime.to_decimal_string(9),
-            r.failures
+            r.failures,
+            r.makespan,
+            r.lprime
         );
     }
     crate::out!("{out}")?;
