@@ -4,7 +4,7 @@ use super::Exit;
 use crate::experiment::{self, Knob, Options, CAMPAIGNS};
 use clap::{value_parser, Arg, ArgAction, ArgMatches, Command};
 use resched::time::Time;
-use resched::Result;
+use resched::{Error, Result};
 use std::path::PathBuf;
 
 /// Arguments of `resched experiment <campaign>`. The command line has one subcommand per entry
@@ -283,6 +283,17 @@ pub fn run(a: Args) -> Result<Exit> {
             crate::outln!("{:16} {}", c.name, c.describe())?;
         }
         return Ok(Exit::Ok);
+    }
+    // The node-stealing campaigns draw one failure sequence per seed (`--sets`): a scenario
+    // count would be silently ignored.
+    if a.scenarios.is_some() && matches!(a.name.as_str(), "steal-synthetic" | "steal-sweep") {
+        return Err(Error::option(
+            "--scenarios",
+            format!(
+                "{} does not read it: each seed (--sets) draws one failure sequence",
+                a.name
+            ),
+        ));
     }
     let mut a = a;
     let mode = match &a.shard {

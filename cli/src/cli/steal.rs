@@ -657,8 +657,30 @@ fn resilience(
         largest,
         &res.checkpoint,
         &res.recovery,
-    )?;
+    )
+    .map_err(|e| blame_costs(o, e))?;
     Ok((res, mtbf))
+}
+
+/// The error of μ_ind/p ≤ C + R named by the option the user gave: `--checkpoint` or
+/// `--recovery` when the MTBF is the default and a cost was given (the cost is what is out of
+/// range), the MTBF otherwise.
+fn blame_costs(o: &Options, e: Error) -> Error {
+    let given = if o.checkpoint.is_some() {
+        "checkpoint"
+    } else {
+        "recovery"
+    };
+    match e {
+        Error::Param { name, msg }
+            if name == "mtbf_ind"
+                && o.mtbf.is_none()
+                && (o.checkpoint.is_some() || o.recovery.is_some()) =>
+        {
+            Error::param(given, msg)
+        }
+        e => e,
+    }
 }
 
 /// The platform line of the report.
