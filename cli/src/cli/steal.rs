@@ -284,13 +284,13 @@ pub fn run(a: Args) -> Result<Exit> {
         Some(p) => Some(FailureSource::load(p, w.nodes)?),
         None => None,
     };
-    println!("workload: {note}");
-    println!("{}", measure_line(&opts, &pruning));
-    println!("node returns: {} by the plan", opts.readings.returns);
-    println!(
+    crate::outln!("workload: {note}")?;
+    crate::outln!("{}", measure_line(&opts, &pruning))?;
+    crate::outln!("node returns: {} by the plan", opts.readings.returns)?;
+    crate::outln!(
         "compression: at {} (docs/reference/readings.md)",
         opts.readings.compression
-    );
+    )?;
     print_platform(
         &a,
         &w,
@@ -501,6 +501,13 @@ fn measure_line(o: &Options, p: &Pruning) -> String {
 
 /// Every output path can be written (before the simulation).
 fn check_outputs(a: &Args) -> Result<()> {
+    let workload = (!a.workload.starts_with("synthetic")).then(|| Path::new(&a.workload));
+    super::args::distinct_files(&[
+        ("--workload", workload),
+        ("--failures", a.failures.as_deref()),
+        ("--csv", a.csv.as_deref()),
+        ("--jobs-csv", a.jobs_csv.as_deref()),
+    ])?;
     if let Some(p) = &a.csv {
         outputs::check_file(p, "--csv")?;
     }
@@ -518,13 +525,6 @@ fn check_outputs(a: &Args) -> Result<()> {
 struct Failing {
     nodes: u32,
     rule: &'static str,
-    let workload = (!a.workload.starts_with("synthetic")).then(|| Path::new(&a.workload));
-    super::args::distinct_files(&[
-        ("--workload", workload),
-        ("--failures", a.failures.as_deref()),
-        ("--csv", a.csv.as_deref()),
-        ("--jobs-csv", a.jobs_csv.as_deref()),
-    ])?;
 }
 
 /// The workload named by `--workload`, a line describing it, whether it is synthetic, and
