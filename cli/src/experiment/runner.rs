@@ -354,21 +354,6 @@ fn progress_bar(cfg: &RunConfig, total: usize, resumed: usize) -> ProgressBar {
     bar
 }
 
-/// Runs `work` on a pool of `threads` workers (`None`: rayon's global pool, all cores).
-fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
-    match crate::cli::args::check_threads(threads)? {
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| Error::Limit(format!("thread pool: {e}")))?
-            .install(work),
-        None => work(),
-    }
-}
-
-/// Writes rows as CSV (atomically). `header` names the columns; every row has as many fields.
-pub fn write_csv(path: &Path, header: &[&str], rows: &[Vec<String>]) -> Result<()> {
-    let mut w = csv::Writer::from_writer(Vec::new());
 /// Removes the output layer's temporaries ([`resched::error::TEMP_PREFIX`]) that a killed run
 /// left in the output directory `out` and its sub-directories (`cells/`, plots): the half-written
 /// files of that run, which nothing else would ever remove. A run that resumes is the only
@@ -387,6 +372,21 @@ fn remove_stale_temporaries(out: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Runs `work` on a pool of `threads` workers (`None`: rayon's global pool, all cores).
+fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    match crate::cli::args::check_threads(threads)? {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| Error::Limit(format!("thread pool: {e}")))?
+            .install(work),
+        None => work(),
+    }
+}
+
+/// Writes rows as CSV (atomically). `header` names the columns; every row has as many fields.
+pub fn write_csv(path: &Path, header: &[&str], rows: &[Vec<String>]) -> Result<()> {
+    let mut w = csv::Writer::from_writer(Vec::new());
     let err = |e: csv::Error| Error::Limit(format!("{}: {e}", path.display()));
     w.write_record(header).map_err(err)?;
     for r in rows {
@@ -510,21 +510,6 @@ mod tests {
     }
 
     #[test]
-    fn manifest_mismatch_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        prepare(dir.path(), &serde_json::json!({"seed": 1, "quick": true})).unwrap();
-        prepare(dir.path(), &serde_json::json!({"seed": 1, "quick": true})).unwrap();
-        let e = prepare(dir.path(), &serde_json::json!({"seed": 2, "quick": true}))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("`seed`"), "{e}");
-    }
-
-    /// The manifest names the build that started the campaign; a rerun compares manifests
-    /// without it, so that a manifest of another build, or of before builds were recorded,
-    /// resumes (and keeps its own record).
-    #[test]
-    #[test]
     fn a_resumed_run_removes_the_temporaries_a_killed_run_left() {
         let dir = tempfile::tempdir().unwrap();
         let cells_dir = dir.path().join("cells");
@@ -560,6 +545,21 @@ mod tests {
         assert_eq!(names(outside.path()), [".resched-tmp-zz"]);
     }
 
+    #[test]
+    fn manifest_mismatch_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        prepare(dir.path(), &serde_json::json!({"seed": 1, "quick": true})).unwrap();
+        prepare(dir.path(), &serde_json::json!({"seed": 1, "quick": true})).unwrap();
+        let e = prepare(dir.path(), &serde_json::json!({"seed": 2, "quick": true}))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`seed`"), "{e}");
+    }
+
+    /// The manifest names the build that started the campaign; a rerun compares manifests
+    /// without it, so that a manifest of another build, or of before builds were recorded,
+    /// resumes (and keeps its own record).
+    #[test]
     fn manifest_names_the_build_and_resumes_across_builds() {
         let dir = tempfile::tempdir().unwrap();
         let m = serde_json::json!({"seed": 1, "quick": true});
