@@ -47,13 +47,13 @@ pub fn run(a: Args) -> Result<Exit> {
     };
     let shards = check_shards(&a.dirs, builds)?;
     for (_, why) in other_builds(&shards, crate::provenance::this_build()) {
-        eprintln!("warning: --allow-mixed-builds: {why}");
+        crate::errln!("warning: --allow-mixed-builds: {why}");
     }
     let rec = &shards[0].record;
     match rec.command.as_str() {
         "experiment" => {
             for w in assemble_cells(&shards, &a.out, builds)? {
-                eprintln!("warning: --allow-mixed-builds: {w}");
+                crate::errln!("warning: --allow-mixed-builds: {w}");
             }
             let mut argv: Vec<String> = vec!["resched".into(), "experiment".into()];
             argv.extend(rec.args.iter().cloned());
