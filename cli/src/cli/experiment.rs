@@ -148,7 +148,7 @@ fn knob_arg(k: Knob) -> Arg {
             ),
         Knob::Compression => Arg::new("compression")
             .long("compression")
-            .value_name("completions|completions-and-arrivals")
+            .value_name("RULE")
             .value_parser(value_parser!(resched::stealing::Compression))
             .help(
                 "When the plan's reservations are compressed: `completions` (default, \
