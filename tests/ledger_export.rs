@@ -199,26 +199,28 @@ fn the_amdahl_family_is_exported_and_rechecked_by_verify_simulate_and_opt() {
 
 #[test]
 fn json_states_brackets_where_opt_is_not_proven_and_the_flags_are_checked() {
-    // The mix members: OPT between L' and U (the area argument does not close it).
+    // The mix member at s = 7 (P = 49, beyond the exact search): OPT between L' and U (the
+    // area argument does not close it).
     let (code, text) = run(
         Path::new("."),
-        &["prove", "moldable.thm7", "--param", "s=6", "--json"],
+        &["prove", "moldable.thm7", "--param", "s=7", "--json"],
     );
     assert_eq!(code, 0, "{text}");
     let doc = json_of(&text);
-    let w = &doc["witnesses"][0];
+    let w = &doc["witnesses"][1];
+    assert_eq!(w["processors"], 49, "{w}");
     assert_eq!(w["opt"]["status"], "bracketed", "{w}");
     assert_eq!(w["ratio_of"], "T/U");
     let (lo, up) = (time(&w["opt"]["lower"]), time(&w["opt"]["upper"]));
     assert!(lo < up, "{w}");
     assert_eq!(exact(&w["u"]), up);
-    // s = 6: 2052889/653244 ≈ 3.1426 certified.
-    assert_eq!(exact(&w["ratio"]), Time::new(2_052_889, 653_244).unwrap());
+    // s = 7: 1529446/470617 ≈ 3.2499 certified.
+    assert_eq!(exact(&w["ratio"]), Time::new(1_529_446, 470_617).unwrap());
     assert!(
         w["ratio"]["decimal"]
             .as_str()
             .unwrap()
-            .starts_with("3.14260"),
+            .starts_with("3.24987"),
         "{w}"
     );
     // --json and --export need an id; they do not combine with --all.

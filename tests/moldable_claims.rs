@@ -104,18 +104,19 @@ fn searched_families_are_measured_by_certified_ratios() {
 #[test]
 fn the_ledger_states_opt_where_the_area_argument_proves_it() {
     // Amdahl and communication members: OPT = U proven (the area argument), so the ratio is
-    // T/OPT exactly; the mix members stay bracketed [L', U].
+    // T/OPT exactly; the mix members beyond the exact search's reach (P > 36) stay bracketed
+    // [L', U].
     for (id, p, proven) in [
         ("moldable.thm5", "s=6", true),
         ("moldable.thm3", "m=2", true),
-        ("moldable.thm7", "s=6", false),
+        ("moldable.thm7", "s=7", false),
     ] {
         let e = resched_proofs::find(id).unwrap();
         let rep = (e.check)(&Params::for_entry(e, &[p.into()]).unwrap(), &budget(0)).unwrap();
         let members: Vec<_> = rep
             .witness
             .iter()
-            .filter(|m| m.algo.contains("area+chain"))
+            .filter(|m| m.algo.contains("area+chain") && !m.algo.ends_with("P = 36"))
             .collect();
         assert!(!members.is_empty(), "{id}");
         for m in members {

@@ -229,33 +229,14 @@ fn measure_member(
     rep: &mut Report,
 ) -> Result<()> {
     let r = ac::certify_under(c, prios)?;
-    let area = least_area::area_below(&c.instance, &c.scenario, &r.u)?;
-    let lower = resched::bounds::moldable::lprime(&c.instance, &c.scenario)?.lower;
-    let needed = match &area.needed {
-        Some(a) => a.to_string(),
-        None => "more than any (the attempts cannot fit)".to_string(),
-    };
-    let (opt, how, vs) = if area.proves_opt_at_least() {
-        (
-            OptRef::Exact(r.u.clone()),
-            format!(
-                "OPT = U by the area argument: a schedule shorter than U = {} needs area {needed} ≥ P·U = {} (checked computation), and U's schedule passes the checker",
-                r.u, area.capacity
-            ),
-            "T/OPT",
-        )
-    } else {
-        (
-            OptRef::Between {
-                lower,
-                upper: r.u.clone(),
-            },
-            format!(
-                "L'(J,f) ≤ OPT ≤ U, U the makespan of a checked schedule (the area argument does not close the gap: a schedule shorter than U needs area {needed} < P·U = {})",
-                area.capacity
-            ),
-            "certified ratio T/U",
-        )
+    let (opt, how) = area_opt(c, &r.u)?;
+    let searched = search_opt(c, &opt, &mut rep.notes)?;
+    let (opt, how) = match (&searched, opt) {
+        (Ok(Some(o)), OptRef::Between { .. }) => (
+            OptRef::Exact(o.clone()),
+            format!("OPT = {o} by the exact search's proof; {how}"),
+        ),
+        (_, opt) => (opt, how),
     };
     let Some(&prio) = prios
         .iter()
@@ -265,40 +246,112 @@ fn measure_member(
     else {
         return Err(Error::param("priority", "no rule was run"));
     };
-    let alike = r.makespans.iter().all(|t| *t == r.t);
     let rules: Vec<String> = prios.iter().map(|p| p.to_string()).collect();
+    let mut m = Measurement::certified(
+        format!(
+            "lpa-list/{}, {} P = {}",
+            rules.join("|"),
+            c.family,
+            c.instance.procs
+        ),
+        r.t.clone(),
+        opt,
+        upper.clone(),
+    )?;
+    m.holds &= searched.is_ok();
+    let alike = r.makespans.iter().all(|t| *t == r.t);
     rep.notes.push(format!(
-        "family {} [{}]: LPA-LIST T = {} ({}), U = {} (a checked schedule), {vs} = {} ≈ {} — {}; {how}",
+        "family {} [{}]: LPA-LIST T = {} ({}), U = {} (a checked schedule), {} = {} ≈ {} — {}; {how}",
         c.family,
         c.params,
         r.t,
         if alike { format!("{} alike", rules.join(", ")) } else { format!("least of {:?}", r.makespans.iter().map(|t| t.to_string()).collect::<Vec<_>>()) },
         r.u,
-        r.ratio,
-        r.ratio.to_decimal_string(4),
-        reached(&r.ratio, claim)
+        if matches!(m.opt, OptRef::Exact(_)) { "T/OPT" } else { "certified ratio T/U" },
+        m.ratio,
+        m.ratio.to_decimal_string(4),
+        reached(&m.ratio, claim)
     ));
-    rep.witness.push(
-        Measurement::certified(
-            format!(
-                "lpa-list/{}, {} P = {}",
-                rules.join("|"),
-                c.family,
-                c.instance.procs
-            ),
-            r.t,
-            opt,
-            upper.clone(),
-        )?
-        .with_evidence(Evidence::new(
-            &c.instance,
-            &c.scenario,
-            run::spec("lpa-list", prio),
-            Some(&c.schedule),
-            how,
-        )),
-    );
+    rep.witness.push(m.with_evidence(Evidence::new(
+        &c.instance,
+        &c.scenario,
+        run::spec("lpa-list", prio),
+        Some(&c.schedule),
+        how,
+    )));
     Ok(())
+}
+
+/// OPT of a member with U = `u` (its checked schedule's makespan): exactly U where the area
+/// argument ([`least_area`]) shows that no shorter schedule fits, else [L'(J,f), U]; with how
+/// it is known, in words.
+fn area_opt(c: &ac::Construction, u: &Time) -> Result<(OptRef, String)> {
+    let area = least_area::area_below(&c.instance, &c.scenario, u)?;
+    let needed = match &area.needed {
+        Some(a) => a.to_string(),
+        None => "more than any (the attempts cannot fit)".to_string(),
+    };
+    if area.proves_opt_at_least() {
+        return Ok((
+            OptRef::Exact(u.clone()),
+            format!(
+                "OPT = U by the area argument: a schedule shorter than U = {u} needs area {needed} ≥ P·U = {} (checked computation), and U's schedule passes the checker",
+                area.capacity
+            ),
+        ));
+    }
+    let lower = resched::bounds::moldable::lprime(&c.instance, &c.scenario)?.lower;
+    Ok((
+        OptRef::Between {
+            lower,
+            upper: u.clone(),
+        },
+        format!(
+            "L'(J,f) ≤ OPT ≤ U, U the makespan of a checked schedule (the area argument does not close the gap: a schedule shorter than U needs area {needed} < P·U = {})",
+            area.capacity
+        ),
+    ))
+}
+
+/// The exact search on a member small enough for it (P ≤ 36): where it proves OPT, that OPT
+/// must agree with the ledger's (a proven OPT = U that the search contradicts breaks the
+/// entry: the inner `Err`), and it replaces a bracket; a refusal for the times' size is
+/// noted. The inner `Ok` holds the search's OPT where it proves one.
+fn search_opt(
+    c: &ac::Construction,
+    opt: &OptRef,
+    notes: &mut Vec<String>,
+) -> Result<std::result::Result<Option<Time>, ()>> {
+    if c.instance.procs > 36 {
+        return Ok(Ok(None));
+    }
+    let what = format!("{} [{}]", c.family, c.params);
+    match run::opt(&c.instance, &c.scenario, &Budget::quick()) {
+        Ok(OptRef::Exact(o)) => {
+            let agrees = match opt {
+                OptRef::Exact(x) => *x == o,
+                other => other.lower() <= &o && other.upper().is_none_or(|u| o <= *u),
+            };
+            notes.push(format!(
+                "{what}: the exact search proves OPT = {o}{}",
+                if agrees {
+                    ", within what the ledger states"
+                } else {
+                    ", AGAINST the ledger"
+                }
+            ));
+            Ok(if agrees { Ok(Some(o)) } else { Err(()) })
+        }
+        Ok(other) => {
+            notes.push(format!("{what}: the exact search stops at {other}"));
+            Ok(Ok(None))
+        }
+        Err(Error::Limit(e)) => {
+            notes.push(format!("{what}: the exact search refuses ({e})"));
+            Ok(Ok(None))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// LPA's largest α and β over the model ([`inflation`]), at a few P, and what they bound:
