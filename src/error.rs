@@ -341,7 +341,9 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
             f.write_all(contents).and_then(|()| f.flush()).map_err(io)
         }
         Target::Replace(real) => {
-            let mut tmp = temp_builder().tempfile_in(dir_of(&real)).map_err(io)?;
+            let mut tmp = temp_builder()
+                .tempfile_in(dir_of(&real))
+                .map_err(|e| io(plain(e)))?;
             tmp.write_all(contents)
                 .and_then(|()| tmp.flush())
                 .map_err(io)?;
@@ -360,13 +362,10 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
 pub fn check_output(path: &Path) -> Result<()> {
     match target(path)? {
         Target::InPlace => Ok(()),
-        Target::Replace(real) => {
-            let dir = dir_of(&real);
-            temp_builder()
-                .tempfile_in(dir)
-                .map(drop)
-                .map_err(|e| Error::io(dir, e))
-        }
+        Target::Replace(real) => temp_builder()
+            .tempfile_in(dir_of(&real))
+            .map(drop)
+            .map_err(|e| Error::io(path, plain(e))),
     }
 }
 
@@ -387,7 +386,7 @@ pub fn write_atomic_with(
         Target::Replace(real) => dir_of(real).to_path_buf(),
         Target::InPlace => std::env::temp_dir(),
     };
-    let tmp = temp_builder().tempdir_in(dir).map_err(io)?;
+    let tmp = temp_builder().tempdir_in(dir).map_err(|e| io(plain(e)))?;
     let file = tmp.path().join(format!("out{suffix}"));
     write(&file)?;
     match place {
@@ -399,6 +398,15 @@ pub fn write_atomic_with(
             keep_permissions(&real, &file, path)?;
             std::fs::rename(&file, &real).map_err(io)
         }
+    }
+}
+
+/// The operating system's error without the temporary's path that tempfile appends: errors
+/// name the path the user gave.
+fn plain(e: std::io::Error) -> std::io::Error {
+    match e.raw_os_error() {
+        Some(code) => std::io::Error::from_raw_os_error(code),
+        None => e,
     }
 }
 

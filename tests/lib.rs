@@ -46,6 +46,7 @@ mod opt_packing;
 mod opt_threads;
 mod opt_unscaled;
 mod opt_vs_heuristics;
+mod output_layer;
 mod peer_moldable;
 mod quickcheck_model;
 mod quickcheck_schedulers;

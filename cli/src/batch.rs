@@ -77,8 +77,9 @@ struct Request {
     algo: String,
     #[serde(default)]
     priority: Option<String>,
+    /// Read as the number's literal text (never through an f64), see [`seed_of`].
     #[serde(default)]
-    seed: u64,
+    seed: Option<serde_json::Number>,
     #[serde(default)]
     eps: Option<Time>,
     /// Echoed back as is (also on error lines, see [`request_error`]).
@@ -281,11 +282,33 @@ fn answer(req: Request) -> Result<(Certified, Instance, u64), String> {
     let spec = AlgoSpec {
         name: req.algo.clone(),
         priority,
-        seed: req.seed,
+        seed: seed_of(req.seed.as_ref(), priority)?,
         eps: req.eps.clone(),
     };
     let c = certify(&spec, &inst, &sc).map_err(|e| describe(&e))?;
     Ok((c, inst, failures))
+}
+
+/// The seed of the RANDOM priority, read exactly from the number as written (a seed of 2^64 is
+/// named as written, not as a rounded float), and refused with any other rule, as the command
+/// line's `--seed` is: a seed that nothing reads must not be silently ignored.
+fn seed_of(seed: Option<&serde_json::Number>, priority: Option<Priority>) -> Result<u64, String> {
+    let Some(n) = seed else {
+        // default: seed 0 of the RANDOM priority (documented)
+        return Ok(0);
+    };
+    let text = n.to_string();
+    let value = text.parse::<u64>().map_err(|_| {
+        format!("field `seed`: `{text}` is not an integer from 0 to 18446744073709551615")
+    })?;
+    // default: LPT is the documented default priority
+    let rule = priority.unwrap_or(Priority::Lpt);
+    if rule != Priority::Random {
+        return Err(format!(
+            "field `seed`: only the RANDOM priority reads a seed, and the rule here is {rule}"
+        ));
+    }
+    Ok(value)
 }
 
 /// The instance of a request: inline (`instance`) or from a file (`instance_file`).
@@ -439,6 +462,11 @@ fn next_line(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<Line>> 
         }
         if !over {
             buf.extend_from_slice(part);
+        } else if part.contains(&0) {
+            // An over-long line is skipped to its newline; a NUL byte (never in JSON text)
+            // means a stream such as /dev/zero that has none, which would be read forever.
+            let msg = "a NUL byte in a line over the budget: the input is not JSON Lines text";
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, msg));
         }
         let used = part.len() + usize::from(newline.is_some());
         r.consume(used);
@@ -551,7 +579,9 @@ fn write_in_order<W: Write>(
     permits: mpsc::SyncSender<()>,
     mut out: W,
 ) -> resched::Result<Summary> {
-    let io = |e| Error::io(Path::new("output"), e);
+    // The program's writer is its standard output: a full device or a closed pipe is the
+    // typed error every command gives for it.
+    let io = Error::Stdout;
     let mut waiting = BTreeMap::new();
     let mut summary = Summary::default();
     loop {

@@ -45,11 +45,28 @@ fn inputs(
 }
 
 /// An [`AlgoSpec`] from the Python parameters (`eps` as exact text, e.g. `"1/100"`).
-fn spec(algo: &str, priority: Option<&str>, seed: u64, eps: Option<&str>) -> PyResult<AlgoSpec> {
+fn spec(
+    algo: &str,
+    priority: Option<&str>,
+    seed: Option<u64>,
+    eps: Option<&str>,
+) -> PyResult<AlgoSpec> {
     let priority = priority
         .map(str::parse::<Priority>)
         .transpose()
         .map_err(py_err)?;
+    // Only the RANDOM priority reads a seed: with another rule it is refused, as the command
+    // line and batch refuse it, rather than silently ignored.
+    // default: LPT is the documented default priority
+    let rule = priority.unwrap_or(Priority::Lpt);
+    if seed.is_some() && rule != Priority::Random {
+        return Err(py_err(Error::param(
+            "seed",
+            format!("only the RANDOM priority reads a seed, and the rule here is {rule}"),
+        )));
+    }
+    // default: seed 0 of the RANDOM priority (documented)
+    let seed = seed.unwrap_or(0);
     let eps = eps
         .map(|e| {
             e.parse::<Time>()
@@ -143,14 +160,14 @@ fn certified<'py>(out: &Out<'py>, c: &Certified) -> PyResult<Bound<'py, PyDict>>
 
 /// Runs `algo` on (instance, scenario) through the oracle's certify path.
 #[pyfunction]
-#[pyo3(signature = (instance, scenario, algo, priority=None, seed=0, eps=None))]
+#[pyo3(signature = (instance, scenario, algo, priority=None, seed=None, eps=None))]
 fn certify<'py>(
     py: Python<'py>,
     instance: &Bound<'py, PyAny>,
     scenario: Option<&Bound<'py, PyAny>>,
     algo: &str,
     priority: Option<&str>,
-    seed: u64,
+    seed: Option<u64>,
     eps: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (inst, sc) = inputs(instance, scenario)?;
@@ -201,7 +218,7 @@ fn opt<'py>(
 
 /// Checks a schedule: feasibility by the checker; with `algo`, whether it is that algorithm's.
 #[pyfunction]
-#[pyo3(signature = (instance, scenario, schedule, algo=None, priority=None, seed=0, eps=None))]
+#[pyo3(signature = (instance, scenario, schedule, algo=None, priority=None, seed=None, eps=None))]
 #[allow(clippy::too_many_arguments)] // the Python signature: three inputs and the algorithm's
 fn verify<'py>(
     py: Python<'py>,
@@ -210,7 +227,7 @@ fn verify<'py>(
     schedule: &Bound<'py, PyAny>,
     algo: Option<&str>,
     priority: Option<&str>,
-    seed: u64,
+    seed: Option<u64>,
     eps: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (inst, sc) = inputs(instance, scenario)?;

@@ -114,6 +114,8 @@ Moldable peer mode: resched simulate --peer-moldable-instance mix_1 --peer-failu
 
 /// Runs the command.
 pub fn run(a: Args) -> Result<Exit> {
+    // Before any input is read.
+    super::args::check_threads(a.threads)?;
     if let (Some(pi), Some(pf)) = (&a.peer_instance, &a.peer_failures) {
         return run_peer(pi, pf, &a);
     }
