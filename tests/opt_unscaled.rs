@@ -142,6 +142,14 @@ fn amdahl_area_chain_member_at_s6_is_fourteen() {
     assert!(r.stats.unscaled.is_none(), "the 128-bit model holds it");
     assert!(r.is_optimal(), "{} ≥ {}", r.makespan, r.lower_bound());
     assert_eq!(r.makespan, Time::from_int(14));
+    // The ILP's model is the 64-bit one: asking for it is a typed limit that names the way out.
+    for method in [Method::Ilp, Method::Both] {
+        let e = opt::solve(&inst, &sc, &OptConfig::with_method(method)).unwrap_err();
+        assert!(
+            matches!(e, Error::Limit(ref m) if m.contains("method `search`")),
+            "{method:?}: {e}"
+        );
+    }
 }
 
 #[test]

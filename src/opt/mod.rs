@@ -290,10 +290,16 @@ pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResul
 
 /// The ILP's refusal of times scaled beyond its 64-bit model (common denominator `scale`).
 fn ilp_beyond_its_model(scale: &BigInt) -> Error {
+    let digits = scale.to_string().len();
+    let scale = if digits <= 40 {
+        scale.to_string()
+    } else {
+        format!("a number of {digits} digits")
+    };
     Error::Limit(format!(
-        "opt: the ILP's time-indexed model needs the times scaled to integers of 64 bits, and their \
-         common denominator ({} digits) leaves no room; use the search (method `search`)",
-        scale.to_string().len()
+        "opt: the ILP's time-indexed model needs a scaled horizon of at most {} units, which \
+         these times (common denominator {scale}) exceed; use the search (method `search`)",
+        max_horizon(1)
     ))
 }
 

@@ -143,7 +143,7 @@ struct Shared {
 
 /// A value of the portfolio's atomics: at most the start's makespan, which [`solve_parallel`]
 /// checked fits 64 bits.
-#[allow(clippy::unnecessary_fallible_conversions)] // an identity on the 64-bit model
+#[allow(clippy::useless_conversion, clippy::unnecessary_fallible_conversions)] // an identity on the 64-bit model
 fn narrow(x: Int) -> i64 {
     debug_assert!(fits_atomic(x), "solve_parallel checked the horizon");
     // unreachable: every stored value is ≤ the start's makespan, which fits (debug_assert above)
@@ -157,7 +157,7 @@ fn widen(x: i64) -> Int {
 }
 
 /// True when `x` fits the portfolio's 64-bit atomics.
-#[allow(clippy::unnecessary_fallible_conversions)] // always true on the 64-bit model
+#[allow(clippy::useless_conversion, clippy::unnecessary_fallible_conversions)] // always true on the 64-bit model
 fn fits_atomic(x: Int) -> bool {
     i64::try_from(x).is_ok()
 }

@@ -14,7 +14,9 @@
 //!
 //! The unit tests of the shared files run on both widths (they reach [`crate::opt::solve`] and
 //! [`crate::opt::OptConfig`] through the re-exports below).
-#![allow(clippy::useless_conversion)] // `i128::from(x)` is a widening on the 64-bit path only
+// `i128::from(x)` is a widening on the 64-bit path only; the shared files are loaded twice on
+// purpose (the module documentation).
+#![allow(clippy::useless_conversion, clippy::duplicate_mod)]
 
 /// The integer of this model.
 pub type Int = i128;

@@ -18,8 +18,8 @@ pub struct Args {
     #[arg(long)]
     pub scenario: PathBuf,
     /// Exact method: the branch-and-bound search, the time-indexed ILP, or both (cross-checked).
-    /// Times whose common denominator is too large for the ILP's model are answered by the
-    /// search (128-bit) or, beyond it, by exact-time bounds and list schedules, whatever the method.
+    /// Times whose common denominator is too large for the ILP's 64-bit model need the search,
+    /// which runs on 128-bit integers or, beyond them, answers by exact-time bounds.
     #[arg(long, default_value = "search", value_name = "search|ilp|both")]
     pub method: String,
     /// MILP solver of the ILP method: microlp, or highs when built with the `highs` feature
