@@ -170,6 +170,15 @@ mod tests {
     }
 
     #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(escape_controls("a\tb\nc"), "a\tb\nc");
+        assert_eq!(
+            escape_controls("x\0y\u{1b}[2J\r\u{7}\u{85}"),
+            "x\\0y\\x1b[2J\\r\\x07\\u{85}"
+        );
+    }
+
+    #[test]
     fn garbage_says_what_was_expected() {
         for (text, want) in [
             ("", "printed nothing"),

@@ -441,6 +441,58 @@ mod tests {
         }
     }
 
+    /// A cell holds the cell it is named after with this run's parameter hash; another key, another
+    /// hash, text that is not a JSON object, and (with the same-build rule) no stamp at all are
+    /// refused naming the file and the field; a stamp-less cell passes `AllowMixed` with a warning.
+    #[test]
+    fn cells_are_checked_against_their_name_and_parameters() {
+        use crate::experiment::shard::{params_hash, stamp_cell, CellStamp};
+        let s = ShardDir {
+            dir: PathBuf::from("s"),
+            record: ShardRecord::new("experiment", vec![], "0/1".parse().unwrap(), 1),
+        };
+        let m = serde_json::json!({"seed": 1});
+        let cell = |key: &str, params: String| {
+            stamp_cell(
+                r#"{"x":1}"#,
+                &CellStamp {
+                    key: key.into(),
+                    params,
+                },
+            )
+        };
+        let good = cell("c0", params_hash(&m, "c0"));
+        assert_eq!(
+            check_cell(&s, "c0", good.as_bytes(), &m, Builds::Same).unwrap(),
+            None
+        );
+        let msg =
+            |bytes: &[u8], b: Builds| check_cell(&s, "c0", bytes, &m, b).unwrap_err().to_string();
+        let e = msg(
+            cell("c1", params_hash(&m, "c1")).as_bytes(),
+            Builds::AllowMixed,
+        );
+        assert!(
+            e.contains("s/cells/c0.json") && e.contains("field `cell.key`: `c1`"),
+            "{e}"
+        );
+        let other = serde_json::json!({"seed": 9});
+        let e = msg(
+            cell("c0", params_hash(&other, "c0")).as_bytes(),
+            Builds::AllowMixed,
+        );
+        assert!(
+            e.contains("field `cell.params`") && e.contains("other parameters"),
+            "{e}"
+        );
+        let e = msg(&good.as_bytes()[..good.len() - 3], Builds::AllowMixed);
+        assert!(e.contains("damaged or truncated"), "{e}");
+        let e = msg(br#"{"x":1}"#, Builds::Same);
+        assert!(e.contains("records no `cell` stamp"), "{e}");
+        let w = check_cell(&s, "c0", br#"{"x":1}"#, &m, Builds::AllowMixed).unwrap();
+        assert!(w.is_some_and(|w| w.contains("merged unchecked")));
+    }
+
     /// Records and cells of this clean build pass; another commit, a dirty tree or no recorded
     /// build is refused, naming the shard (and the cell) and what to do.
     #[test]

@@ -385,6 +385,76 @@ mod tests {
         assert_eq!(Shard { index: 1, count: 3 }.block(10), 3..6);
     }
 
+    /// The hash is FNV-1a of the manifest's compact JSON, a NUL and the key: pinned, so that
+    /// cells written by one build are checked by the next.
+    #[test]
+    fn params_hash_is_pinned_and_stamps_round_trip() {
+        let m = serde_json::json!({"seed": 1, "campaign": "x"});
+        // Computed independently (Python: FNV-1a 64 of b'null\x00' and of the sorted compact
+        // JSON, a NUL and the key).
+        assert_eq!(
+            params_hash(&serde_json::Value::Null, ""),
+            "2ab82c9a31421b6c"
+        );
+        assert_eq!(params_hash(&m, "p00-s000"), "c8333ecaea8b23e9");
+        assert_ne!(params_hash(&m, "p00-s000"), params_hash(&m, "p01-s000"));
+        let m9 = serde_json::json!({"seed": 9, "campaign": "x"});
+        assert_ne!(params_hash(&m, "k"), params_hash(&m9, "k"));
+        let stamp = CellStamp {
+            key: "k".into(),
+            params: params_hash(&m, "k"),
+        };
+        for text in [r#"{"x":1,"y":[2]}"#, "{}"] {
+            let stamped = stamp_cell(text, &stamp);
+            assert!(stamped.starts_with("{\"resched\":{"), "{stamped}");
+            let back = unstamp_cell(&stamped).unwrap();
+            assert_eq!(back.stamp.as_ref(), Some(&stamp));
+            assert_eq!(back.result, text);
+            assert_eq!(back.build.as_ref(), Some(crate::provenance::this_build()));
+        }
+        let old = unstamp_cell(r#"{"x":1}"#).unwrap();
+        assert_eq!((old.stamp, old.result.as_str()), (None, r#"{"x":1}"#));
+        assert!(unstamp_cell(r#"{"cell":5,"x":1}"#)
+            .err()
+            .is_some_and(|e| e.contains("field `cell`")));
+    }
+
+    /// A record edited by hand is refused naming the field, never used as an index.
+    #[test]
+    fn tampered_records_are_refused() {
+        let good = ShardRecord::new("experiment", vec![], "1/3".parse().unwrap(), 4);
+        let text = |r: &ShardRecord| serde_json::to_string(r).unwrap();
+        assert!(ShardRecord::parse(&text(&good), "s.json").is_ok());
+        let mut r = good.clone();
+        r.shard.index = 3;
+        let e = ShardRecord::parse(&text(&r), "s.json")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("field `shard.index`: 3: must be below the count 3"),
+            "{e}"
+        );
+        let mut r = good.clone();
+        r.shard.count = 0;
+        r.shard.index = 0;
+        let e = ShardRecord::parse(&text(&r), "s.json")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("field `shard.count`"), "{e}");
+        let mut r = good.clone();
+        r.units = vec!["a".into(), "a".into()];
+        let e = ShardRecord::parse(&text(&r), "s.json")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`a` is listed twice"), "{e}");
+        let mut r = good;
+        r.units = (0..5).map(|i| i.to_string()).collect();
+        let e = ShardRecord::parse(&text(&r), "s.json")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("5 units, more than the run's total 4"), "{e}");
+    }
+
     #[test]
     fn record_refuses_another_shard_in_its_directory() {
         let dir = tempfile::tempdir().unwrap();
