@@ -22,12 +22,16 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .expect("a one-thread pool");
+    // One pool for every input: building one per input would dominate the run.
+    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+    let pool = POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a one-thread pool")
+    });
     let mut out = Vec::new();
-    let summary = run(data, &mut out, &opts, &pool).expect("in-memory input and output");
+    let summary = run(data, &mut out, &opts, pool).expect("in-memory input and output");
     let text = String::from_utf8(out).expect("responses are UTF-8");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), summary.requests);
