@@ -22,6 +22,13 @@ pip=("$pyvenv/bin/pip" --disable-pip-version-check -q)
 PATH="$(cd "$pyvenv/bin" && pwd):$PATH"
 export PATH
 "${pip[@]}" install 'maturin>=1.16,<2' pytest
+# evalys (with pandas) reads the Batsim jobs.csv the resched program writes
+# (tests/test_batsim_evalys.py); that test runs the program the Rust tests built.
+"${pip[@]}" install 'evalys>=4,<5'
+RESCHED_BIN="${RESCHED_BIN:-${CARGO_TARGET_DIR:-target}/debug/resched}"
+[ -x "$RESCHED_BIN" ] || cargo build -p resched-cli --bin resched
+RESCHED_BIN="$(cd "$(dirname "$RESCHED_BIN")" && pwd)/$(basename "$RESCHED_BIN")"
+export RESCHED_BIN
 MATURIN_PEP517_ARGS="--profile dev" \
     "${pip[@]}" install --no-build-isolation --force-reinstall --no-deps ./python
 "$pyvenv/bin/pytest" -q -p no:cacheprovider python/tests

@@ -16,6 +16,7 @@ mod support;
 mod adversarial_cases;
 mod bad_inputs;
 mod batch;
+mod batsim_export;
 mod catalogue_cli;
 mod checker_reference;
 mod cli_errors;

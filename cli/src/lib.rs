@@ -24,6 +24,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 pub mod batch;
+pub mod batsim;
 pub mod cli;
 pub mod diff;
 pub mod experiment;

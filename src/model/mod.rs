@@ -10,6 +10,7 @@ pub mod difference;
 pub mod instance;
 pub mod job;
 pub mod json;
+pub mod placement;
 pub mod scenario;
 pub mod schedule;
 pub mod speedup;

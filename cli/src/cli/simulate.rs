@@ -62,6 +62,10 @@ pub struct Args {
     /// Write an SVG Gantt chart of the schedule to this file.
     #[arg(long, conflicts_with = "peer_instance")]
     pub gantt: Option<PathBuf>,
+    /// Write the schedule in Batsim's jobs.csv format (one row per attempt, processor ids
+    /// placed), for evalys and the Batsim tools.
+    #[arg(long, value_name = "FILE", conflicts_with = "peer_instance")]
+    pub batsim_jobs: Option<PathBuf>,
     /// Also compute the exact optimum T_OPT(f) (`resched opt`'s search, 10 s budget) and print
     /// OPT and makespan/OPT.
     #[arg(long, conflicts_with = "peer_instance")]
@@ -148,9 +152,13 @@ pub fn run(a: Args) -> Result<Exit> {
         ("--instance", Some(ipath)),
         ("--scenario", Some(spath)),
         ("--gantt", a.gantt.as_deref()),
+        ("--batsim-jobs", a.batsim_jobs.as_deref()),
     ])?;
     if let Some(g) = &a.gantt {
         super::steal::outputs::check_file(g, "--gantt")?;
+    }
+    if let Some(b) = &a.batsim_jobs {
+        super::steal::outputs::check_file(b, "--batsim-jobs")?;
     }
     let inst = Instance::load(ipath)?;
     let sc = Scenario::load(spath, &inst)?;
@@ -165,6 +173,9 @@ pub fn run(a: Args) -> Result<Exit> {
     let c = oracle::certify(&spec, &inst, &sc)?;
     if let Some(g) = &a.gantt {
         write_atomic(g, gantt_svg(&inst, &c.schedule, &sc)?.as_bytes())?;
+    }
+    if let Some(b) = &a.batsim_jobs {
+        write_atomic(b, crate::batsim::schedule_csv(&inst, &c.schedule)?.as_bytes())?;
     }
     let vs_opt = if a.vs_opt {
         Some(

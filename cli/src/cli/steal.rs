@@ -125,6 +125,10 @@ pub struct Args {
     /// Write plots (SVG and PNG) into this directory.
     #[arg(long)]
     pub plots: Option<PathBuf>,
+    /// Write each variant's attempts in Batsim's jobs.csv format, `DIR/<variant>_jobs.csv`, for
+    /// evalys and the Batsim tools.
+    #[arg(long, value_name = "DIR")]
+    pub batsim_dir: Option<PathBuf>,
     /// Skip the independent checker.
     #[arg(long)]
     pub no_check: bool,
@@ -435,6 +439,13 @@ fn run_variant(
             Ending::Complete(_) => t.add(run, s.pruning, path)?,
         }
     }
+    if let Some(dir) = &a.batsim_dir {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let path = dir.join(format!("{v}_jobs.csv"));
+        write_atomic(&path, crate::batsim::steal_csv(run)?.as_bytes())?;
+        let partial = if stopped.is_some() { " (PARTIAL)" } else { "" };
+        crate::outln!("batsim jobs{partial}: {}", path.display())?;
+    }
     out.all.push(m);
     out.stopped.extend(stopped);
     Ok(())
@@ -516,6 +527,9 @@ fn check_outputs(a: &Args) -> Result<()> {
     }
     if let Some(d) = &a.plots {
         outputs::check_dir(d, "--plots")?;
+    }
+    if let Some(d) = &a.batsim_dir {
+        outputs::check_dir(d, "--batsim-dir")?;
     }
     Ok(())
 }
