@@ -143,6 +143,7 @@ pub fn schedule_csv(inst: &Instance, schedule: &Schedule) -> Result<String> {
                 start: a.start.clone(),
                 finish: a.end(),
                 procs: a.procs,
+                // unreachable: `place` gave every attempt its ids
                 ids: interval_set(a.nodes.as_deref().unwrap_or_default()),
                 state: if last.get(&a.job) == Some(&a.attempt) {
                     "COMPLETED_SUCCESSFULLY"
