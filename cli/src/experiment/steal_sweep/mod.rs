@@ -18,7 +18,7 @@
 //! runs per cell (Baseline and SFSJ × `unforeseen`, the paper's and the default, and
 //! `foreseen`). Ratios are SFSJ / Baseline of the seed means; the ± beside them is the standard
 //! error of the per-seed paired ratios. The plan is compressed by one reading of
-//! [`resched::stealing::Compression`] (`--compression`; default Batsched's, `completions`),
+//! [`resched::stealing::Compression`] (option `compression`; default Batsched's, `completions`),
 //! which the manifest and the summary name.
 //!
 //! Reading: the paper's workloads are Mira June 2017 and March 2018 and Intrepid June 2013, one
@@ -278,7 +278,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let (mtbfs, downs) = &grid;
     let seeds = opts.sets_or(3, 1)? as u64;
     let seed = opts.seed;
-    // default: no --compression is the paper's reading, Batsched's
+    // default: no compression reading given is the paper's, Batsched's
     let compression = opts.compression.unwrap_or_default();
     let workloads = load_workloads(opts)?;
     let manifest = serde_json::json!({
@@ -308,7 +308,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
          (utilization: > 1 favours SFSJ; flows: < 1 favours SFSJ){}. Both readings of node returns \
          (`unforeseen`, the default: the node is out of the plan until it is back, Section 5.1's \
          Batsched; `foreseen`: the plan counts on a struck node from the end of its downtime); \
-         the plan compressed at {} (`--compression`, docs/reference/readings.md).\n\n",
+         the plan compressed at {} (parameter `compression`, docs/reference/readings.md).\n\n",
         crate::experiment::build_label(),
         if opts.quick { " (quick: the first 150 jobs of one window)" } else { "" },
         compression_label(compression),

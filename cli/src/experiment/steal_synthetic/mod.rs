@@ -24,7 +24,7 @@
 //!
 //! Both readings of node returns ([`resched::stealing::NodeReturns`]: `unforeseen`, the
 //! paper's and the default, first) run on the same failures; the plan is compressed by one
-//! reading of [`resched::stealing::Compression`] (`--compression`, default Batsched's
+//! reading of [`resched::stealing::Compression`] (option `compression`, default Batsched's
 //! `completions`), which the manifest and the summary name.
 mod figure;
 
@@ -312,7 +312,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let name = "steal-synthetic";
     let seeds = opts.sets_or(10, 3)? as u64;
     let seed = opts.seed;
-    // default: no --compression is the paper's reading, Batsched's
+    // default: no compression reading given is the paper's, Batsched's
     let compression = opts.compression.unwrap_or_default();
     let manifest = serde_json::json!({
         "campaign": name, "version": version(), "seed": seed, "quick": opts.quick,
@@ -351,8 +351,8 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let mut md = format!(
         "# {name} (resched {})\n\nNode-stealing paper Section 6.3: Table 6's workload (128 nodes, 1000 jobs), platform MTBF 30 min, \
          C = R = 5 min, D = 10 min; seeds {seed}–{} (workload and failures); {:.1} failures per run on average (Baseline, \
-         node returns `{}`). Both readings of node returns; the plan compressed at {} (`--compression`, \
-         docs/reference/readings.md).\n\n",
+         node returns `{}`). Both readings of node returns; the plan compressed at {} (parameter \
+         `compression`, docs/reference/readings.md).\n\n",
         crate::experiment::build_label(),
         seed.wrapping_add(seeds - 1),
         fails[0],
