@@ -141,8 +141,8 @@ fn allotments(inst: &Instance, sc: &Scenario) -> Vec<Vec<Vec<u32>>> {
             .map(|(f, &fails)| vec![pick(f); fails as usize + 1])
             .collect()
     };
-    // unreachable: every valid job has a processor count, so its frontier is not empty
     let mut out = vec![
+        // unreachable: every valid job has a processor count, so its frontier is not empty
         per_job(&|f| f.first().copied().unwrap_or(1)),
         // unreachable: as above
         per_job(&|f| f.last().copied().unwrap_or(1)),
