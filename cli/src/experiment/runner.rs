@@ -607,7 +607,13 @@ mod tests {
         let p0 = dir.path().join("cells/c0.json");
         let text = std::fs::read_to_string(&p0).unwrap();
         let prov = serde_json::to_string(crate::provenance::this_build()).unwrap();
-        assert_eq!(text, format!("{{\"resched\":{prov},\"x\":0.0,\"n\":0}}"));
+        // Then the cell's stamp: its key and the parameter hash (no manifest here: `null`).
+        assert_eq!(
+            text,
+            format!(
+                "{{\"resched\":{prov},\"cell\":{{\"key\":\"c0\",\"params\":\"28350ae3b7b250d7\"}},\"x\":0.0,\"n\":0}}"
+            )
+        );
         // An old cell file: the result alone.
         std::fs::write(&p0, "{\"x\":0.0,\"n\":0}").unwrap();
         let Ran::Whole(again, stats) = run_cells(&cfg, &cells, f).unwrap() else {
