@@ -184,6 +184,7 @@ const FLAGS: &[(&str, &[Row])] = &[
             ("template", "cmd", Named),
             ("kind", "jobs-kind", InText),
             ("protocol", "--protocol", InText),
+            ("scenarios", "--scenarios", InText),
         ],
     ),
     (

@@ -180,7 +180,7 @@ pub fn compare(files: &Files<'_>, rel_tol: &Time) -> Result<Report> {
             lines.last().map_or(1, |l| l.line),
             format!(
                 "{} makespans, but {} has {} scenarios: one line per scenario (an output cut \
-                 short, or of another failure file; --scenarios N compares the first N only)",
+                 short, or of another failure file; `scenarios` N compares the first N only)",
                 lines.len(),
                 files.failures.display(),
                 scenarios.len()
