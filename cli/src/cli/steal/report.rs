@@ -291,14 +291,13 @@ mod tests {
         )
         .unwrap();
         let text = csv(&[compute(&run, &Pruning::default())], &[]).unwrap();
-        assert!(
-            text.lines()
-                .any(|l| l == "H111,\"[2^2,2^3)\",max_flow,21.000000,21,complete"),
-            "{text}"
-        );
+        let tag = crate::provenance::this_build().tag();
+        let line = format!("H111,\"[2^2,2^3)\",max_flow,21.000000,21,complete,{tag}");
+        assert!(text.lines().any(|l| l == line), "{text}");
         let mut r = ::csv::Reader::from_reader(text.as_bytes());
         for rec in r.records() {
-            assert_eq!(rec.unwrap().len(), 6);
+            let rec = rec.unwrap();
+            assert_eq!((rec.len(), &rec[6]), (7, tag.as_str()));
         }
     }
 }
