@@ -444,9 +444,8 @@ fn new_file_permissions() -> Option<std::fs::Permissions> {
                 .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
         });
     // default: without /proc the common umask 022 is assumed (a new output readable by all)
-    Some(std::fs::Permissions::from_mode(
-        0o666 & !umask.unwrap_or(0o022),
-    ))
+    let umask = umask.unwrap_or(0o022);
+    Some(std::fs::Permissions::from_mode(0o666 & !umask))
 }
 
 /// Elsewhere a new file keeps the temporary's permissions.

@@ -374,7 +374,9 @@ fn remove_stale_temporaries(out: &Path) -> Result<()> {
 
 /// Runs `work` on a pool of `threads` workers (`None`: rayon's global pool, all cores).
 fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
-    match crate::cli::args::check_threads(threads)? {
+    // The count was checked against the program's one bound where the options were read.
+    match threads {
+        Some(0) => Err(Error::param("threads", "at least 1")),
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build()
