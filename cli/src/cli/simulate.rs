@@ -175,7 +175,10 @@ pub fn run(a: Args) -> Result<Exit> {
         write_atomic(g, gantt_svg(&inst, &c.schedule, &sc)?.as_bytes())?;
     }
     if let Some(b) = &a.batsim_jobs {
-        write_atomic(b, crate::batsim::schedule_csv(&inst, &c.schedule)?.as_bytes())?;
+        write_atomic(
+            b,
+            crate::batsim::schedule_csv(&inst, &c.schedule)?.as_bytes(),
+        )?;
     }
     let vs_opt = if a.vs_opt {
         Some(

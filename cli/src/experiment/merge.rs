@@ -369,7 +369,7 @@ pub fn assemble_cells(shards: &[ShardDir], out: &Path, builds: Builds) -> Result
     let parsed = |path: &Path, text: &str| -> Result<serde_json::Value> {
         let v =
             serde_json::from_str(text).map_err(|e| Error::json(&path.display().to_string(), &e))?;
-        Ok(super::runner::without_provenance(v))
+        Ok(super::shard::without_provenance(v))
     };
     let text = manifest(&shards[0])?;
     let first = parsed(&shards[0].dir.join("manifest.json"), &text)?;

@@ -36,7 +36,7 @@
 //! # Progress
 //! An indicatif bar with the elapsed time and an ETA, on stderr, hidden when stderr is not a
 //! terminal (CI logs stay clean).
-use super::shard::{Shard, ShardRecord};
+use super::shard::{without_provenance, Shard, ShardRecord};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use resched::error::{Error, Result};
@@ -146,14 +146,6 @@ pub fn prepare(out: &Path, manifest: &serde_json::Value) -> Result<()> {
     crate::provenance::stamp_value(&mut stamped);
     let text = serde_json::to_string_pretty(&stamped).map_err(|e| Error::Limit(e.to_string()))?;
     resched::error::write_atomic(&path, text.as_bytes())
-}
-
-/// A manifest without its `resched` field: what two runs of one campaign must share.
-pub fn without_provenance(mut manifest: serde_json::Value) -> serde_json::Value {
-    if let Some(o) = manifest.as_object_mut() {
-        o.remove("resched");
-    }
-    manifest
 }
 
 /// Runs `compute` on every cell (of the shard, with [`Mode::Shard`]) that has no result file

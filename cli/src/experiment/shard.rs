@@ -274,7 +274,15 @@ pub fn cell_manifest(out: &Path) -> Result<serde_json::Value> {
     let text = resched::error::read_text(&path)?;
     let v =
         serde_json::from_str(&text).map_err(|e| Error::json(&path.display().to_string(), &e))?;
-    Ok(super::runner::without_provenance(v))
+    Ok(without_provenance(v))
+}
+
+/// A manifest without its `resched` field: what two runs of one campaign must share.
+pub fn without_provenance(mut manifest: serde_json::Value) -> serde_json::Value {
+    if let Some(o) = manifest.as_object_mut() {
+        o.remove("resched");
+    }
+    manifest
 }
 
 /// `text` (a cell's JSON object) with its [`CellStamp`] then the build's provenance in front:
