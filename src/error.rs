@@ -404,8 +404,14 @@ pub fn write_atomic_with(
 /// The operating system's error without the temporary's path that tempfile appends: errors
 /// name the path the user gave.
 fn plain(e: std::io::Error) -> std::io::Error {
-    match e.raw_os_error() {
-        Some(code) => std::io::Error::from_raw_os_error(code),
+    if let Some(code) = e.raw_os_error() {
+        return std::io::Error::from_raw_os_error(code);
+    }
+    // tempfile wraps the OS error in one that appends its temporary's name (`… at path "…"`),
+    // and does not expose the inner error: keep the message before that name.
+    let text = e.to_string();
+    match text.find(" at path \"") {
+        Some(i) => std::io::Error::new(e.kind(), text[..i].to_string()),
         None => e,
     }
 }
@@ -562,6 +568,17 @@ mod tests {
             .unwrap()
             .file_type()
             .is_char_device());
+    }
+
+    #[test]
+    fn a_missing_directory_is_named_without_the_temporary() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("missing/out.csv");
+        for e in [check_output(&p), write_atomic(&p, b"x")] {
+            let e = e.unwrap_err().to_string();
+            assert!(e.contains("No such file or directory (os error 2)"), "{e}");
+            assert!(!e.contains(TEMP_PREFIX), "{e}");
+        }
     }
 
     #[test]

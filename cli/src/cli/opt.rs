@@ -64,6 +64,15 @@ pub fn parse_seconds(option: &str, s: &str) -> Result<Duration> {
 
 /// Runs `resched opt`.
 pub fn run(a: Args) -> Result<Exit> {
+    super::args::distinct_files(&[
+        ("--instance", Some(a.instance.as_path())),
+        ("--scenario", Some(a.scenario.as_path())),
+        ("--gantt", a.gantt.as_deref()),
+    ])?;
+    // Where the chart goes is checked before the search, which may run for its whole budget.
+    if let Some(g) = &a.gantt {
+        super::steal::outputs::check_file(g, "--gantt")?;
+    }
     let inst = Instance::load(&a.instance)?;
     let sc = Scenario::load(&a.scenario, &inst)?;
     // The exact methods' limit, checked here so that the message names the file and field.
