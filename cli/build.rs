@@ -41,11 +41,16 @@ fn main() {
         let top = Path::new(&top);
         if let Some(gitdir) = git(&["rev-parse", "--absolute-git-dir"]) {
             let gitdir = Path::new(&gitdir);
-            for f in ["HEAD", "index", "packed-refs"] {
-                println!("cargo:rerun-if-changed={}", gitdir.join(f).display());
-            }
-            if let Some(head_ref) = git(&["symbolic-ref", "-q", "HEAD"]) {
-                println!("cargo:rerun-if-changed={}", gitdir.join(head_ref).display());
+            // Only files that exist: cargo reruns a script on every build while a path it
+            // watches is missing (a checkout without `packed-refs`, or whose branch is packed),
+            // and every crate built on this one with it.
+            let head_ref = git(&["symbolic-ref", "-q", "HEAD"]);
+            let watched = ["HEAD", "index", "packed-refs"]
+                .into_iter()
+                .map(|f| gitdir.join(f))
+                .chain(head_ref.map(|r| gitdir.join(r)));
+            for f in watched.filter(|f| f.exists()) {
+                println!("cargo:rerun-if-changed={}", f.display());
             }
         }
         for d in ["src", "proofs", "cli/src", "Cargo.toml", "cli/Cargo.toml"] {
