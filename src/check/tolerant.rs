@@ -108,21 +108,11 @@ fn nearest(events: &BTreeSet<Time>, s: &Time, tol: &Time) -> Option<Time> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Attempt, Job, Scenario};
+    use crate::model::schedule::attempt;
+    use crate::model::{Job, Scenario};
 
     fn t(s: &str) -> Time {
         s.parse().unwrap_or_default()
-    }
-
-    fn attempt(job: usize, attempt: u32, start: &str, procs: u32, duration: &str) -> Attempt {
-        Attempt {
-            job,
-            attempt,
-            start: t(start),
-            procs,
-            duration: t(duration),
-            nodes: None,
-        }
     }
 
     /// Two rigid jobs on 2 processors of 3/10 and 1/10: the first fails once.

@@ -89,21 +89,11 @@ pub fn interval_set(ids: &[u32]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Attempt, Instance, Job, Scenario};
+    use crate::model::schedule::attempt;
+    use crate::model::{Instance, Job, Scenario};
 
     fn t(s: &str) -> Time {
         s.parse().unwrap_or_default()
-    }
-
-    fn attempt(job: usize, attempt: u32, start: &str, procs: u32, duration: &str) -> Attempt {
-        Attempt {
-            job,
-            attempt,
-            start: t(start),
-            procs,
-            duration: t(duration),
-            nodes: None,
-        }
     }
 
     #[test]

@@ -183,6 +183,27 @@ impl Schedule {
     }
 }
 
+/// An attempt without node ids from exact literals, for the unit tests of the modules that
+/// judge or transform schedules.
+#[cfg(test)]
+pub(crate) fn attempt(
+    job: usize,
+    attempt: u32,
+    start: &str,
+    procs: u32,
+    duration: &str,
+) -> Attempt {
+    let t = |s: &str| s.parse::<Time>().unwrap_or_else(|e| panic!("{s}: {e}"));
+    Attempt {
+        job,
+        attempt,
+        start: t(start),
+        procs,
+        duration: t(duration),
+        nodes: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
