@@ -48,6 +48,8 @@ pub mod unscaled;
 pub mod wide;
 
 mod scaled;
+// The ILP and the unit tests read a search state back as a schedule.
+#[cfg(any(feature = "ilp", test))]
 pub(crate) use scaled::to_schedule;
 
 use crate::error::{Error, Result};
