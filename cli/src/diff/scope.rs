@@ -9,7 +9,11 @@
 //! and t_j, or a moldable job's model (uniform among the listed ones) and its parameters; last,
 //! f_j uniform in 0..=`--failures` for every job. Times: `grid:K` is an integer uniform in 1..=K;
 //! `rational:N/D` is a/b with a uniform in 1..=N, b in 1..=D (`rational` alone is 12/4, the
-//! property tests' scope [`resched::model::arbitrary::Scope::RIGID`]).
+//! property tests' scope [`resched::model::arbitrary::Scope::RIGID`]); `mixed:K/D` (the default,
+//! `mixed` alone is 4/4) is, with probability 1/2 each, an integer uniform in 1..=K or a/b with b
+//! uniform in 2..=D and a in 1..=K·b, so in (0, K]. Mixed times keep the coincidences of a small
+//! grid (attempts ending at the same instant, which same-instant bugs need) and add fractions
+//! such as 1/3 that binary floating point cannot hold (which a float program gets wrong).
 //!
 //! Moldable parameters: w is a time as above; p̄ uniform in 1..=P; c = k/4 with k in 0..=2;
 //! γ and δ = k/4 with k in 0..=4; a `monotonic` table draws t(1) and each t(p) at k/4 of the
@@ -50,6 +54,8 @@ pub enum Times {
     Grid(i64),
     /// a/b, a in 1..=num, b in 1..=den.
     Rational { num: i64, den: i64 },
+    /// An integer in 1..=int or a/b, b in 2..=den, a in 1..=int·b, one half each.
+    Mixed { int: i64, den: i64 },
 }
 
 /// A speedup model a moldable job may draw.
@@ -117,12 +123,12 @@ pub struct Scope {
 }
 
 impl Default for Scope {
-    /// P in 1..=8, n in 1..=6, integer times 1..=4, f_j ≤ 2, rigid jobs.
+    /// P in 1..=8, n in 1..=6, mixed times `mixed:4/4`, f_j ≤ 2, rigid jobs.
     fn default() -> Scope {
         Scope {
             procs: (1, 8),
             jobs: (1, 6),
-            times: Times::Grid(4),
+            times: Times::Mixed { int: 4, den: 4 },
             failures: 2,
             kind: JobsKind::Rigid,
         }
@@ -157,12 +163,14 @@ where
     Ok((lo, hi))
 }
 
-/// Parses `grid:K`, `rational` or `rational:N/D`.
+/// Parses `grid:K`, `rational`, `rational:N/D`, `mixed` or `mixed:K/D`.
 pub fn parse_times(s: &str) -> Result<Times> {
     let bad = || {
         Error::param(
             "times",
-            format!("`{s}`: expected grid:K or rational[:N/D] with 1 ≤ K, N, D ≤ {MAX_TIME}"),
+            format!(
+                "`{s}`: expected grid:K, rational[:N/D] or mixed[:K/D] with 1 ≤ K, N, D ≤ {MAX_TIME} (mixed: D ≥ 2)"
+            ),
         )
     };
     let int = |x: &str| {
@@ -176,6 +184,16 @@ pub fn parse_times(s: &str) -> Result<Times> {
     }
     if s == "rational" {
         return Ok(Times::Rational { num: 12, den: 4 });
+    }
+    if s == "mixed" {
+        return Ok(Times::Mixed { int: 4, den: 4 });
+    }
+    if let Some((k, d)) = s.strip_prefix("mixed:").and_then(|r| r.split_once('/')) {
+        let den = int(d)?;
+        if den < 2 {
+            return Err(bad());
+        }
+        return Ok(Times::Mixed { int: int(k)?, den });
     }
     match s.strip_prefix("rational:").and_then(|r| r.split_once('/')) {
         Some((n, d)) => Ok(Times::Rational {
@@ -247,6 +265,7 @@ impl Scope {
         match self.times {
             Times::Grid(k) => format!("grid:{k}"),
             Times::Rational { num, den } => format!("rational:{num}/{den}"),
+            Times::Mixed { int, den } => format!("mixed:{int}/{den}"),
         }
     }
 
@@ -314,6 +333,14 @@ impl Scope {
             Times::Rational { num, den } => {
                 let a = rng.random_range(1..=num);
                 let b = rng.random_range(1..=den);
+                Time::new(a, b).ok_or_else(|| Error::Limit(format!("time {a}/{b}")))
+            }
+            Times::Mixed { int, den } => {
+                if rng.random_range(0..2u8) == 0 {
+                    return Ok(Time::from_int(rng.random_range(1..=int)));
+                }
+                let b = rng.random_range(2..=den);
+                let a = rng.random_range(1..=int * b);
                 Time::new(a, b).ok_or_else(|| Error::Limit(format!("time {a}/{b}")))
             }
         }
@@ -406,7 +433,22 @@ mod tests {
             parse_times("rational:5/3").ok(),
             Some(Times::Rational { num: 5, den: 3 })
         );
-        for bad in ["grid:0", "grid", "rational:5", "float"] {
+        assert_eq!(
+            parse_times("mixed").ok(),
+            Some(Times::Mixed { int: 4, den: 4 })
+        );
+        assert_eq!(
+            parse_times("mixed:6/3").ok(),
+            Some(Times::Mixed { int: 6, den: 3 })
+        );
+        for bad in [
+            "grid:0",
+            "grid",
+            "rational:5",
+            "float",
+            "mixed:4/1",
+            "mixed:0/3",
+        ] {
             assert!(parse_times(bad).is_err(), "{bad}");
         }
         assert_eq!(
@@ -423,8 +465,39 @@ mod tests {
         };
         assert_eq!(
             s.args(),
-            "--procs 1..8 --jobs 1..6 --times grid:4 --failures 2 --jobs-kind mixed:amdahl,mix"
+            "--procs 1..8 --jobs 1..6 --times mixed:4/4 --failures 2 --jobs-kind mixed:amdahl,mix"
         );
+    }
+
+    /// The default scope draws integers and fractions, some of which binary floating point
+    /// cannot hold (a denominator 3), all in (0, 4].
+    #[test]
+    fn default_times_mix_integers_and_fractions() {
+        let scope = Scope::default();
+        let mut times = Vec::new();
+        for i in 0..100 {
+            let c = scope.draw(1, i).unwrap_or_else(|e| panic!("case {i}: {e}"));
+            times.extend(
+                c.instance
+                    .jobs
+                    .iter()
+                    .filter_map(|j| j.as_rigid().map(|(_, t)| t.clone())),
+            );
+        }
+        let four = Time::from_int(4);
+        assert!(times.iter().all(|t| t.is_positive() && *t <= four));
+        let integers = times.iter().filter(|t| t.is_integer()).count();
+        let thirds = times
+            .iter()
+            .filter(|t| t.mul_int(3).is_integer() && !t.is_integer())
+            .count();
+        assert!(integers > times.len() / 3, "{integers} of {}", times.len());
+        assert!(
+            integers < times.len() * 4 / 5,
+            "{integers} of {}",
+            times.len()
+        );
+        assert!(thirds > 0, "{times:?}");
     }
 
     #[test]

@@ -11,8 +11,9 @@
 //! one that still shows the same bug becomes the current case and the list is made again. When
 //! no single step reproduces, pairs of steps are tried (a candidate of a candidate), since two
 //! changes together can keep a coincidence that either alone breaks. It stops when no step and
-//! no pair of steps reproduces (a local minimum), or after `budget` runs, which it reports. A
-//! case is never run twice.
+//! no pair of steps reproduces (a local minimum), or when its [`Budget`] runs out (a wall-clock
+//! time, and optionally a count of runs), and it reports which ([`Stop`]). A case is never run
+//! twice.
 //!
 //! Every step strictly lowers (jobs, P, Σf, Σp_j, moldable jobs, then the times' distance to
 //! simple integers), so the loop ends even without the budget.
@@ -22,6 +23,32 @@ use resched::model::arbitrary::Case;
 use resched::model::{Instance, Job, Profile, Scenario, SpeedupModel};
 use resched::time::Time;
 use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// Why a shrink stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// No step and no pair of steps reproduces: the case is a local minimum.
+    LocalMinimum,
+    /// The count of runs ran out first.
+    Runs,
+    /// The wall-clock time ran out first.
+    Time,
+}
+
+/// How long a shrink may go on: at most `runs` candidate runs, and no new run after `time`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    pub runs: usize,
+    pub time: Option<Duration>,
+}
+
+impl Budget {
+    /// A budget of `runs` runs and no time limit.
+    pub fn runs(runs: usize) -> Budget {
+        Budget { runs, time: None }
+    }
+}
 
 /// The shrunk case and what the last reproduction showed.
 #[derive(Debug)]
@@ -33,14 +60,26 @@ pub struct Shrunk<T> {
     pub steps: usize,
     /// True when the budget ran out before a local minimum was reached.
     pub exhausted: bool,
+    /// Why it stopped (`exhausted` is `stop != LocalMinimum`).
+    pub stop: Stop,
 }
 
-/// Shrinks `case`, on which `first` was seen. `reproduces(c)` runs both implementations on `c`
-/// and returns their trial when it shows the same bug.
+/// Shrinks `case`, on which `first` was seen, within `budget` runs. `reproduces(c)` runs both
+/// implementations on `c` and returns their trial when it shows the same bug.
 pub fn shrink<T>(
     case: Case,
     first: T,
     budget: usize,
+    reproduces: impl FnMut(&Case) -> Result<Option<T>>,
+) -> Result<Shrunk<T>> {
+    shrink_within(case, first, Budget::runs(budget), reproduces)
+}
+
+/// [`shrink`] within a [`Budget`] of runs and wall-clock time.
+pub fn shrink_within<T>(
+    case: Case,
+    first: T,
+    budget: Budget,
     mut reproduces: impl FnMut(&Case) -> Result<Option<T>>,
 ) -> Result<Shrunk<T>> {
     let mut s = Search {
@@ -49,8 +88,10 @@ pub fn shrink<T>(
             trial: first,
             steps: 0,
             exhausted: false,
+            stop: Stop::LocalMinimum,
         },
-        budget,
+        budget: budget.runs,
+        deadline: budget.time.and_then(|t| Instant::now().checked_add(t)),
         tried: HashSet::new(),
     };
     loop {
@@ -71,6 +112,8 @@ pub fn shrink<T>(
 struct Search<T> {
     cur: Shrunk<T>,
     budget: usize,
+    /// No candidate is started after this instant.
+    deadline: Option<Instant>,
     /// Cases run that did not reproduce (as JSON text), never run twice.
     tried: HashSet<String>,
 }
@@ -88,8 +131,16 @@ impl<T> Search<T> {
             if c == self.cur.case || self.tried.contains(&key) {
                 continue;
             }
-            if self.cur.steps >= self.budget {
+            let stop = if self.cur.steps >= self.budget {
+                Some(Stop::Runs)
+            } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                Some(Stop::Time)
+            } else {
+                None
+            };
+            if let Some(stop) = stop {
                 self.cur.exhausted = true;
+                self.cur.stop = stop;
                 return Ok(false);
             }
             self.cur.steps += 1;
@@ -482,7 +533,7 @@ mod tests {
         assert!(bug(&c));
         let s = shrink(c.clone(), (), 1000, |k| Ok(bug(k).then_some(())))
             .unwrap_or_else(|e| panic!("{e}"));
-        assert!(!s.exhausted);
+        assert!(!s.exhausted && s.stop == Stop::LocalMinimum);
         let shape = |k: &Case| {
             let jobs: Vec<(u32, Time)> = k
                 .instance
@@ -494,6 +545,16 @@ mod tests {
         };
         assert_eq!(shape(&s.case), (2, vec![(2, t("1"))], vec![1]));
         let s = shrink(c, (), 3, |k| Ok(bug(k).then_some(()))).unwrap_or_else(|e| panic!("{e}"));
-        assert!(s.exhausted && s.steps == 3);
+        assert!(s.exhausted && s.steps == 3 && s.stop == Stop::Runs);
+        // A time budget already spent stops before the first run, and says so.
+        let zero = Budget {
+            runs: usize::MAX,
+            time: Some(Duration::ZERO),
+        };
+        let s = shrink_within(rigid(2, &[(2, "1"), (1, "1")], &[1, 0]), (), zero, |k| {
+            Ok(bug(k).then_some(()))
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((s.steps, s.exhausted, s.stop), (0, true, Stop::Time));
     }
 }
