@@ -251,3 +251,215 @@ fn replay_checks_the_files_pins() {
         &["PIN DIFFERS: field `other.resched.makespan` pins 3, resched gives 1 today"],
     );
 }
+
+/// The pids a `hostile.sh stray` program wrote (its own, a `setsid` grandchild with closed
+/// streams, a background child in its group) that are still running `timeout` later (zombies
+/// count as ended: a zombie holds nothing).
+fn survivors(file: &Path, wait: Duration) -> (Vec<u32>, Vec<u32>) {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let pids: Vec<u32> = text
+        .lines()
+        .map(|l| {
+            l.trim()
+                .parse()
+                .unwrap_or_else(|e| panic!("pid `{l}`: {e}"))
+        })
+        .collect();
+    let alive = |p: &u32| {
+        std::fs::read_to_string(format!("/proc/{p}/stat")).is_ok_and(|s| {
+            let state = s.rfind(')').map(|i| s[i + 1..].trim_start().chars().next());
+            state != Some(Some('Z'))
+        })
+    };
+    let t0 = Instant::now();
+    loop {
+        let left: Vec<u32> = pids.iter().copied().filter(alive).collect();
+        if left.is_empty() || t0.elapsed() > wait {
+            return (pids, left);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Files left in a temporary folder (resched's TMPDIR in these tests).
+fn leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// `resched diff` with TMPDIR set to `tmpdir`, started (not waited for).
+fn start(args: &[&str], cwd: &Path, tmpdir: &Path) -> std::process::Child {
+    Command::new(crate::support::bin())
+        .args(args)
+        .current_dir(cwd)
+        .env("TMPDIR", tmpdir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("running resched: {e}"))
+}
+
+fn finish(mut child: std::process::Child, limit: Duration) -> (std::process::ExitStatus, String) {
+    let t0 = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if t0.elapsed() < limit => std::thread::sleep(Duration::from_millis(20)),
+            _ => {
+                let _ = child.kill();
+                panic!("resched still running after {limit:?}");
+            }
+        }
+    }
+    let o = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("resched: {e}"));
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status, text)
+}
+
+/// Waits until `file` has at least `n` lines.
+fn wait_lines(file: &Path, n: usize) {
+    let t0 = Instant::now();
+    while std::fs::read_to_string(file).map_or(0, |t| t.lines().count()) < n {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "{} never had {n} lines",
+            file.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Every exit path of `diff` ends the program, its group, and the `setsid` grandchild that
+/// closed its streams (which was a stray after every case before resched became a subreaper),
+/// and removes the temporary folder: success and a mismatch in both protocols, a time limit.
+#[cfg(target_os = "linux")]
+#[test]
+fn no_process_survives_success_mismatch_or_timeout() {
+    let dir = tmp();
+    let d = dir.path();
+    let tmpdir = d.join("tmp");
+    std::fs::create_dir(&tmpdir).unwrap_or_else(|e| panic!("{e}"));
+    let right = greedy("{instance} {scenario} {algo} {priority}");
+    let stray =
+        |name: &str, rest: &str| hostile("stray", &format!("{} {rest}", d.join(name).display()));
+    let runs: Vec<(&str, String, Vec<&str>, i32, &str)> = vec![
+        ("success", stray("ok.pids", &right), vec![], 0, "3 agree"),
+        (
+            "mismatch",
+            stray("bad.pids", "echo 99999"),
+            vec!["--shrink-budget", "3"],
+            1,
+            "MISMATCH",
+        ),
+        (
+            "timeout",
+            stray("slow.pids", "sleep 30"),
+            vec!["--timeout", "0.5"],
+            1,
+            "timeout",
+        ),
+        (
+            "jsonl",
+            hostile(
+                "stray-exec",
+                &format!("{} {}", d.join("jsonl.pids").display(), greedy("--jsonl")),
+            ),
+            vec!["--protocol", "jsonl"],
+            0,
+            "3 agree",
+        ),
+        (
+            "jsonl-mismatch",
+            hostile(
+                "stray-exec",
+                &format!(
+                    "{} sh -c 'read -r x; echo nonsense'",
+                    d.join("jsonl-bad.pids").display()
+                ),
+            ),
+            vec!["--protocol", "jsonl", "--shrink-budget", "2"],
+            1,
+            "MISMATCH",
+        ),
+    ];
+    for (name, cmd, extra, code, needle) in &runs {
+        let base = [
+            "diff", "--cases", "3", "--seed", "2", "--out", "cex.json", "--cmd", cmd,
+        ];
+        let child = start(&[&base[..], extra].concat(), d, &tmpdir);
+        let (status, text) = finish(child, Duration::from_secs(60));
+        assert_eq!(status.code(), Some(*code), "{name}: {text}");
+        assert!(text.contains(needle), "{name}: `{needle}` not in {text}");
+    }
+    for f in ["ok", "bad", "slow", "jsonl", "jsonl-bad"] {
+        let (pids, left) = survivors(&d.join(format!("{f}.pids")), Duration::from_secs(2));
+        assert!(pids.len() >= 3, "{f}: {pids:?}");
+        assert!(left.is_empty(), "{f}: still running: {left:?} of {pids:?}");
+    }
+    assert_eq!(leftovers(&tmpdir), Vec::<String>::new());
+}
+
+/// SIGINT (Ctrl-C) and SIGTERM during a case: resched ends the hanging program, its group and
+/// its `setsid` grandchild, removes its temporary folder, and dies of the signal (the shell's
+/// 130 or 143), in both protocols.
+#[cfg(target_os = "linux")]
+#[test]
+fn no_process_survives_a_signal() {
+    use nix::sys::signal::{kill, Signal};
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tmp();
+    let d = dir.path();
+    for (k, (sig, protocol)) in [
+        (Signal::SIGINT, "template"),
+        (Signal::SIGTERM, "template"),
+        (Signal::SIGINT, "jsonl"),
+        (Signal::SIGTERM, "jsonl"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let tmpdir = d.join(format!("tmp{k}"));
+        std::fs::create_dir(&tmpdir).unwrap_or_else(|e| panic!("{e}"));
+        let file = d.join(format!("{k}.pids"));
+        let cmd = hostile("stray-exec", &format!("{} sleep 30", file.display()));
+        let child = start(
+            &[
+                "diff",
+                "--cases",
+                "3",
+                "--protocol",
+                protocol,
+                "--timeout",
+                "60",
+                "--cmd",
+                &cmd,
+            ],
+            d,
+            &tmpdir,
+        );
+        wait_lines(&file, 3);
+        let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap_or(0));
+        kill(pid, sig).unwrap_or_else(|e| panic!("kill: {e}"));
+        let (status, text) = finish(child, Duration::from_secs(20));
+        assert_eq!(
+            status.signal(),
+            Some(sig as i32),
+            "{sig} {protocol}: {status:?}\n{text}"
+        );
+        let (pids, left) = survivors(&file, Duration::from_secs(2));
+        assert!(
+            left.is_empty(),
+            "{sig} {protocol}: still running: {left:?} of {pids:?}"
+        );
+        assert_eq!(leftovers(&tmpdir), Vec::<String>::new(), "{sig} {protocol}");
+    }
+}

@@ -209,6 +209,8 @@ enum Line {
 /// A running JSONL program.
 struct Session {
     child: Child,
+    /// Its [`super::supervise::MARK`], for ending its descendants.
+    mark: String,
     /// `None` once closed (in `drop`, so that the program sees the end of its input).
     stdin: Option<ChildStdin>,
     lines: Receiver<Line>,
@@ -221,12 +223,13 @@ impl Session {
     fn start(template: &Template) -> Result<Session> {
         ignore_sigpipe();
         let argv = template.render(&|_| String::new());
-        let mut child = process::spawn(&argv, Stdio::piped())?;
+        let (mut child, mark) = process::spawn(&argv, Stdio::piped())?;
         let (Some(stdin), Some(stdout), Some(err)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             process::kill_group(child.id());
             let _ = child.wait();
+            process::end(child.id(), &mark);
             return Err(Error::param(
                 "template",
                 "could not open the program's pipes",
@@ -247,6 +250,7 @@ impl Session {
         });
         Ok(Session {
             child,
+            mark,
             stdin: Some(stdin),
             lines,
             stop,
@@ -343,7 +347,7 @@ impl Session {
 
 impl Drop for Session {
     /// Closes the program's input (a well-behaved program exits at its end), waits a moment,
-    /// then kills the process group in any case.
+    /// then kills the process group and the descendants that left it in any case.
     fn drop(&mut self) {
         drop(self.stdin.take());
         let deadline = Instant::now() + Duration::from_millis(500);
@@ -356,6 +360,7 @@ impl Drop for Session {
         process::kill_group(self.child.id());
         self.stop.store(true, Ordering::Relaxed);
         let _ = self.child.wait();
+        process::end(self.child.id(), &self.mark);
     }
 }
 
@@ -418,14 +423,8 @@ pub fn response(line: &str, id: u64) -> (std::result::Result<Answer, Failure>, b
             false,
         );
     };
-    match o.get("id").and_then(serde_json::Value::as_u64) {
-        Some(got) if got == id => {}
-        got => {
-            let got = got.map_or_else(|| "missing".to_string(), |g| g.to_string());
-            let why =
-                format!("response id {got}, expected {id} (one response per request, in order)");
-            return (Err(garbage(why, line)), false);
-        }
+    if let Err(why) = answer::check_id(o, id) {
+        return (Err(garbage(why, line)), false);
     }
     if let Some(v) = o.get("format_version") {
         let version = v
@@ -490,7 +489,10 @@ impl TempDir {
         for k in 0..100u32 {
             let p = base.join(format!("resched-diff-{}-{nanos}-{k}", std::process::id()));
             match std::fs::create_dir(&p) {
-                Ok(()) => return Ok(TempDir(p)),
+                Ok(()) => {
+                    super::supervise::register_dir(&p);
+                    return Ok(TempDir(p));
+                }
                 Err(e) => last = Some((p, e)),
             }
         }
@@ -504,6 +506,7 @@ impl TempDir {
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+        super::supervise::unregister_dir(&self.0);
     }
 }
 

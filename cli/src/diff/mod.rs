@@ -65,6 +65,7 @@ pub mod process;
 pub mod run;
 pub mod scope;
 pub mod shrink;
+pub mod supervise;
 pub mod template;
 
 pub use compare::{Kind, Mismatch, Rules, Verdict};

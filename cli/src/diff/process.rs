@@ -8,9 +8,11 @@
 //!
 //! Threads do the blocking reads, so the time limit is a `recv_timeout` on a channel and never
 //! depends on the child's cooperation. The answer is what the program printed before it
-//! exited: a descendant that escaped the group and keeps the pipes open (`setsid … &`) is given
-//! a short grace ([`GRACE`]), then no longer listened to — its pipe readers stop ([`Stoppable`])
-//! and keep what they read.
+//! exited; then its group and the descendants that left it ([`super::supervise`]) are ended.
+//! Where such a descendant cannot be reached (no subreaper) and keeps the pipes open, it is
+//! given a short grace ([`GRACE`]), then no longer listened to — its pipe readers stop
+//! ([`Stoppable`]) and keep what they read.
+use super::supervise;
 use resched::error::{Error, Result};
 use std::io::Read;
 #[cfg(unix)]
@@ -76,22 +78,36 @@ fn signal_name(s: i32) -> String {
     named.unwrap_or_default()
 }
 
-/// Starts `argv` in its own process group with the given stdin and piped stdout/stderr.
-/// A program that cannot be started is an error on parameter `template` (the command's
-/// template: bad usage, not a mismatch).
-pub fn spawn(argv: &[String], stdin: Stdio) -> Result<Child> {
+/// Starts `argv` in its own process group with the given stdin and piped stdout/stderr, marked
+/// for [`supervise::sweep`]; returns the child and its mark. When the child has been reaped,
+/// [`end`] must be called with both. A program that cannot be started is an error on parameter
+/// `template` (the command's template: bad usage, not a mismatch).
+pub fn spawn(argv: &[String], stdin: Stdio) -> Result<(Child, String)> {
     let Some((prog, args)) = argv.split_first() else {
         return Err(Error::param("template", "the command is empty"));
     };
+    let mark = supervise::new_mark();
     let mut cmd = Command::new(prog);
     cmd.args(args)
+        .env(supervise::MARK, &mark)
         .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     #[cfg(unix)]
     cmd.process_group(0);
-    cmd.spawn()
-        .map_err(|e| Error::param("template", format!("cannot start `{prog}`: {e}")))
+    let spawned = supervise::started(|| cmd.spawn(), |r| r.as_ref().ok().map(Child::id))
+        .ok_or_else(|| Error::Limit("resched is ending: no program is started".into()))?;
+    let child =
+        spawned.map_err(|e| Error::param("template", format!("cannot start `{prog}`: {e}")))?;
+    Ok((child, mark))
+}
+
+/// Ends what is left of a program that has been reaped: its process group, and the descendants
+/// that left the group ([`supervise::sweep`]).
+pub fn end(pid: u32, mark: &str) {
+    kill_group(pid);
+    supervise::reaped(pid);
+    supervise::sweep(mark, pid);
 }
 
 /// Kills the process group `pid` leads (SIGKILL). Harmless when it has already gone (ESRCH is
@@ -123,12 +139,12 @@ pub fn kill_group(pid: u32) {
 
 /// Runs `argv` with stdin closed; kills its process group after `timeout`.
 ///
-/// The answer is what the program printed until it exited: once it has, the readers wait at
-/// most [`GRACE`] for the end of its pipes, then the process group is killed and reading
+/// The answer is what the program printed until it exited: once it has, what it left running is
+/// ended ([`end`]), the readers wait at most [`GRACE`] for the end of its pipes, then reading
 /// stops, keeping what was read. A descendant that escaped the group (a daemon started with
 /// `setsid` that inherited the pipes) can therefore neither discard the answer nor delay it.
 pub fn run(argv: &[String], timeout: Duration) -> Result<Ended> {
-    let mut child = spawn(argv, Stdio::null())?;
+    let (mut child, mark) = spawn(argv, Stdio::null())?;
     let pid = child.id();
     let out = child
         .stdout
@@ -146,7 +162,9 @@ pub fn run(argv: &[String], timeout: Duration) -> Result<Ended> {
     let Some(status) = status else {
         kill_group(pid);
         // Reap the killed child (its waiter thread reports it); it cannot take long after SIGKILL.
-        let _ = rx.recv_timeout(DRAIN);
+        if rx.recv_timeout(DRAIN).is_ok() {
+            end(pid, &mark);
+        }
         if let Some(o) = &out {
             o.finish(Duration::ZERO);
         }
@@ -154,15 +172,18 @@ pub fn run(argv: &[String], timeout: Duration) -> Result<Ended> {
         let stderr = err.map(|e| e.take(GRACE)).unwrap_or_default();
         return Ok(Ended::TimedOut { stderr });
     };
-    // The program has exited: what it wrote is in the pipes. They normally close with it; a
-    // descendant still holding them gets the grace period, then its group is ended (one that
-    // left the group is no longer listened to).
+    // The program has exited: what it wrote is in the pipes, and its answer is complete. What
+    // it left running is ended now — its group, and the descendants that left the group (on
+    // Linux; elsewhere one of these still holding the pipes gets the grace period, then is no
+    // longer listened to).
+    end(pid, &mark);
     let deadline = Instant::now() + GRACE;
     let left = || deadline.saturating_duration_since(Instant::now());
-    let out_ended = out.as_ref().is_none_or(|o| o.wait_eof(left()));
-    let err_ended = err.as_ref().is_none_or(|e| e.0.wait_eof(left()));
-    if !(out_ended && err_ended) {
-        kill_group(pid);
+    if let Some(o) = &out {
+        o.wait_eof(left());
+    }
+    if let Some(e) = &err {
+        e.0.wait_eof(left());
     }
     // default: no stdout pipe, no output
     let (stdout, truncated) = out.map(|o| o.finish(Duration::ZERO)).unwrap_or_default();

@@ -1,0 +1,277 @@
+//! Leaving nothing behind: every program `diff` starts, and every descendant it leaves, ends
+//! with the case that started it, and everything ends when resched does — on success, a
+//! mismatch, an error, a time limit, SIGINT (Ctrl-C), SIGTERM or SIGHUP.
+//!
+//! Each program starts in a process group of its own ([`super::process::spawn`]), which a time
+//! limit or the end of a case kills whole. A descendant can leave the group (`setsid`) and
+//! outlive its parent; to still reach it, resched makes itself a *child subreaper* on Linux
+//! (`prctl(PR_SET_CHILD_SUBREAPER)`): orphans of the programs it starts become its children
+//! instead of init's. Every program is started with [`MARK`] in its environment, a value unique
+//! to it, which its descendants inherit; when a case ends, resched's children that carry the
+//! case's mark (and their process groups) are killed and reaped ([`sweep`]), and exited orphans
+//! are reaped. Children are found in `/proc` (their parent's pid, their environment).
+//!
+//! [`Supervisor`] (one per `diff` run) turns the subreaper on, catches SIGINT, SIGTERM and SIGHUP
+//! on a thread that then kills every live program's group and every child of resched, removes the
+//! temporary folders ([`register_dir`]), and re-raises the signal with its default action (the
+//! shell sees the usual `130` or `143`); dropped, it kills whatever is left.
+//!
+//! Elsewhere than on Linux there is no subreaper: process groups (or `taskkill /T`) are all.
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+#[cfg(target_os = "linux")]
+use std::time::{Duration, Instant};
+
+/// The environment variable that marks a program and its descendants.
+pub const MARK: &str = "RESCHED_DIFF_RUN";
+
+/// The programs started and not yet reaped (their pids, which are their process groups), and
+/// whether resched is ending (then nothing new starts).
+struct Live {
+    pids: BTreeSet<u32>,
+    ending: bool,
+}
+
+static LIVE: Mutex<Live> = Mutex::new(Live {
+    pids: BTreeSet::new(),
+    ending: false,
+});
+
+/// Temporary folders to remove if a signal ends resched.
+static DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh mark value: resched's pid and a counter, unique among the programs of all resched
+/// processes alive.
+pub fn new_mark() -> String {
+    format!(
+        "{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Runs `start` (which spawns a program) with the list of live programs locked, and records the
+/// program's pid: a concurrent [`sweep`] never mistakes a program just started for an orphan.
+/// `None` when resched is ending.
+pub fn started<T>(start: impl FnOnce() -> T, pid: impl Fn(&T) -> Option<u32>) -> Option<T> {
+    let mut live = lock_live();
+    if live.ending {
+        return None;
+    }
+    let t = start();
+    if let Some(p) = pid(&t) {
+        live.pids.insert(p);
+    }
+    Some(t)
+}
+
+/// The program `pid` was reaped (its pid may be reused from now on).
+pub fn reaped(pid: u32) {
+    lock_live().pids.remove(&pid);
+}
+
+fn lock_live() -> std::sync::MutexGuard<'static, Live> {
+    // default: a poisoned lock (a panicking thread) still holds a usable list
+    LIVE.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn lock_dirs() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    // default: a poisoned lock (a panicking thread) still holds a usable list
+    DIRS.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Records a temporary folder, removed by a signal's clean-up.
+pub fn register_dir(p: &Path) {
+    lock_dirs().push(p.to_path_buf());
+}
+
+/// Forgets a folder (removed by its owner).
+pub fn unregister_dir(p: &Path) {
+    lock_dirs().retain(|d| d != p);
+}
+
+/// Kills and reaps resched's children that carry `mark` (the descendants a finished program
+/// left), with their process groups, and reaps exited orphans; `group` (the program's own,
+/// already killed) is waited for until it is empty. Bounded by a two-second deadline.
+#[cfg(target_os = "linux")]
+pub fn sweep(mark: &str, group: u32) {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let found = orphans(Some(mark));
+        for &p in &found {
+            kill_and_reap(p);
+        }
+        if (found.is_empty() && group_gone(group)) || Instant::now() >= deadline {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn sweep(_mark: &str, _group: u32) {}
+
+/// Kills every child of resched and its process group (the end of a run: nothing of it may
+/// survive), and reaps the ones no `Child` handle owns.
+#[cfg(target_os = "linux")]
+pub fn sweep_all() {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let live: Vec<u32> = lock_live().pids.iter().copied().collect();
+        for &p in &live {
+            super::process::kill_group(p);
+        }
+        let found = orphans(None);
+        for &p in &found {
+            kill_and_reap(p);
+        }
+        if (found.is_empty() && live.iter().all(|&p| group_gone(p))) || Instant::now() >= deadline {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn sweep_all() {
+    let live: Vec<u32> = lock_live().pids.iter().copied().collect();
+    for p in live {
+        super::process::kill_group(p);
+    }
+}
+
+/// Children of resched that no `Child` handle owns: with `mark`, the living ones that carry it;
+/// without, all living ones; in both cases every exited one (a zombie to reap).
+#[cfg(target_os = "linux")]
+fn orphans(mark: Option<&str>) -> Vec<u32> {
+    let me = std::process::id();
+    let want = mark.map(|m| format!("{MARK}={m}").into_bytes());
+    // The list is read with the live programs locked, so that none starts in between.
+    let live = lock_live();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in entries.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // Fields after the command's closing parenthesis: state, ppid, …
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        let mut f = rest.split_whitespace();
+        let (Some(state), Some(ppid)) = (f.next(), f.next().and_then(|s| s.parse::<u32>().ok()))
+        else {
+            continue;
+        };
+        if ppid != me || live.pids.contains(&pid) {
+            continue;
+        }
+        let take = state == "Z"
+            || match &want {
+                None => true,
+                Some(w) => std::fs::read(format!("/proc/{pid}/environ"))
+                    .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v == w.as_slice())),
+            };
+        if take {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+#[cfg(target_os = "linux")]
+fn kill_and_reap(pid: u32) {
+    use nix::sys::signal::{kill, killpg, Signal};
+    use nix::sys::wait::{waitpid, WaitPidFlag};
+    let Ok(raw) = i32::try_from(pid) else { return };
+    let p = nix::unistd::Pid::from_raw(raw);
+    // The orphan's own group and itself (a group of that id can only be its own while it lives).
+    let _ = killpg(p, Signal::SIGKILL);
+    let _ = kill(p, Signal::SIGKILL);
+    let deadline = Instant::now() + Duration::from_millis(500);
+    while Instant::now() < deadline {
+        match waitpid(p, Some(WaitPidFlag::WNOHANG)) {
+            Ok(nix::sys::wait::WaitStatus::StillAlive) => {
+                std::thread::sleep(Duration::from_millis(1))
+            }
+            _ => return,
+        }
+    }
+}
+
+/// True when no process is left in group `pgid`.
+#[cfg(target_os = "linux")]
+fn group_gone(pgid: u32) -> bool {
+    let Ok(raw) = i32::try_from(pgid) else {
+        return true;
+    };
+    if raw <= 0 {
+        return true;
+    }
+    nix::sys::signal::killpg(nix::unistd::Pid::from_raw(raw), None).is_err()
+}
+
+/// One `diff` run's supervision (module doc): the subreaper, the signal thread, and the final
+/// clean-up when dropped.
+pub struct Supervisor {
+    #[cfg(unix)]
+    handle: Option<signal_hook::iterator::Handle>,
+}
+
+impl Supervisor {
+    /// Turns the subreaper on and starts the signal thread. Neither failing stops the run: a
+    /// process group still ends each program.
+    pub fn start() -> Supervisor {
+        #[cfg(target_os = "linux")]
+        {
+            // default: without the subreaper, orphans go to init and only process groups reach them
+            let _ = nix::sys::prctl::set_child_subreaper(true);
+        }
+        Supervisor {
+            #[cfg(unix)]
+            handle: signal_thread(),
+        }
+    }
+}
+
+impl Drop for Supervisor {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        if let Some(h) = self.handle.take() {
+            h.close();
+        }
+        sweep_all();
+    }
+}
+
+#[cfg(unix)]
+fn signal_thread() -> Option<signal_hook::iterator::Handle> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]).ok()?;
+    let handle = signals.handle();
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            lock_live().ending = true;
+            sweep_all();
+            let dirs: Vec<PathBuf> = lock_dirs().drain(..).collect();
+            for d in dirs {
+                let _ = std::fs::remove_dir_all(d);
+            }
+            // default: if the default action cannot be emulated, the exit status says the signal
+            let _ = signal_hook::low_level::emulate_default_handler(sig);
+            std::process::exit(128 + sig);
+        }
+    });
+    Some(handle)
+}
