@@ -42,6 +42,7 @@ pub mod runner;
 pub mod shard;
 pub mod steal_sweep;
 pub mod steal_synthetic;
+pub mod verdict;
 
 /// The paper a campaign reproduces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -18,9 +18,9 @@
 use super::eval;
 use super::moldable_table1::{self, mold_cell, MoldCell, MoldSetup};
 use super::moldable_table1_paper;
-use super::rigid_sweep::yes;
 use super::runner::{self, Cell};
-use super::{claims_table, fmt3, labels, version, Options, Outcome};
+use super::verdict::{self, Finding};
+use super::{fmt3, labels, version, Options, Outcome};
 use crate::render::plot::{self, Chart, Figure, LineChart, LinePlot, Series};
 use resched::error::Result;
 use resched::oracle::catalogue;
@@ -160,7 +160,9 @@ fn report(
     }
     md.push_str(&table1_mix(points, base, results, columns, summary));
     md.push_str("## The paper's findings, checked\n\n");
-    md.push_str(&claims_table(&findings(&curves)));
+    md.push_str(&verdict::table(&findings(&curves)));
+    md.push('\n');
+    md.push_str(verdict::LEGEND);
     Ok((md, panels))
 }
 
@@ -362,8 +364,9 @@ fn sweep_section(
 }
 
 /// The paper's statements of Section 5.3 on the three sweeps' curves, with our numbers; a
-/// statement on an algorithm the campaign does not run is left out.
-fn findings(curves: &[Vec<Curve>]) -> Vec<Vec<String>> {
+/// statement on an algorithm the campaign does not run is left out. The paper gives these as
+/// figures only: each is judged in direction.
+fn findings(curves: &[Vec<Curve>]) -> Vec<Finding> {
     let curve = |sweep: usize, algo: &str| -> Option<&[(f64, f64)]> {
         let c = curves.get(sweep)?.iter().find(|c| c.0 == algo)?;
         Some(c.1.as_slice())
@@ -371,38 +374,42 @@ fn findings(curves: &[Vec<Curve>]) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
     if let (Some(la), Some(ba)) = (curve(0, "LPA"), curve(0, "BATCH")) {
         let wins = la.iter().zip(ba).filter(|(l, b)| b.1 < l.1).count();
-        rows.push(vec![
-            "BATCH outperforms LPA as P varies".into(),
-            "yes (Fig. 5(a))".into(),
+        rows.push(Finding::direction(
+            "BATCH outperforms LPA as P varies",
+            "yes (Fig. 5(a))",
             format!("at {wins} of {} points", la.len()),
-            yes(wins == la.len()),
-        ]);
+            wins == la.len(),
+        ));
     }
     if let Some(mt) = curve(0, "MINTIME") {
         let dec = mt.windows(2).all(|w| w[1].1 <= w[0].1 + 1e-9);
-        rows.push(vec![
-            "MINTIME gets better as P grows".into(),
-            "yes (Fig. 5(a))".into(),
+        rows.push(Finding::direction(
+            "MINTIME gets better as P grows",
+            "yes (Fig. 5(a))",
             mt.iter()
                 .map(|(x, y)| format!("{x}: {}", fmt3(*y)))
                 .collect::<Vec<_>>()
                 .join(", "),
-            yes(dec),
-        ]);
+            dec,
+        ));
     }
     if let (Some(ln), Some(bn)) = (curve(1, "LPA"), curve(1, "BATCH")) {
+        let wins: Vec<bool> = ln.iter().zip(bn).map(|(l, b)| b.1 < l.1).collect();
         let winsn: Vec<String> = ln
             .iter()
-            .zip(bn)
-            .filter(|(l, b)| b.1 < l.1)
+            .zip(&wins)
+            .filter(|(_, w)| **w)
             .map(|(l, _)| l.0.to_string())
             .collect();
-        rows.push(vec![
-            "BATCH is best except for small n".into(),
-            "yes (Fig. 5(b))".into(),
+        // "Except for small n": BATCH may lose at the smallest n only, and wins from some n on.
+        let from = wins.iter().position(|w| *w);
+        let ok = from.is_some_and(|i| wins[i..].iter().all(|w| *w));
+        rows.push(Finding::direction(
+            "BATCH is best except for small n",
+            "yes (Fig. 5(b))",
             format!("BATCH < LPA at n = {}", winsn.join(", ")),
-            "–".into(),
-        ]);
+            ok,
+        ));
     }
     if let (Some(ll), Some(bl)) = (curve(2, "LPA"), curve(2, "BATCH")) {
         rows.push(lambda_finding(ll, bl));
@@ -411,26 +418,26 @@ fn findings(curves: &[Vec<Curve>]) -> Vec<Vec<String>> {
 }
 
 /// "LPA barely affected by λ; BATCH worse as λ grows" on the λ sweep's curves.
-fn lambda_finding(ll: &[(f64, f64)], bl: &[(f64, f64)]) -> Vec<String> {
+fn lambda_finding(ll: &[(f64, f64)], bl: &[(f64, f64)]) -> Finding {
     let spread = |c: &[(f64, f64)]| {
         c.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max)
             - c.iter().map(|p| p.1).fold(f64::INFINITY, f64::min)
     };
-    // NaN for a sweep without points (the claim then reads "no").
+    // NaN for a sweep without points (the direction then differs).
     let brise = match (bl.first(), bl.last()) {
         (Some(f), Some(l)) => l.1 - f.1,
         _ => f64::NAN,
     };
-    vec![
-        "LPA barely affected by λ; BATCH worse as λ grows".into(),
-        "yes (Fig. 5(c))".into(),
+    Finding::direction(
+        "LPA barely affected by λ; BATCH worse as λ grows",
+        "yes (Fig. 5(c))",
         format!(
             "LPA spread {:.3}; BATCH from λ min to max {:+.3}",
             spread(ll),
             brise
         ),
-        yes(spread(ll) < brise.abs() && brise > 0.0),
-    ]
+        spread(ll) < brise.abs() && brise > 0.0,
+    )
 }
 
 /// Table 1 "summarizes the makespan ratios ... over the entire set of experiments" (Section

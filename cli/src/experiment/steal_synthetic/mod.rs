@@ -29,6 +29,7 @@
 mod figure;
 
 use super::runner::{self, Cell};
+use super::verdict::{self, Estimate, Paper, Tolerance, Verdict};
 use super::{fmt3, version, Options, Outcome};
 use crate::render::plot;
 use resched::error::{Error, Result};
@@ -264,10 +265,23 @@ fn claim_text(k: u32, s: FlowStat) -> (String, Option<FlowClaim>) {
     }
 }
 
-/// Whether `x` lies in the claim's range.
-fn holds(c: &FlowClaim, x: f64) -> bool {
-    c.low_pct.is_none_or(|a| x >= f64::from(a) / 100.0)
-        && c.high_pct.is_none_or(|b| x <= f64::from(b) / 100.0)
+/// The verdict on a claim of Figure 13 ([`verdict::judge`]): a range the paper states is met
+/// within two standard errors of the per-seed ratios; a bound on one side only ("increases by
+/// a large factor") gives no number, so only its direction is judged.
+fn flow_verdict(c: &FlowClaim, ratio: f64, se: f64) -> (String, Verdict) {
+    let f = |p: Option<u32>| p.map(|p| f64::from(p) / 100.0);
+    match (f(c.low_pct), f(c.high_pct)) {
+        (Some(lo), Some(hi)) => {
+            let tol = Tolerance::StdErrors(2.0);
+            let est = Estimate::with_se(ratio, se);
+            (tol.text(), verdict::judge(Paper::Range(lo, hi), est, tol))
+        }
+        (lo, hi) => {
+            let above = lo.is_none_or(|a| ratio > a);
+            let below = hi.is_none_or(|b| ratio < b);
+            ("–".into(), Verdict::Direction(above && below))
+        }
+    }
 }
 
 /// The two readings of "utilization" (Table 7): Section 5.3.2's useful time only, and useful
@@ -291,7 +305,7 @@ const SUMMARY_HEADER: [&str; 11] = [
     "ours_sd",
     "ours_min",
     "ours_max",
-    "holds",
+    "verdict",
 ];
 
 /// The columns of `cells.csv`.
@@ -407,13 +421,20 @@ fn measure_section(
             } else {
                 format!("SFSJ ({v})")
             };
+            let se = se_of(&s, xs.len());
+            let v7 = verdict::judge(
+                Paper::Value(f64::from(paper)),
+                Estimate::with_se(s[0], se),
+                Tolerance::PRINTED,
+            );
             t7.push(vec![
                 label,
                 reading.to_string(),
                 paper.to_string(),
-                format!("{:.2}", s[0]),
+                format!("{:.2} ± {:.2}", s[0], se),
                 format!("{:.2}", s[1]),
                 format!("{:.2}–{:.2}", s[2], s[3]),
+                v7.text().into(),
             ]);
             let row = vec![
                 mlabel.clone(),
@@ -426,10 +447,10 @@ fn measure_section(
                 s[1].to_string(),
                 s[2].to_string(),
                 s[3].to_string(),
-                String::new(),
+                v7.plain().into(),
             ];
             json.push(serde_json::json!({"measure": m.to_string(), "returns": rd.to_string(), "table": "Table 7", "variant": v.to_string(), "reading": reading,
-            "paper_pct": paper, "ours_mean_pct": s[0], "ours_sd": s[1], "ours_min": s[2], "ours_max": s[3], "seeds": xs.len()}));
+            "paper_pct": paper, "ours_mean_pct": s[0], "ours_sd": s[1], "ours_min": s[2], "ours_max": s[3], "ours_se": se, "verdict": v7.plain(), "seeds": xs.len()}));
             rows.push(row);
         }
     }
@@ -438,9 +459,10 @@ fn measure_section(
             "heuristic",
             "utilization",
             "paper",
-            "ours (mean)",
+            "ours (mean ± se)",
             "sd",
             "min–max",
+            "verdict (within 5% or 2 se)",
         ]
         .map(String::from),
         &t7,
@@ -470,12 +492,16 @@ fn measure_section(
             let ratio = if mb > 0.0 { mf / mb } else { f64::NAN };
             let sp = spread(&per_seed);
             let (paper, claim) = claim_text(k, s);
-            let ok = claim.map(|c| holds(&c, ratio));
-            let ok_text = match ok {
-                Some(true) => "yes",
-                Some(false) => "no",
-                None => "",
+            let se = se_of(&sp, per_seed.len());
+            let (tol, ok) = match claim {
+                Some(c) => {
+                    let (t, v) = flow_verdict(&c, ratio, se);
+                    (t, Some(v))
+                }
+                None => (String::new(), None),
             };
+            let ok_text = ok.map_or("", |v| v.text());
+            let ok_plain = ok.map_or("", |v| v.plain());
             let stat = match s {
                 FlowStat::Max => "max flow",
                 FlowStat::Mean => "mean flow",
@@ -488,10 +514,11 @@ fn measure_section(
                 format!(
                     "{} ± {} ({}–{})",
                     fmt3(sp[0]),
-                    fmt3(se_of(&sp, per_seed.len())),
+                    fmt3(se),
                     fmt3(sp[2]),
                     fmt3(sp[3])
                 ),
+                tol,
                 ok_text.into(),
             ]);
             rows.push(vec![
@@ -505,10 +532,10 @@ fn measure_section(
                 sp[1].to_string(),
                 sp[2].to_string(),
                 sp[3].to_string(),
-                ok_text.into(),
+                ok_plain.into(),
             ]);
             json.push(serde_json::json!({"measure": m.to_string(), "returns": rd.to_string(), "table": "Figure 13", "class": k, "stat": s,
-                "paper": paper, "ours_ratio": ratio, "per_seed_min": sp[2], "per_seed_max": sp[3], "holds": ok, "seeds": per_seed.len()}));
+                "paper": paper, "ours_ratio": ratio, "ours_se": se, "per_seed_min": sp[2], "per_seed_max": sp[3], "verdict": ok.map(|v| v.plain()), "holds": ok.map(|v| v.holds()), "seeds": per_seed.len()}));
         }
     }
     md.push_str(&runner::markdown_table(
@@ -518,7 +545,8 @@ fn measure_section(
             "paper",
             "ours",
             "per-seed ratios: mean ± se (min–max)",
-            "holds",
+            "tolerance",
+            "verdict",
         ]
         .map(String::from),
         &t13,
@@ -547,11 +575,16 @@ fn gain_line(m: Measure, rd: NodeReturns, results: &[SynthCell]) -> String {
         })
         .collect();
     let sp = spread(&d);
+    let se = se_of(&sp, d.len());
+    let tol = Tolerance::PRINTED;
+    let v = verdict::judge(Paper::Value(2.0), Estimate::with_se(sp[0], se), tol);
     format!(
-        "\nGain SFSJ − Baseline (useful, paired per seed): {:.2} ± {:.2} points over {} seeds (paper: 2).\n",
+        "\nGain SFSJ − Baseline (useful, paired per seed): {:.2} ± {:.2} points over {} seeds (paper: 2; {}: {}).\n",
         sp[0],
-        se_of(&sp, d.len()),
-        d.len()
+        se,
+        d.len(),
+        tol.text(),
+        v.text()
     )
 }
 
