@@ -1,34 +1,51 @@
 #!/usr/bin/env bash
-# Builds the Python package and runs its tests: the Python step of .ci/run, runnable alone
-# (`bash python/ci.sh` from anywhere in the checkout).
+# Builds the Python package's wheel and tests what a user installs: the Python step of .ci/run,
+# runnable alone (`bash python/ci.sh` from anywhere in the checkout).
 #
-# A venv under the cargo target dir (nothing outside the checkout changes; pip refuses nothing
-# there); maturin and pytest come from PyPI. `pip install ./python` builds the extension through
-# maturin into the workspace's target dir, as a debug build (`--profile dev`): the tests need no
-# speed. Exit status: 0 when the tests pass; 3 when python3 with venv/pip is missing (the
-# caller decides whether that is a skip or an error).
+# 1. A build venv under the cargo target dir (nothing outside the checkout changes) with maturin
+#    from PyPI builds the release abi3 wheel (`maturin build --release`: one wheel for every
+#    CPython ≥ 3.9) into target/wheels/.
+# 2. A fresh test venv, made anew on every run, installs that wheel (no Rust toolchain or build
+#    step involved) with pytest, hypothesis, pandas, matplotlib, mypy and evalys from PyPI, and
+#    runs the tests from outside the source tree, so the installed package is what is imported.
+# 3. Type hints: `mypy --strict` on the installed package (its `.pyi` stub and `py.typed`) and on
+#    a typed usage file (python/tests/typed_usage.py).
+# Exit status: 0 when all pass; 3 when python3 with venv/pip is missing (the caller decides
+# whether that is a skip or an error).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
     echo "python3 with venv and pip not found (apt-get install -y python3-venv)" >&2
     exit 3
 fi
-pyvenv="${CARGO_TARGET_DIR:-target}/python-venv"
-[ -x "$pyvenv/bin/pip" ] || python3 -m venv "$pyvenv"
-pip=("$pyvenv/bin/pip" --disable-pip-version-check -q)
-# maturin's PEP 517 hooks run the `maturin` executable by name, and without build isolation
-# nothing puts the venv's bin/ on PATH (seen with maturin 1.16.0 on a fresh machine:
-# "No such file or directory: 'maturin'"); activate it the way `source bin/activate` would.
-PATH="$(cd "$pyvenv/bin" && pwd):$PATH"
-export PATH
-"${pip[@]}" install 'maturin>=1.16,<2' pytest
+target="${CARGO_TARGET_DIR:-target}"
+started=$SECONDS
+buildvenv="$target/python-build-venv"
+[ -x "$buildvenv/bin/pip" ] || python3 -m venv "$buildvenv"
+"$buildvenv/bin/pip" --disable-pip-version-check -q install 'maturin>=1.16,<2'
+wheels="$target/wheels/resched-oracle"
+rm -rf "$wheels"
+"$buildvenv/bin/maturin" build --release --quiet -m python/Cargo.toml --out "$wheels"
+wheel="$(ls "$wheels"/resched_oracle-*.whl)"
+echo "python/ci.sh: built $(basename "$wheel") in $((SECONDS - started)) s"
+
+testvenv="$target/python-test-venv"
+rm -rf "$testvenv"
+python3 -m venv "$testvenv"
+pip=("$testvenv/bin/pip" --disable-pip-version-check -q)
+"${pip[@]}" install "$wheel" pytest hypothesis pandas matplotlib mypy
 # evalys (with pandas) reads the Batsim jobs.csv the resched program writes
 # (tests/test_batsim_evalys.py); that test runs the program the Rust tests built.
 "${pip[@]}" install 'evalys>=4,<5'
-RESCHED_BIN="${RESCHED_BIN:-${CARGO_TARGET_DIR:-target}/debug/resched}"
+RESCHED_BIN="${RESCHED_BIN:-$target/debug/resched}"
 [ -x "$RESCHED_BIN" ] || cargo build -p resched-cli --bin resched
 RESCHED_BIN="$(cd "$(dirname "$RESCHED_BIN")" && pwd)/$(basename "$RESCHED_BIN")"
 export RESCHED_BIN
-MATURIN_PEP517_ARGS="--profile dev" \
-    "${pip[@]}" install --no-build-isolation --force-reinstall --no-deps ./python
-"$pyvenv/bin/pytest" -q -p no:cacheprovider python/tests
+tests="$(pwd)/python/tests"
+# From a directory outside the checkout: `import resched` must find the installed wheel, never
+# python/resched/ (which has no extension module).
+cd "$testvenv"
+MPLBACKEND=Agg "$testvenv/bin/python" -m pytest -q -p no:cacheprovider "$tests"
+"$testvenv/bin/python" -m mypy --strict --no-incremental -p resched
+"$testvenv/bin/python" -m mypy --strict --no-incremental "$tests/typed_usage.py"
+echo "python/ci.sh: wheel built, installed and tested in $((SECONDS - started)) s"

@@ -24,12 +24,15 @@ names the input and the field (``instance: field `jobs[0].procs`: …``):
 ``InternalError`` (a bug in resched: the engine and the checker disagree).
 """
 
+from __future__ import annotations
+
 from decimal import Decimal
 from fractions import Fraction
 import json
 import numbers
 import os
 import pathlib
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _native
 from ._native import InputError, InternalError, LimitError, ReschedError
@@ -45,27 +48,44 @@ __all__ = [
     "certify",
     "opt",
     "verify",
+    "batch",
+    "diff",
+    "judge",
+    "draw_case",
+    "Schedule",
+    "schedule_frame",
+    "results_frame",
+    "DiffReport",
+    "Mismatch",
+    "Verdict",
 ]
 
-__version__ = _native.__version__
+__version__: str = _native.__version__
+
+# An input: a dict in resched's JSON format, or a path to such a file.
+Input = Union[Mapping[str, Any], str, "os.PathLike[str]"]
+# A scenario: as an input, or the list of failure counts, or None (no job fails).
+ScenarioInput = Union[Input, List[int], Tuple[int, ...], None]
 
 # The keyword parameters of an algorithm (the `**params` of simulate, certify and verify).
 _ALGO_PARAMS = ("priority", "seed", "eps")
 
 
-def algorithms():
+def algorithms() -> List[Dict[str, Any]]:
     """The catalogue: one dict per algorithm (``name``, ``aliases``, ``paper``, ``citation``,
     ``section``, ``label``, ``family``, ``params``, ``summary``, ``parametric``,
     ``evaluated``). ``r-list:<m>`` entries are patterns: ``r-list:2`` is R-LIST with m = 2."""
     return _native.algorithms()
 
 
-def priorities():
+def priorities() -> List[str]:
     """The names of the priority rules (``lpt`` … ``index``)."""
     return _native.priorities()
 
 
-def simulate(instance, scenario, algo, *, exact=True, **params):
+def simulate(
+    instance: Input, scenario: ScenarioInput, algo: str, *, exact: bool = True, **params: Any
+) -> Dict[str, Any]:
     """Runs ``algo`` on ``instance`` under the failure ``scenario``.
 
     ``params``: ``priority`` (a name of ``priorities()``, default ``"lpt"``), ``seed``
@@ -80,16 +100,26 @@ def simulate(instance, scenario, algo, *, exact=True, **params):
     return {k: c[k] for k in ("algorithm", "canonical", "makespan", "schedule", "completions")}
 
 
-def certify(instance, scenario, algo, *, exact=True, **params):
+def certify(
+    instance: Input, scenario: ScenarioInput, algo: str, *, exact: bool = True, **params: Any
+) -> Dict[str, Any]:
     """The oracle's certify path: ``simulate``'s result plus ``bound`` (``symbol`` — L(f) of
     the rigid paper or L'(J,f) of the moldable paper — ``tmax``, ``area``, ``lower``),
     ``ratio`` (makespan / lower bound, exact) and ``events`` (instants the scheduler ran)."""
     inst, sc = _inputs(instance, scenario)
     r = _native.certify(inst, sc, _algo_name(algo), **_algo_params(params))
-    return _finish(r, exact)
+    return _with_schedule(_finish(r, exact), inst)
 
 
-def opt(instance, scenario, *, method="search", time_limit=10, node_limit=None, exact=True):
+def opt(
+    instance: Input,
+    scenario: ScenarioInput,
+    *,
+    method: str = "search",
+    time_limit: Union[int, float, Fraction] = 10,
+    node_limit: Optional[int] = None,
+    exact: bool = True,
+) -> Dict[str, Any]:
     """The exact optimum T_OPT(f) (the scenario known in advance) of a small instance.
 
     ``method``: ``"search"`` (branch and bound), ``"ilp"`` or ``"both"`` (they must agree).
@@ -105,10 +135,18 @@ def opt(instance, scenario, *, method="search", time_limit=10, node_limit=None, 
     if node_limit is not None:
         node_limit = _count(node_limit, "node_limit")
     r = _native.opt(inst, sc, method, float(time_limit), node_limit)
-    return _finish(r, exact)
+    return _with_schedule(_finish(r, exact), inst)
 
 
-def verify(instance, scenario, schedule, algo=None, *, exact=True, **params):
+def verify(
+    instance: Input,
+    scenario: ScenarioInput,
+    schedule: Input,
+    algo: Optional[str] = None,
+    *,
+    exact: bool = True,
+    **params: Any,
+) -> Dict[str, Any]:
     """Checks a schedule made elsewhere (a dict ``{"attempts": [...]}``, or a result of
     ``simulate`` / ``certify`` / ``opt``, whose ``schedule`` is read).
 
@@ -127,18 +165,19 @@ def verify(instance, scenario, schedule, algo=None, *, exact=True, **params):
         r = _native.verify(inst, sc, sch)
     else:
         r = _native.verify(inst, sc, sch, _algo_name(algo), **kw)
-    return _finish(r, exact)
+    out: Dict[str, Any] = _finish(r, exact)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
 # Inputs: dicts become JSON text with every number exact; paths stay paths.
 
 
-def _inputs(instance, scenario):
+def _inputs(instance: Any, scenario: Any) -> Tuple[Any, Any]:
     return _source(instance, "instance"), _scenario(scenario)
 
 
-def _scenario(scenario):
+def _scenario(scenario: Any) -> Any:
     """A scenario dict, a list of failure counts, None (no job fails) or a path; None is
     passed on, and the Rust side makes one zero per job of the instance."""
     if scenario is None:
@@ -148,35 +187,35 @@ def _scenario(scenario):
     return _source(scenario, "scenario")
 
 
-def _source(value, label):
+def _source(value: Any, label: str) -> Any:
     """JSON text for a dict, a ``pathlib.Path`` for a path (the Rust side reads a ``str`` as
     JSON text and anything else as a path)."""
     if isinstance(value, (str, os.PathLike)):
         return pathlib.Path(value)
-    if not isinstance(value, dict):
+    if not isinstance(value, Mapping):
         raise InputError(
             f"{label}: expected a dict in resched's JSON format or a path, "
             f"got {type(value).__name__}"
         )
     try:
-        return json.dumps(_exact(value, label, ""), separators=(",", ":"))
+        return json.dumps(_exact(dict(value), label, ""), separators=(",", ":"))
     except RecursionError:
         raise InputError(f"{label}: nested too deeply") from None
     except ValueError as e:  # an int of more digits than Python converts to text (4300)
         raise InputError(f"{label}: {e}") from None
 
 
-def _exact(value, label, path):
+def _exact(value: Any, label: str, path: str) -> Any:
     """``value`` with every number made exact JSON: ints stay ints, Fractions and Decimals
     become ``"a/b"`` / decimal strings, floats are refused. ``label`` names the input and
     ``path`` the field (``jobs[0].time``), as resched's own messages do."""
 
-    def refuse(msg):
+    def refuse(msg: str) -> InputError:
         where = f"{label}: field `{path}`" if path else label
         return InputError(f"{where}: {msg}")
 
-    if isinstance(value, dict):
-        out = {}
+    if isinstance(value, Mapping):
+        out: Dict[str, Any] = {}
         for k, v in value.items():
             if not isinstance(k, str):
                 raise refuse(f"key {k!r} is not a string")
@@ -200,31 +239,31 @@ def _exact(value, label, path):
             f"string such as \"{value!r}\" or \"a/b\""
         )
     if isinstance(value, numbers.Rational):  # e.g. numpy integers, gmpy2 mpq
-        return _exact(Fraction(value.numerator, value.denominator), label, path)
+        return _exact(Fraction(int(value.numerator), int(value.denominator)), label, path)
     raise refuse(f"a {type(value).__name__} is not a JSON value")
 
 
-def _count(value, name):
+def _count(value: Any, name: str) -> int:
     """A non-negative int parameter (bools and floats refused)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
         raise InputError(f"option `{name}`: expected an int ≥ 0, got {value!r}")
     return int(value)
 
 
-def _algo_name(algo):
+def _algo_name(algo: Any) -> str:
     if not isinstance(algo, str):
         raise InputError(f"option `algo`: expected a catalogue name, got {algo!r}")
     return algo
 
 
-def _algo_params(params):
+def _algo_params(params: Mapping[str, Any]) -> Dict[str, Any]:
     """``priority``, ``seed`` and ``eps`` checked and made exact; any other name refused."""
     for name in params:
         if name not in _ALGO_PARAMS:
             raise InputError(
                 f"option `{name}`: unknown; an algorithm takes {', '.join(_ALGO_PARAMS)}"
             )
-    kw = {}
+    kw: Dict[str, Any] = {}
     if params.get("priority") is not None:
         p = params["priority"]
         if not isinstance(p, str):
@@ -247,13 +286,13 @@ def _algo_params(params):
 # Outputs: Fractions, or floats when asked.
 
 
-def _finish(value, exact):
+def _finish(value: Any, exact: bool) -> Any:
     if exact:
         return value
     return _floats(value)
 
 
-def _floats(value):
+def _floats(value: Any) -> Any:
     if isinstance(value, Fraction):
         return float(value)
     if isinstance(value, dict):
@@ -261,3 +300,122 @@ def _floats(value):
     if isinstance(value, list):
         return [_floats(v) for v in value]
     return value
+
+
+def _with_schedule(result: Dict[str, Any], instance: Any) -> Dict[str, Any]:
+    """The result with its ``schedule`` a ``Schedule`` that knows the platform and the names."""
+    if isinstance(result.get("schedule"), Mapping):
+        procs, names = _native.describe(instance)
+        result["schedule"] = Schedule(result["schedule"], procs, names)
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Many requests at once, as `resched batch`.
+
+# Response fields that hold an exact time (batch writes them as strings such as "13/2").
+_BATCH_TIMES = ("makespan", "ratio")
+
+
+def batch(
+    requests: Iterable[Mapping[str, Any]],
+    *,
+    schedules: bool = False,
+    threads: Optional[int] = None,
+    exact: bool = True,
+) -> List[Dict[str, Any]]:
+    """Answers many certify requests in one call, by the code of ``resched batch``
+    (docs/reference/protocol.md): one response per request, in request order, computed on
+    ``threads`` workers (default: one per core) without holding the interpreter.
+
+    A request is a dict: ``instance`` (a dict, or a path: sent as ``instance_file``),
+    ``scenario`` (a dict, a list of failure counts, or a path: ``scenario_file``; absent: no
+    job fails), ``algo``, and optionally ``priority``, ``seed``, ``eps``, ``id``. A response is
+    the protocol's dict with its exact times as Fractions (``exact=False``: floats):
+    ``makespan``, ``ratio``, ``bound`` (``kind``, ``tmax``, ``area``, ``lower``),
+    ``completions`` (``job``, ``index``, ``time``), with ``schedules=True`` the ``schedule``
+    (a ``Schedule``); a request that cannot be answered gets ``{"line", "id", "error"}``
+    naming the field, and never stops the others. ``results_frame`` makes a table of them.
+    """
+    if isinstance(threads, bool) or (threads is not None and not isinstance(threads, int)):
+        raise InputError(f"option `threads`: expected an int, got {threads!r}")
+    lines: List[str] = []
+    platforms: List[Any] = []
+    for i, req in enumerate(requests):
+        if not isinstance(req, Mapping):
+            raise InputError(f"requests[{i}]: expected a dict, got {type(req).__name__}")
+        r = dict(req)
+        label = f"requests[{i}]"
+        for key in ("instance", "scenario"):
+            v = r.get(key)
+            if isinstance(v, (str, os.PathLike)):
+                r[f"{key}_file"] = os.fspath(v)
+                del r[key]
+            elif key == "scenario" and isinstance(v, (list, tuple)):
+                r[key] = {"failures": list(v)}
+        if r.get("scenario") is None and "scenario_file" not in r:
+            r.pop("scenario", None)
+            if isinstance(r.get("instance"), Mapping) and isinstance(r["instance"].get("jobs"), list):
+                r["scenario"] = {"failures": [0] * len(r["instance"]["jobs"])}
+        inst = r.get("instance")
+        platforms.append(inst if isinstance(inst, Mapping) else r.get("instance_file"))
+        try:
+            lines.append(json.dumps(_exact(r, label, ""), separators=(",", ":")))
+        except ValueError as e:
+            raise InputError(f"{label}: {e}") from None
+    out = _native.batch(lines, bool(schedules), threads)
+    responses = []
+    for text, platform in zip(out, platforms):
+        resp = json.loads(text)
+        if "error" not in resp:
+            resp = _batch_exact(resp)
+            if "schedule" in resp:
+                names = [c["job"] for c in resp["completions"]]
+                procs = platform.get("processors") if isinstance(platform, Mapping) else None
+                if procs is None and platform is not None:
+                    procs = _native.describe(pathlib.Path(platform))[0]
+                resp["schedule"] = Schedule(_finish(resp["schedule"], exact), procs, names)
+            for k in _BATCH_TIMES:
+                resp[k] = _finish(resp[k], exact)
+            for k in ("tmax", "area", "lower"):
+                resp["bound"][k] = _finish(resp["bound"][k], exact)
+            for c in resp["completions"]:
+                c["time"] = _finish(c["time"], exact)
+        responses.append(resp)
+    return responses
+
+
+def _batch_exact(resp: Dict[str, Any]) -> Dict[str, Any]:
+    """A response's exact strings as Fractions."""
+    for k in _BATCH_TIMES:
+        resp[k] = Fraction(resp[k])
+    for k in ("tmax", "area", "lower"):
+        resp["bound"][k] = Fraction(resp["bound"][k])
+    for c in resp["completions"]:
+        c["time"] = Fraction(c["time"])
+    sch = resp.get("schedule")
+    if sch is not None:
+        for a in sch["attempts"]:
+            a["start"], a["duration"] = Fraction(a["start"]), Fraction(a["duration"])
+        if "makespan" in sch:
+            sch["makespan"] = Fraction(sch["makespan"])
+    return resp
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables, charts, diff: in their own modules.
+
+from ._frames import Schedule, results_frame  # noqa: E402
+from ._diff import DiffReport, Mismatch, Verdict, diff, draw_case, judge  # noqa: E402
+
+
+def schedule_frame(schedule: Mapping[str, Any], instance: Optional[Input] = None) -> Any:
+    """A pandas DataFrame of a schedule, one row per attempt (``Schedule.to_frame``). A plain
+    schedule dict gets its names and processor ids from ``instance`` when given."""
+    if isinstance(schedule, Mapping) and "attempts" not in schedule and "schedule" in schedule:
+        schedule = schedule["schedule"]
+    if not isinstance(schedule, Schedule) or (instance is not None and schedule.names is None):
+        procs, names = (None, None) if instance is None else _native.describe(
+            _source(instance, "instance"))
+        schedule = Schedule(schedule, procs, names)
+    return schedule.to_frame()

@@ -21,7 +21,9 @@ use resched::schedulers::Priority;
 use resched::{Error, Time};
 use std::time::Duration;
 
+mod batch;
 mod convert;
+mod diff;
 mod errors;
 
 use convert::{Out, Source};
@@ -32,7 +34,7 @@ const MAX_TIME_LIMIT_S: f64 = 86_400.0;
 
 /// Reads the instance and the scenario of a call; a scenario of `None` is "no job fails"
 /// (one zero per job of the instance).
-fn inputs(
+pub(crate) fn inputs(
     instance: &Bound<'_, PyAny>,
     scenario: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(Instance, Scenario)> {
@@ -260,6 +262,31 @@ fn verify<'py>(
     Ok(d)
 }
 
+/// The platform and the job names of an instance: `(processors, names)`, for tables and charts.
+#[pyfunction]
+fn describe(instance: &Bound<'_, PyAny>) -> PyResult<(u32, Vec<String>)> {
+    let inst = Source::from_py(instance, "instance")?.instance()?;
+    Ok((
+        inst.procs,
+        inst.jobs.iter().map(|j| j.name.clone()).collect(),
+    ))
+}
+
+/// The processor ids of every attempt of a schedule on `processors` processors, in attempt
+/// order: the deterministic placement of [`resched::model::placement::place`] (the one the
+/// Batsim export writes), or the schedule's own ids when every attempt has them.
+#[pyfunction]
+fn place(processors: u32, schedule: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<u32>>> {
+    let sch = Source::from_py(schedule, "schedule")?.schedule()?;
+    let placed = resched::model::placement::place(processors, &sch).map_err(py_err)?;
+    Ok(placed
+        .attempts
+        .into_iter()
+        // default: place gives every attempt its ids (an attempt without is never returned)
+        .map(|a| a.nodes.unwrap_or_default())
+        .collect())
+}
+
 /// The module: the functions and the exception hierarchy.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -269,6 +296,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(certify, m)?)?;
     m.add_function(wrap_pyfunction!(opt, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(describe, m)?)?;
+    m.add_function(wrap_pyfunction!(place, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::batch, m)?)?;
+    m.add_function(wrap_pyfunction!(diff::diff, m)?)?;
+    m.add_function(wrap_pyfunction!(diff::judge, m)?)?;
+    m.add_function(wrap_pyfunction!(diff::draw_case, m)?)?;
     m.add("ReschedError", py.get_type::<errors::ReschedError>())?;
     m.add("InputError", py.get_type::<errors::InputError>())?;
     m.add("LimitError", py.get_type::<errors::LimitError>())?;
