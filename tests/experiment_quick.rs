@@ -180,8 +180,13 @@ fn rigid_qbar_quick() {
 #[test]
 fn rigid_procs_quick() {
     let dir = tempfile::tempdir().unwrap();
-    experiment::run("rigid-procs", &quick(dir.path())).unwrap();
+    let o = experiment::run("rigid-procs", &quick(dir.path())).unwrap();
     check_outputs(dir.path(), "rigid-procs", &["mean_ratio", "max_ratio"]);
+    // The findings are judged by the one verdict rule, the paper's own exception included.
+    assert!(o.markdown.contains("| claim | paper | ours | tolerance | verdict |"));
+    assert!(o.markdown.contains("LPT and SPT best, LPT first (Fig. 6, the paper's exception)"));
+    assert!(o.markdown.contains("| 4.8% (Section 5.2) |"));
+    assert!(!o.markdown.contains("| yes |") && !o.markdown.contains("| no |"));
     check_figure(
         &dir.path().join("shelf.svg"),
         &["R-ShelfFill-B", "P", "Figure 4(b)"],
@@ -300,6 +305,10 @@ fn moldable_table1_quick() {
         o.markdown.contains("Mix-low-com") && o.markdown.contains("(1.057, "),
         "paper numbers beside ours"
     );
+    assert!(
+        o.markdown.contains("LPA and BATCH outperform MINTIME and MINAREA in all settings"),
+        "the Section 6 statement is judged"
+    );
     // Expected ≤ maximum for every (algorithm, model).
     let mut rdr = csv::Reader::from_path(dir.path().join("summary.csv")).unwrap();
     for rec in rdr.records() {
@@ -315,6 +324,7 @@ fn moldable_sweeps_quick() {
     let o = experiment::run("moldable-sweeps", &quick(dir.path())).unwrap();
     check_outputs(dir.path(), "moldable-sweeps", &["expected", "maximum"]);
     assert!(o.markdown.contains("(c) error rate"));
+    assert!(o.markdown.contains("| direction only: "));
     // λ on a log axis labelled 10⁻⁷, 10⁻⁶ (quick sweeps 10⁻⁷ to 10⁻⁶), not log10 λ.
     let must = [
         "LPA",
@@ -431,6 +441,8 @@ fn steal_sweep_quick() {
         "Flows per size class at μ = 60 min, D = 10 min",
         "decomposition of platform time at μ = 60 min, D = 10 min",
         "Baseline: paper, Mira 03/2018",
+        "| μ = 300 min | verdict |",
+        "Verdict: Section 6.2's numbers",
     ] {
         assert!(o.markdown.contains(want), "no `{want}` in\n{}", o.markdown);
     }

@@ -450,19 +450,6 @@ pub fn file_stems(names: &[String]) -> Vec<String> {
     out
 }
 
-/// A "claim | paper | ours | holds" table: a campaign's check of the paper's statements.
-pub fn claims_table(rows: &[Vec<String>]) -> String {
-    runner::markdown_table(
-        &[
-            "claim".into(),
-            "paper".into(),
-            "ours".into(),
-            "holds".into(),
-        ],
-        rows,
-    )
-}
-
 /// The program version written into every output.
 pub fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
@@ -502,10 +489,9 @@ mod tests {
                 "R-List-Q-kept"
             ]
         );
-        let moldable = ["LPA", "BATCH", "BATCH-U", "MINTIME", "MINAREA"];
         let table1 = ["LPA", "BATCH", "BATCH-U", "BATCH-PUB", "MINTIME", "MINAREA"];
         assert_eq!(labels(&moldable_table1::ALGOS).unwrap(), table1);
-        assert_eq!(labels(&moldable_sweeps::ALGOS).unwrap(), moldable);
+        assert_eq!(labels(&moldable_sweeps::ALGOS).unwrap(), table1);
         let e = labels(&["greedy", "fifo"]).unwrap_err().to_string();
         assert!(e.contains("unknown algorithm `fifo`"), "{e}");
     }

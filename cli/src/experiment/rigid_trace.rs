@@ -22,6 +22,7 @@
 use super::eval;
 use super::rigid_sweep::{heuristic_styles, rigid_cell, RigidCell, KEPT};
 use super::runner::{self, Cell};
+use super::verdict::{self, se_from_pop_std, Estimate, Paper, Tolerance};
 use super::{fmt3, labels, version, Options, Outcome};
 use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure, LineChart, LinePlot, Series};
 use resched::error::{Error, Result};
@@ -516,7 +517,9 @@ fn trace_table(
     header.extend(columns.iter().map(|h| h.to_string()));
     let cell = |m: f64, sd: f64, mx: f64| format!("{} ± {sd:.2e} ({})", fmt3(m), fmt3(mx));
     let mut rows = Vec::new();
+    let mut judged = Vec::new();
     for (qi, &q) in QBARS.iter().enumerate() {
+        let mut verdicts = vec![q.to_string()];
         let cs: Vec<&&RigidCell> = of_trace.iter().filter(|c| c.qbar == q).collect();
         let (fails, _, _) = eval::summary(cs.iter().map(|c| c.mean_failures));
         let mut r = vec![q.to_string(), "resched".into(), format!("{fails:.2}")];
@@ -532,6 +535,19 @@ fn trace_table(
                 .filter_map(|c| c.stats.iter().find(|s| s.algo == *h))
                 .collect();
             let (m, sd, _) = eval::summary(per_day.iter().map(|s| s.mean));
+            if let Some(i) = columns
+                .iter()
+                .position(|c| c == h)
+                .filter(|&i| i < TABLE1.len())
+            {
+                let est = Estimate {
+                    value: m,
+                    se: se_from_pop_std(sd, per_day.len()),
+                };
+                let p = PAPER[qi].2[i];
+                let v = verdict::judge(Paper::Value(p), est, Tolerance::PRINTED);
+                verdicts.push(format!("{} ({:+.1}%)", v.text(), 100.0 * (m / p - 1.0)));
+            }
             let max = per_day
                 .iter()
                 .map(|s| s.max_f64)
@@ -559,8 +575,18 @@ fn trace_table(
         r.extend((0..TABLE1.len()).map(|i| cell(pa[i], ps[i], pm[i])));
         r.extend(KEPT.iter().map(|_| "–".to_string()));
         rows.push(r);
+        if verdicts.len() > 1 {
+            judged.push(verdicts);
+        }
     }
     md.push_str(&runner::markdown_table(&header, &rows));
+    md.push_str(&format!(
+        "\nVerdicts: the mean over days {} of the paper's (± se over days; the paper's days are June 2019's):\n\n",
+        Tolerance::PRINTED.text()
+    ));
+    let mut vh = vec!["q̄".to_string()];
+    vh.extend(columns.iter().take(TABLE1.len()).map(|h| h.to_string()));
+    md.push_str(&runner::markdown_table(&vh, &judged));
     md.push('\n');
     md
 }

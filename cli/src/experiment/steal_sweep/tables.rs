@@ -4,6 +4,7 @@
 //! (Figure 6) and the decomposition of platform time (Figure 3), with the paper's values from
 //! Section 6.1's text and Table 4 beside ours.
 use super::{Grid, StealCell, VariantResult};
+use crate::experiment::verdict::{self, Estimate, Paper, Tolerance, Verdict};
 use crate::experiment::{fmt3, runner};
 use resched::error::Result;
 use resched::stealing::metrics::{Decomposition, FlowStats};
@@ -212,10 +213,13 @@ fn sweep_table(tn: &str, r: NodeReturns, grid: &Grid, results: &[StealCell], s: 
     let (mtbfs, downs) = grid;
     let mut header = vec!["D".to_string(), "ratio".to_string()];
     header.extend(mtbfs.iter().map(|m| format!("μ = {m} min")));
+    header.push("verdict".into());
     let mut table = Vec::new();
     for &d in downs {
         for (name, pick) in SWEEP_STATS {
             let mut row = vec![format!("{d} min"), name.to_string()];
+            let claim = paper_claim(name, d);
+            let mut judged: Vec<(u64, Verdict)> = Vec::new();
             for &m in mtbfs {
                 let cs = at(results, tn, m, d);
                 if saturated(&cs) > 0 {
@@ -225,7 +229,14 @@ fn sweep_table(tn: &str, r: NodeReturns, grid: &Grid, results: &[StealCell], s: 
                 let p = paired(&cs, r, &pick);
                 row.push(p.text());
                 record(s, tn, r, m, d, name, &p);
+                if let Some(c) = claim.filter(|c| c.applies(m)) {
+                    judged.push((m, c.judge(&p)));
+                }
             }
+            row.push(match claim {
+                Some(c) => verdict_text(&c, &judged),
+                None => "—".into(),
+            });
             table.push(row);
         }
         let mut row = vec![format!("{d} min"), "steals / free-node restarts".into()];
@@ -256,6 +267,88 @@ fn sweep_table(tn: &str, r: NodeReturns, grid: &Grid, results: &[StealCell], s: 
     s.markdown
         .push_str(&runner::markdown_table(&header, &table));
     s.markdown.push('\n');
+    s.markdown.push_str(&format!("{}\n", VERDICT_NOTE));
+}
+
+/// How the verdict column reads (Section 6.2's statements, [`paper_claim`]).
+const VERDICT_NOTE: &str = "Verdict: Section 6.2's numbers, judged at each μ they speak of within 2 se — utilization 1.02–1.04 at D = 10 min, max flow of the largest jobs 0.80–0.90 at D = 10 min and μ < 300 min; \"negligible\" at D = 1 day (no number: direction only, |ratio − 1| ≤ 2 se); — where the paper gives nothing.";
+
+/// What Section 6.2 says of one ratio at one downtime D (minutes): "utilization gains of 2–4%
+/// with D = 10 min, ... negligible with D = 1 day; the maximum flow of the largest jobs improves
+/// by 10–20% with D = 10 min and μ < 5 h".
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepClaim {
+    /// The paper's range of the SFSJ / Baseline ratio (`None`: "negligible", no number).
+    pub range: Option<(f64, f64)>,
+    /// The claim holds for μ below this many minutes (`u64::MAX`: every μ).
+    pub below_mtbf: u64,
+}
+
+impl SweepClaim {
+    /// Whether the claim speaks of MTBF `m` (minutes).
+    fn applies(&self, m: u64) -> bool {
+        m < self.below_mtbf
+    }
+
+    /// The verdict on one paired ratio.
+    pub fn judge(&self, p: &Paired) -> Verdict {
+        let est = Estimate::with_se(p.ratio, p.se);
+        match self.range {
+            Some((lo, hi)) => verdict::judge(Paper::Range(lo, hi), est, Tolerance::StdErrors(2.0)),
+            // "Negligible": no number, so the direction only: no gain beyond two standard errors.
+            None => Verdict::Direction(
+                p.ratio.is_finite() && (p.ratio - 1.0).abs() <= 2.0 * p.se.max(0.0),
+            ),
+        }
+    }
+}
+
+/// The claim of Section 6.2 on ratio `name` at downtime `d` (minutes), if it makes one.
+pub fn paper_claim(name: &str, d: u64) -> Option<SweepClaim> {
+    match (name, d) {
+        ("utilization", 10) => Some(SweepClaim {
+            range: Some((1.02, 1.04)),
+            below_mtbf: u64::MAX,
+        }),
+        ("utilization", 1440) => Some(SweepClaim {
+            range: None,
+            below_mtbf: u64::MAX,
+        }),
+        ("max flow, largest jobs", 10) => Some(SweepClaim {
+            range: Some((0.80, 0.90)),
+            below_mtbf: 300,
+        }),
+        _ => None,
+    }
+}
+
+/// The verdict cell of one row: "holds" when every μ the claim speaks of holds, else "differs"
+/// with the μ where it holds.
+fn verdict_text(c: &SweepClaim, judged: &[(u64, Verdict)]) -> String {
+    let ok: Vec<String> = judged
+        .iter()
+        .filter(|(_, v)| v.holds())
+        .map(|(m, _)| m.to_string())
+        .collect();
+    let word = match (
+        c.range.is_some(),
+        ok.len() == judged.len() && !judged.is_empty(),
+    ) {
+        (true, true) => Verdict::Holds,
+        (true, false) => Verdict::Differs,
+        (false, all) => Verdict::Direction(all),
+    };
+    if ok.is_empty() || ok.len() == judged.len() {
+        format!("{} ({} of {} μ)", word.text(), ok.len(), judged.len())
+    } else {
+        format!(
+            "{} ({} of {} μ: {} min)",
+            word.text(),
+            ok.len(),
+            judged.len(),
+            ok.join(", ")
+        )
+    }
 }
 
 /// One summary row (CSV and JSON).
@@ -462,6 +555,29 @@ mod tests {
             ],
             saturated: None,
         }
+    }
+
+    /// Section 6.2's statements judged within two standard errors: a utilization ratio of
+    /// 1.003 is not the paper's 2–4% gain, 1.025 is; 0.95 on the largest jobs' max flow is not
+    /// its 10–20%; μ = 300 min is outside "μ < 5 h"; "negligible" has no number.
+    #[test]
+    fn section_6_2_claims_differ_outside_their_range() {
+        let p = |ratio: f64, se: f64| Paired { ratio, se, n: 10 };
+        let u10 = paper_claim("utilization", 10).unwrap();
+        assert_eq!(u10.judge(&p(1.003, 0.002)), Verdict::Differs);
+        assert_eq!(u10.judge(&p(1.012, 0.004)), Verdict::Holds);
+        assert_eq!(u10.judge(&p(1.025, 0.005)), Verdict::Holds);
+        assert_eq!(u10.judge(&p(1.06, 0.005)), Verdict::Differs);
+        let m10 = paper_claim("max flow, largest jobs", 10).unwrap();
+        assert_eq!(m10.judge(&p(0.95, 0.01)), Verdict::Differs);
+        assert_eq!(m10.judge(&p(0.88, 0.01)), Verdict::Holds);
+        assert!(m10.applies(120) && !m10.applies(300));
+        let u1d = paper_claim("utilization", 1440).unwrap();
+        assert_eq!(u1d.judge(&p(1.003, 0.002)), Verdict::Direction(true));
+        assert_eq!(u1d.judge(&p(1.02, 0.002)), Verdict::Direction(false));
+        assert_eq!(paper_claim("weighted mean flow", 10), None);
+        let text = verdict_text(&u10, &[(20, Verdict::Holds), (40, Verdict::Differs)]);
+        assert_eq!(text, "**differs** (1 of 2 μ: 20 min)");
     }
 
     #[test]
