@@ -22,6 +22,7 @@ mod checker_reference;
 mod cli_errors;
 mod corpus;
 mod diff;
+mod diff_campaign;
 mod diff_hostile;
 mod docs;
 mod exact_input;

@@ -16,7 +16,9 @@ use resched::error::{Error, Result};
 use resched::schedulers::Priority;
 use resched::time::Time;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+mod campaign;
 
 /// Arguments of `resched diff`.
 #[derive(Debug, clap::Args)]
@@ -96,6 +98,25 @@ pub struct Args {
     /// Re-run the case of a counterexample file (no drawing, no shrinking).
     #[arg(long, conflicts_with_all = ["case", "cases", "procs", "jobs", "times", "failures", "jobs_kind", "algo", "priority", "algo_seed", "eps", "peer_instance"])]
     pub replay: Option<PathBuf>,
+    /// Do not stop at the first mismatch: report the mismatch rate, the classes of mismatch,
+    /// and one shrunk counterexample per distinct signature (OUT-1.json, OUT-2.json, …).
+    #[arg(long, conflicts_with = "peer_instance")]
+    pub keep_going: bool,
+    /// Cases run in parallel, each worker with a program (or JSONL session) of its own; the
+    /// report does not depend on it.
+    #[arg(long, default_value_t = 1)]
+    pub workers: usize,
+    /// Run the case files of a folder (golden cases, earlier counterexamples) instead of drawn
+    /// cases, with the algorithms their expectations name.
+    #[arg(long, conflicts_with_all = ["case", "cases", "procs", "jobs", "times", "failures", "jobs_kind", "algo", "priority", "algo_seed", "eps", "peer_instance", "replay"])]
+    pub corpus: Option<PathBuf>,
+    /// Print a progress line on standard error even when it is not a terminal.
+    #[arg(long)]
+    pub progress: bool,
+    /// Print a JSON summary (counts, rate, classes, counterexample files, flaky ones) instead of
+    /// the text report.
+    #[arg(long, conflicts_with = "replay")]
+    pub json: bool,
     /// Peer mode: the rigid paper simulator's instance file.
     #[arg(long, requires_all = ["peer_failures", "peer_output"])]
     pub peer_instance: Option<PathBuf>,
@@ -122,6 +143,8 @@ pub fn run(a: Args) -> Result<Exit> {
             "--cmd is required (or the --peer-* files)",
         ));
     };
+    // Declared before everything that starts programs, so that it is dropped after them.
+    let _supervisor = crate::diff::supervise::Supervisor::start();
     let mut ext = External::new(Template::parse(cmd)?, a.protocol, timeout(&a.timeout)?)?;
     let rules = Rules {
         rel_tol: tolerance(a.rel_tol.as_deref())?,
@@ -150,27 +173,7 @@ pub fn run(a: Args) -> Result<Exit> {
         cfg.seed,
         cfg.scope.args()
     ));
-    say(&out)?;
-    let mut last = Instant::now();
-    let outcome = run::search(&cfg, &mut ext, &mut |s: &Stats| {
-        if last.elapsed() > Duration::from_secs(10) {
-            last = Instant::now();
-            crate::errln!(
-                "… {} cases, {} runs, {:.0} cases/s",
-                s.cases,
-                s.runs,
-                s.rate()
-            );
-        }
-    })?;
-    say(&summary(&outcome.stats))?;
-    match outcome.found {
-        None => Ok(Exit::Ok),
-        Some(found) => {
-            say(&report_found(&found, &cfg, &ext, &a.out)?)?;
-            Ok(Exit::CheckFailed)
-        }
-    }
+    campaign::run(&a, cfg, cmd, &ext, &out)
 }
 
 /// Prints to standard output, with the control characters another program may have printed

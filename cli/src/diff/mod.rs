@@ -49,14 +49,19 @@
 //! exit or a signal (`crash`), output that is not an answer (`garbage`; at most 64 MiB is read)
 //! and an `error` response (`refused`) are mismatches too, reported with the end of the
 //! program's standard error. In JSONL mode the program is restarted after any of these.
+//! Whatever a program leaves running is ended with its case, and everything with resched, on a
+//! signal too ([`supervise`]).
 //!
 //! # What resched does
 //! [`scope`] draws the cases; [`run`] runs resched through [`resched::oracle::certify`] and the
 //! other program, and [`compare`] judges: makespans exactly (or within `--rel-tol`); a schedule
 //! through the checker first. The first mismatch is shrunk ([`shrink`]) and written
-//! ([`counterexample`]) with the commands that reproduce it. [`peer`] is the adapter for the
+//! ([`counterexample`]) with the commands that reproduce it, after a re-check in a fresh
+//! process. [`campaign`] runs the cases on several workers, past the first mismatch if asked,
+//! or over a corpus folder. [`peer`] is the adapter for the
 //! rigid paper's C++ simulator, whose printed makespans are compared without running it.
 pub mod answer;
+pub mod campaign;
 pub mod compare;
 pub mod counterexample;
 pub mod external;

@@ -283,7 +283,7 @@ pub fn search(
 
 /// Shrinks the mismatch `first` of case `i` under algorithm `k`. A timeout is not shrunk: every
 /// step that reproduced it would wait for the whole time limit.
-fn shrink_found(
+pub fn shrink_found(
     cfg: &Config,
     ext: &mut External,
     i: u64,
@@ -318,7 +318,7 @@ fn shrink_found(
 }
 
 /// Says which case and algorithm an error of resched's own run happened on.
-fn in_case(e: Error, i: u64, algo: &Algo) -> Error {
+pub fn in_case(e: Error, i: u64, algo: &Algo) -> Error {
     let at = format!("case {i}, {}", algo.label());
     match e {
         Error::Disagree { algo, detail } => Error::Disagree {
