@@ -565,7 +565,7 @@ mod tests {
         let p = |ratio: f64, se: f64| Paired { ratio, se, n: 10 };
         let u10 = paper_claim("utilization", 10).unwrap();
         assert_eq!(u10.judge(&p(1.003, 0.002)), Verdict::Differs);
-        assert_eq!(u10.judge(&p(1.012, 0.004)), Verdict::Holds);
+        assert_eq!(u10.judge(&p(1.013, 0.004)), Verdict::Holds);
         assert_eq!(u10.judge(&p(1.025, 0.005)), Verdict::Holds);
         assert_eq!(u10.judge(&p(1.06, 0.005)), Verdict::Differs);
         let m10 = paper_claim("max flow, largest jobs", 10).unwrap();
