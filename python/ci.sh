@@ -18,7 +18,7 @@ if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import venv, ensurepip'
     echo "python3 with venv and pip not found (apt-get install -y python3-venv)" >&2
     exit 3
 fi
-target="${CARGO_TARGET_DIR:-target}"
+target="$(mkdir -p "${CARGO_TARGET_DIR:-target}" && cd "${CARGO_TARGET_DIR:-target}" && pwd)"
 started=$SECONDS
 buildvenv="$target/python-build-venv"
 [ -x "$buildvenv/bin/pip" ] || python3 -m venv "$buildvenv"
