@@ -48,8 +48,9 @@ pub enum Error {
     Param { name: String, msg: String },
     /// A command-line option of the `resched` program with a value it cannot take. Only the
     /// program makes it (from its own checks, and from an [`Error::Param`] it names by its
-    /// flag); library code returns [`Error::Param`].
-    #[error("option `{option}`: {msg}")]
+    /// flag); library code returns [`Error::Param`]. The option is shown as its flag
+    /// (`--rel-tol`), however it was given ([`flag_form`]).
+    #[error("option `{}`: {msg}", flag_form(.option))]
     Option { option: String, msg: String },
     /// A scheduler asked the engine for something impossible (a bug in that scheduler).
     #[error("scheduler {algo} broke the engine's rules at time {time}: {msg}")]
@@ -126,9 +127,26 @@ impl Error {
     /// [`Error::param`]).
     pub fn option(option: &str, msg: impl Into<String>) -> Error {
         Error::Option {
-            option: option.to_string(),
+            option: flag_form(option),
             msg: msg.into(),
         }
+    }
+}
+
+/// The one spelling of an option in messages: a long flag with its dashes (`rel-tol`,
+/// `--rel-tol` → `--rel-tol`), so that a user can search the help for what a message names. A
+/// positional argument (`<id>`, `DIR`) or a name that is no flag (an indexed parameter such as
+/// `failures[3]`) is kept as given.
+pub fn flag_form(option: &str) -> String {
+    let bare = option.trim_start_matches('-');
+    let is_flag = bare.starts_with(|c: char| c.is_ascii_lowercase())
+        && bare
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if is_flag {
+        format!("--{bare}")
+    } else {
+        option.to_string()
     }
 }
 
@@ -311,6 +329,24 @@ fn dir_of(path: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
+/// [`dir_of`] `real`, refused naming that directory when it does not exist: an output's
+/// directory is never created (a file option, as a shell's redirection), and the user must
+/// learn which part of the path is missing, not only the OS's "no such file".
+fn existing_dir_of(real: &Path, shown: &Path) -> Result<PathBuf> {
+    let dir = dir_of(real);
+    match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let msg = format!(
+                "No such file or directory: the directory {} does not exist (an output's \
+                 directory is not created)",
+                dir.display()
+            );
+            Err(Error::io(shown, std::io::Error::new(e.kind(), msg)))
+        }
+        _ => Ok(dir.to_path_buf()),
+    }
+}
+
 /// Writes `contents` to the output `path`; the one function every command writes a file with.
 ///
 /// * A regular file or a new path is written atomically: the bytes go to a temporary created
@@ -342,7 +378,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
         }
         Target::Replace(real) => {
             let mut tmp = temp_builder()
-                .tempfile_in(dir_of(&real))
+                .tempfile_in(existing_dir_of(&real, path)?)
                 .map_err(|e| io(plain(e)))?;
             tmp.write_all(contents)
                 .and_then(|()| tmp.flush())
@@ -356,17 +392,45 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
 
 /// Checks, before any work, that [`write_atomic`] can write `path`, leaving nothing behind: a
 /// file to replace needs its directory to accept a new temporary (one is created and removed);
-/// a device, FIFO or socket is written in place, so nothing is probed (opening a FIFO would
-/// wait for its reader); a directory or a link to nothing is refused as [`write_atomic`]
-/// refuses it.
+/// a device is opened for writing and given an empty write ([`probe_device`]), so that one
+/// that refuses every write (`/dev/full`) or that the user may not write is refused before a
+/// long run rather than after it; a FIFO or socket is not probed (opening a FIFO would wait
+/// for its reader); a directory or a link to nothing is refused as [`write_atomic`] refuses it.
 pub fn check_output(path: &Path) -> Result<()> {
     match target(path)? {
-        Target::InPlace => Ok(()),
+        Target::InPlace => probe_device(path),
         Target::Replace(real) => temp_builder()
-            .tempfile_in(dir_of(&real))
+            .tempfile_in(existing_dir_of(&real, path)?)
             .map(drop)
             .map_err(|e| Error::io(path, plain(e))),
     }
+}
+
+/// Opens the device `path` for writing and writes zero bytes: a write of nothing changes
+/// nothing on a device that accepts writes (`/dev/null`, a terminal, a disk), while a device
+/// that refuses every write fails it as it would fail the real one (Linux's `/dev/full`
+/// answers any write, even an empty one, with "no space left on device"), and a device the
+/// user may not write fails the open. Anything that is not a device passes unprobed.
+#[cfg(unix)]
+fn probe_device(path: &Path) -> Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::FileTypeExt;
+    let io = |e| Error::io(path, e);
+    let kind = std::fs::metadata(path).map_err(io)?.file_type();
+    if !(kind.is_char_device() || kind.is_block_device()) {
+        return Ok(());
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(io)?;
+    f.write(&[]).map(drop).map_err(io)
+}
+
+/// Elsewhere an in-place output is not probed.
+#[cfg(not(unix))]
+fn probe_device(_path: &Path) -> Result<()> {
+    Ok(())
 }
 
 /// The output layer of [`write_atomic`] for a writer that makes the file itself from a path (an
@@ -383,7 +447,7 @@ pub fn write_atomic_with(
     let io = |e| Error::io(path, e);
     let place = target(path)?;
     let dir = match &place {
-        Target::Replace(real) => dir_of(real).to_path_buf(),
+        Target::Replace(real) => existing_dir_of(real, path)?,
         Target::InPlace => std::env::temp_dir(),
     };
     let tmp = temp_builder().tempdir_in(dir).map_err(|e| io(plain(e)))?;
@@ -489,6 +553,24 @@ pub fn remove_stale_temporaries(dir: &Path) -> Result<usize> {
     Ok(removed)
 }
 
+/// [`remove_stale_temporaries`] in `dir` and in each of its sub-directories (one level, links
+/// not followed: what a link names is not the run's): an output directory whose files sit in
+/// folders of their own (`cells/`, plots, an export's witnesses). Returns how many it removed.
+pub fn remove_stale_temporaries_below(dir: &Path) -> Result<usize> {
+    let mut removed = remove_stale_temporaries(dir)?;
+    let entries = match std::fs::read_dir(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(removed),
+        other => other.map_err(|e| Error::io(dir, e))?,
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            removed += remove_stale_temporaries(&entry.path())?;
+        }
+    }
+    Ok(removed)
+}
+
 /// `.NAME.tmp<digits>` or `.NAME.tmp<digits>.png`: the temporaries of the earlier layer.
 fn is_legacy_temporary(name: &str) -> bool {
     // default: the `.png` suffix is optional
@@ -571,12 +653,52 @@ mod tests {
     }
 
     #[test]
+    fn a_device_that_refuses_writes_is_found_before_any_write() {
+        let e = check_output(Path::new("/dev/full"))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "/dev/full: No space left on device (os error 28)");
+        check_output(Path::new("/dev/null")).unwrap();
+        assert!(std::fs::symlink_metadata("/dev/full")
+            .unwrap()
+            .file_type()
+            .is_char_device());
+    }
+
+    #[test]
+    fn options_are_named_as_flags_and_positionals_as_given() {
+        for (given, shown) in [
+            ("rel-tol", "--rel-tol"),
+            ("--eps", "--eps"),
+            ("threads", "--threads"),
+            ("-x", "--x"),
+            ("<id>", "<id>"),
+            ("DIR", "DIR"),
+            ("failures[3]", "failures[3]"),
+        ] {
+            assert_eq!(flag_form(given), shown, "{given}");
+            let e = Error::option(given, "bad").to_string();
+            assert_eq!(e, format!("option `{shown}`: bad"));
+        }
+        let direct = Error::Option {
+            option: "time-limit".into(),
+            msg: "bad".into(),
+        };
+        assert_eq!(direct.to_string(), "option `--time-limit`: bad");
+    }
+
+    #[test]
     fn a_missing_directory_is_named_without_the_temporary() {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("missing/out.csv");
         for e in [check_output(&p), write_atomic(&p, b"x")] {
             let e = e.unwrap_err().to_string();
-            assert!(e.contains("No such file or directory (os error 2)"), "{e}");
+            let dir = d.path().join("missing");
+            let want = format!(
+                "out.csv: No such file or directory: the directory {} does not exist",
+                dir.display()
+            );
+            assert!(e.contains(&want), "{e}");
             assert!(!e.contains(TEMP_PREFIX), "{e}");
         }
     }
@@ -668,5 +790,27 @@ mod tests {
         want.sort();
         assert_eq!(names(d.path()), want);
         assert_eq!(remove_stale_temporaries(&d.path().join("none")).unwrap(), 0);
+    }
+
+    #[test]
+    fn stale_temporaries_one_level_down_are_removed_and_links_not_followed() {
+        let d = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join(".resched-tmp-theirs"), "").unwrap();
+        std::os::unix::fs::symlink(outside.path(), d.path().join("link")).unwrap();
+        std::fs::create_dir_all(d.path().join("w0/deeper")).unwrap();
+        for n in [
+            ".resched-tmp-a",
+            "w0/.resched-tmp-b",
+            "w0/deeper/.resched-tmp-c",
+        ] {
+            std::fs::write(d.path().join(n), "").unwrap();
+        }
+        assert_eq!(remove_stale_temporaries_below(d.path()).unwrap(), 2);
+        assert_eq!(names(&d.path().join("w0")), ["deeper"]);
+        assert_eq!(names(&d.path().join("w0/deeper")), [".resched-tmp-c"]);
+        assert_eq!(names(outside.path()), [".resched-tmp-theirs"]);
+        let none = d.path().join("none");
+        assert_eq!(remove_stale_temporaries_below(&none).unwrap(), 0);
     }
 }

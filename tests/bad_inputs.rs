@@ -127,6 +127,79 @@ fn copy_inputs(from: &Path, to: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The placeholder of this build's version in an input file (a shard record, a manifest, a
+/// cell, a counterexample): the fixtures of `merge` hold what a run of the same version wrote,
+/// and a literal version would make every such case fail at the next version bump.
+const VERSION_PLACEHOLDER: &str = "@RESCHED_VERSION@";
+
+/// The placeholder of a cell's parameter hash (`"cell": {"key": …, "params": "@PARAMS_HASH@"}`):
+/// the hash covers the campaign's manifest, version included, so the runner computes it from
+/// the shard's `manifest.json` (once its version is filled in) and the cell's key. A cell whose
+/// hash is wrong on purpose keeps a literal one.
+const PARAMS_PLACEHOLDER: &str = "@PARAMS_HASH@";
+
+/// Fills the placeholders of the copied inputs under `work` (see [`VERSION_PLACEHOLDER`] and
+/// [`PARAMS_PLACEHOLDER`]).
+fn fill_placeholders(work: &Path) -> Result<(), String> {
+    let mut files = Vec::new();
+    let mut todo = vec![work.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))? {
+            let path = e.map_err(|e| e.to_string())?.path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    let version = env!("CARGO_PKG_VERSION");
+    for f in &files {
+        let bytes = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
+        if text.contains(VERSION_PLACEHOLDER) {
+            let filled = text.replace(VERSION_PLACEHOLDER, version);
+            std::fs::write(f, filled).map_err(|e| format!("{}: {e}", f.display()))?;
+        }
+    }
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        if text.contains(PARAMS_PLACEHOLDER) {
+            let hash = cell_hash(f, &text)?;
+            std::fs::write(f, text.replace(PARAMS_PLACEHOLDER, &hash))
+                .map_err(|e| format!("{}: {e}", f.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The parameter hash the cell file `cell` (in `<shard>/cells/`) must carry: of its shard's
+/// manifest and its key (the key its stamp states, else its file name's).
+fn cell_hash(cell: &Path, text: &str) -> Result<String, String> {
+    let shard = cell
+        .parent()
+        .and_then(Path::parent)
+        .ok_or_else(|| format!("{}: a cell file outside <shard>/cells/", cell.display()))?;
+    let manifest = shard.join("manifest.json");
+    let manifest: serde_json::Value = std::fs::read_to_string(&manifest)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+        .map_err(|e| format!("{}: {e}", manifest.display()))?;
+    let stated = serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .and_then(|v| v["cell"]["key"].as_str().map(str::to_string));
+    let stem = cell.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let key = stated
+        .or(stem)
+        .ok_or_else(|| format!("{}: no key", cell.display()))?;
+    let manifest = resched_cli::experiment::shard::without_provenance(manifest);
+    Ok(resched_cli::experiment::shard::params_hash(&manifest, &key))
+}
+
 /// Reads a child's pipe to the end on its own thread (so a full pipe never blocks the child).
 fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<String> {
     std::thread::spawn(move || {
@@ -517,7 +590,8 @@ fn every_bad_input_gets_a_clear_error() {
             }
         };
         let work = tempfile::tempdir().expect("a temporary directory");
-        if let Err(e) = copy_inputs(&dir, work.path()) {
+        if let Err(e) = copy_inputs(&dir, work.path()).and_then(|()| fill_placeholders(work.path()))
+        {
             failures.push(format!("{name}: {e}"));
             continue;
         }

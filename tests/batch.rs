@@ -465,7 +465,7 @@ fn bad_options_exit_2() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("option `threads`: must be at least 1"),
+        err.contains("option `--threads`: must be at least 1"),
         "{err}"
     );
     let o = resched(&["batch", "--input", "/nonexistent/requests.jsonl"], "");

@@ -342,7 +342,7 @@ fn peer_threads_zero_is_an_error() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("option `threads`: must be at least 1"),
+        err.contains("option `--threads`: must be at least 1"),
         "{err}"
     );
 }
@@ -468,7 +468,7 @@ fn the_cli_maps_parameters_to_its_flags() {
     let threads = Error::param("threads", "must be at least 1");
     assert_eq!(
         to_flags("batch", threads).to_string(),
-        "option `threads`: must be at least 1"
+        "option `--threads`: must be at least 1"
     );
     // Each subcommand has its own table: `eps` of a ledger witness comes from `--param`.
     let witness = Error::param("eps", "eps=0: must lie in (0, 1)");

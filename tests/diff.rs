@@ -665,9 +665,9 @@ fn usage_errors_exit_2() {
             vec!["--cmd", &ok, "--times", "float"],
             "expected grid:K or rational",
         ),
-        (vec!["--cmd", &ok, "--procs", "4..2"], "option `procs`"),
+        (vec!["--cmd", &ok, "--procs", "4..2"], "option `--procs`"),
         (vec!["--cmd", &ok, "--rel-tol=-1"], "must be ≥ 0"),
-        (vec!["--cmd", &ok, "--timeout", "0"], "option `timeout`"),
+        (vec!["--cmd", &ok, "--timeout", "0"], "option `--timeout`"),
         (
             vec!["--cmd", &ok, "--priority", "fifo"],
             "unknown rule `fifo`",

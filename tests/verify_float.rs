@@ -195,6 +195,6 @@ fn the_tolerance_is_a_number_in_0_1() {
         let arg = format!("--rel-tol={bad}");
         let (code, _, err) = verify(&i, &s, &f, &[&arg]);
         assert_eq!(code, Some(2), "{bad}: {err}");
-        assert!(err.contains("option `rel-tol`"), "{bad}: {err}");
+        assert!(err.contains("option `--rel-tol`"), "{bad}: {err}");
     }
 }

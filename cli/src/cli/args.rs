@@ -128,6 +128,29 @@ pub fn distinct_files(paths: &[(&str, Option<&std::path::Path>)]) -> Result<()> 
     Ok(())
 }
 
+/// `diff`'s outputs checked against each other and against its inputs before any case runs:
+/// the counterexample `out`, the instance and scenario files written beside it, and every word
+/// of the `--cmd` template that names an existing file (the program under test's script, its
+/// data), which a counterexample written over it would destroy.
+pub fn diff_outputs_distinct(out: &std::path::Path, cmd: &str) -> Result<()> {
+    let (instance, scenario) = crate::diff::counterexample::siblings(out);
+    let program: Vec<std::path::PathBuf> = crate::diff::template::split(cmd)?
+        .into_iter()
+        .map(std::path::PathBuf::from)
+        .filter(|p| p.is_file())
+        .collect();
+    let mut paths: Vec<(&str, Option<&std::path::Path>)> = program
+        .iter()
+        .map(|p| ("--cmd", Some(p.as_path())))
+        .collect();
+    paths.extend([
+        ("--out", Some(out)),
+        ("--out", Some(instance.as_path())),
+        ("--out", Some(scenario.as_path())),
+    ]);
+    distinct_files(&paths)
+}
+
 /// What identifies a file a path names (see [`distinct_files`]).
 #[derive(PartialEq, Eq)]
 enum FileId {
@@ -144,16 +167,39 @@ fn file_id(path: &std::path::Path) -> Option<FileId> {
     match std::fs::metadata(path) {
         Ok(m) if m.is_file() => Some(FileId::Existing(m.dev(), m.ino())),
         Ok(_) => None,
-        Err(_) => {
-            let dir = path
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                // default: a bare file name lives in the current directory
-                .unwrap_or(std::path::Path::new("."));
-            let dir = std::fs::canonicalize(dir).ok()?;
-            Some(FileId::New(dir.join(path.file_name()?)))
+        Err(_) => new_file_id(path),
+    }
+}
+
+/// The identity of a path that does not exist yet: its nearest existing ancestor, canonical,
+/// followed by the rest of the path read lexically (no part of that rest exists, so none is a
+/// link that `..` would have to follow); `None` when that ancestor is not a directory.
+fn new_file_id(path: &std::path::Path) -> Option<FileId> {
+    use std::path::Component;
+    let (base, is_dir) = path.ancestors().skip(1).find_map(|a| {
+        let a = if a.as_os_str().is_empty() {
+            std::path::Path::new(".")
+        } else {
+            a
+        };
+        std::fs::metadata(a).ok().map(|m| (a, m.is_dir()))
+    })?;
+    if !is_dir {
+        return None;
+    }
+    let mut id = std::fs::canonicalize(base).ok()?;
+    // default: the base `.` stands for an empty parent, so the whole relative path is below it
+    let below = path.strip_prefix(base).unwrap_or(path);
+    for c in below.components() {
+        match c {
+            Component::Normal(n) => id.push(n),
+            Component::ParentDir => {
+                id.pop();
+            }
+            _ => {}
         }
     }
+    Some(FileId::New(id))
 }
 
 #[cfg(test)]
@@ -170,10 +216,13 @@ mod tests {
             .to_string();
         assert_eq!(
             e,
-            "option `threads`: 1025 is above the limit of 1024 threads (more threads than cores only slow a run down)"
+            "option `--threads`: 1025 is above the limit of 1024 threads (more threads than cores only slow a run down)"
         );
         let e = check_threads(Some(0)).unwrap_err().to_string();
-        assert!(e.starts_with("option `threads`: must be at least 1"), "{e}");
+        assert!(
+            e.starts_with("option `--threads`: must be at least 1"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -198,6 +247,11 @@ mod tests {
             ("--plots", None)
         ])
         .is_ok());
+        let nested = d.path().join("new/found.json");
+        let dotted = d.path().join("new/x/../found.json");
+        assert!(distinct_files(&[("--out", Some(&nested)), ("--save", Some(&dotted))]).is_err());
+        let other = d.path().join("new/other.json");
+        assert!(distinct_files(&[("--out", Some(&nested)), ("--save", Some(&other))]).is_ok());
         let null = std::path::Path::new("/dev/null");
         assert!(distinct_files(&[("--csv", Some(null)), ("--jobs-csv", Some(null))]).is_ok());
     }

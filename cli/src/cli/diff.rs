@@ -181,6 +181,7 @@ pub fn run(a: Args) -> Result<Exit> {
 /// see [`crate::out`]), never a lost report with exit 0.
 fn say(s: &str) -> Result<()> {
     crate::out!("{}", escape_controls(s))
+    super::args::diff_outputs_distinct(&a.out, cmd)?;
 }
 
 pub use crate::diff::answer::escape_controls;

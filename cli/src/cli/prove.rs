@@ -93,6 +93,7 @@ pub struct Args {
 
 /// Runs `resched prove`.
 pub fn run(a: Args) -> Result<Exit> {
+    check_outputs(&a)?;
     if a.list {
         for e in resched_proofs::ledger() {
             crate::outln!("{:<16} {} — {} [{}]", e.id, e.paper, e.section, e.kind)?;
@@ -239,6 +240,59 @@ pub fn run(a: Args) -> Result<Exit> {
     })
 }
 
+/// The output directories, checked before any work (an exhaustive scope or a search may run
+/// for hours, and a directory that cannot be made must not be found only at the end): each
+/// exists as a writable directory or can be created; `--save` is refused where nothing would
+/// be saved; and no option names, as its directory, a file another option writes
+/// ([`super::args::distinct_files`]).
+fn check_outputs(a: &Args) -> Result<()> {
+    if a.save.is_some() && a.search.is_none() {
+        return Err(Error::option("--save", "applies to --search only"));
+    }
+    if a.save.is_some() && a.shard.is_some() {
+        return Err(Error::option(
+            "--save",
+            "a shard saves no golden case (its climbs go to --out, and `resched merge` keeps the worst): give --save to a search without --shard",
+        ));
+    }
+    for (flag, dir) in [
+        ("--save", &a.save),
+        ("--out", &a.out),
+        ("--export", &a.export),
+    ] {
+        if let Some(d) = dir {
+            super::steal::outputs::check_dir(d, flag)?;
+        }
+    }
+    let out_files: Vec<PathBuf> = match &a.out {
+        Some(out) if a.shard.is_some() => [SHARD_FILE, PARTS_FILE, FOUND_FILE]
+            .iter()
+            .map(|f| out.join(f))
+            .collect(),
+        Some(out) => vec![out.join(FOUND_FILE), out.join(REPORT_FILE)],
+        None => Vec::new(),
+    };
+    for f in &out_files {
+        super::args::distinct_files(&[("--out", Some(f)), ("--save", a.save.as_deref())])?;
+    }
+    Ok(())
+}
+
+/// Removes the temporaries an earlier, killed run left in `dir` and its sub-directories
+/// (a shard's directory, an export's witness folders), which nothing else would ever remove;
+/// called only once `dir` is known to be this run's own (the same shard, or the export asked
+/// for), and says how many it removed.
+fn remove_stale(dir: &std::path::Path) -> Result<()> {
+    let n = resched::error::remove_stale_temporaries_below(dir)?;
+    if n > 0 {
+        crate::errln!(
+            "removed {n} temporary file(s) an earlier, interrupted run left in {}",
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
 /// The budget of `prove <id>`: the witness only unless --budget is given.
 fn entry_budget(a: &Args) -> Budget {
     // default: no --budget means no extra checks (documented)
@@ -262,6 +316,9 @@ fn entry_budget(a: &Args) -> Budget {
 fn prove_json(entry: &resched_proofs::Entry, params: &Params, a: &Args) -> Result<Exit> {
     let witness = entry.witness.map(|w| w(params)).transpose()?;
     let rep = (entry.check)(params, &entry_budget(a))?;
+    if let Some(dir) = &a.export {
+        remove_stale(dir)?;
+    }
     let files = match &a.export {
         Some(dir) => Some(evidence::export(dir, &rep)?),
         None => None,
@@ -452,7 +509,7 @@ fn write_report(
 ) -> Result<Exit> {
     if let Some(dir) = out {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        let path = dir.join("report.md");
+        let path = dir.join(REPORT_FILE);
         let md = sharded::report_markdown(rep, mrep);
         let gap = if md.ends_with('\n') { "\n" } else { "\n\n" };
         let text = format!(
@@ -507,6 +564,7 @@ fn exhaustive_shard(
     );
     rec.units = vec![format!("rigid {rb:?}"), format!("moldable {mb:?}")];
     rec.write(out)?;
+    remove_stale(out)?;
     let started = std::time::Instant::now();
     let parts = sharded::exhaustive_part(scope, mscope, budget, &|len| shard.block(len))?;
     write_json(&out.join(PARTS_FILE), &Stamped::new(&parts))?;
@@ -522,6 +580,9 @@ fn exhaustive_shard(
 
 /// A shard's partial reports.
 const PARTS_FILE: &str = "parts.json";
+
+/// The exhaustive run's report in `--out`.
+const REPORT_FILE: &str = "report.md";
 
 /// `resched merge` of `prove --exhaustive` shards (already checked to be the N shards of one
 /// run): folds their parts in shard order and writes `report.md` into `out`.
@@ -615,6 +676,7 @@ fn searched(
         let mut rec = ShardRecord::new("prove-search", search_args(a), shard, total);
         rec.units = vec![format!("climbs {block:?}")];
         rec.write(out)?;
+        remove_stale(out)?;
         let found = adversary::climbs(block.start as u64..block.end as u64, &budget, search)?;
         let json = match &found {
             Some(f) => found_json(f)?,

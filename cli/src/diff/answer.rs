@@ -123,6 +123,36 @@ pub fn from_object(o: &Map<String, Value>) -> Result<Answer, String> {
     Ok(Answer { makespan, schedule })
 }
 
+/// Checks a JSON Lines response's `id` against the request's `id`: the protocol echoes it as
+/// the JSON number it was sent as. A string holding the number (`"0"`), a fraction, a negative
+/// number or `null` is named for what it is, never called missing, so that a program that
+/// writes its ids as strings learns why each of its answers is refused.
+pub fn check_id(o: &Map<String, Value>, id: u64) -> Result<(), String> {
+    let expected = format!("expected {id} (the request's id, echoed as a JSON number)");
+    match o.get("id") {
+        None => Err(format!("response id missing, {expected}")),
+        Some(v) => match v.as_u64() {
+            Some(got) if got == id => Ok(()),
+            Some(got) => Err(format!(
+                "response id {got}, expected {id} (one response per request, in order)"
+            )),
+            None => {
+                let what = match v {
+                    Value::String(_) => "a string",
+                    Value::Number(_) => "not a non-negative integer",
+                    Value::Null => "null",
+                    Value::Bool(_) => "a boolean",
+                    Value::Array(_) | Value::Object(_) => "not a number",
+                };
+                Err(format!(
+                    "response id `{}` is {what}, {expected}",
+                    quote(&v.to_string())
+                ))
+            }
+        },
+    }
+}
+
 fn schedule(v: &Value) -> Result<Schedule, String> {
     Schedule::deserialize(v).map_err(|e| format!("not a schedule in resched's format: {e}"))
 }
@@ -167,6 +197,43 @@ mod tests {
         let a = from_stdout(&whole).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(a.makespan, Some(t("3/2")));
         assert!(a.schedule.is_some());
+    }
+
+    #[test]
+    fn response_ids_are_named_for_what_they_are() {
+        let obj = |text: &str| match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(o)) => o,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(check_id(&obj(r#"{"id": 0}"#), 0), Ok(()));
+        assert_eq!(check_id(&obj(r#"{"id": 12}"#), 12), Ok(()));
+        for (text, want) in [
+            (
+                r#"{"id": "0"}"#,
+                r#"response id `"0"` is a string, expected 0 (the request's id, echoed as a JSON number)"#,
+            ),
+            (
+                r#"{"makespan": 1}"#,
+                "response id missing, expected 0 (the request's id, echoed as a JSON number)",
+            ),
+            (
+                r#"{"id": 7}"#,
+                "response id 7, expected 0 (one response per request, in order)",
+            ),
+            (
+                r#"{"id": -1}"#,
+                "response id `-1` is not a non-negative integer",
+            ),
+            (
+                r#"{"id": 0.0}"#,
+                "response id `0.0` is not a non-negative integer",
+            ),
+            (r#"{"id": null}"#, "response id `null` is null"),
+            (r#"{"id": [0]}"#, "response id `[0]` is not a number"),
+        ] {
+            let e = check_id(&obj(text), 0).unwrap_err();
+            assert!(e.starts_with(want), "{text}: {e}");
+        }
     }
 
     #[test]
