@@ -17,6 +17,7 @@ mod adversarial_cases;
 mod bad_inputs;
 mod batch;
 mod batsim_export;
+mod batsim_workload;
 mod catalogue_cli;
 mod checker_reference;
 mod cli_errors;

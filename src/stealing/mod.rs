@@ -22,9 +22,11 @@
 //!   when are the reservations compressed?);
 //! - [`check`]: the independent checker, one file per invariant under `check/`;
 //! - [`synthetic`]: Table 6's synthetic workload; [`trace`]: SWF logs as workloads;
+//!   [`batsim`]: Batsim's workload files as workloads;
 //! - [`examples`]: Section 3's toy example;
 //! - [`limits`]: the stated ranges of every input and the event and attempt budgets of a run.
 pub mod backlog;
+pub mod batsim;
 pub mod check;
 pub mod checkpoint;
 pub mod examples;

@@ -26,6 +26,7 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod batsim_workload;
 pub mod jobs_csv;
 pub mod outputs;
 pub mod plots;
@@ -47,7 +48,8 @@ pub use resched::stealing::parse::{self, parse_duration, parse_variants};
                   marked PARTIAL."
 )]
 pub struct Args {
-    /// `W.swf` / `W.swf.gz`, or `synthetic[:nodes=128,lambda=174,seed=S,jobs=1000]` (Table 6).
+    /// `W.swf` / `W.swf.gz`, a Batsim workload `W.json` (delay profiles), or
+    /// `synthetic[:nodes=128,lambda=174,seed=S,jobs=1000]` (Table 6).
     #[arg(long)]
     pub workload: String,
     /// Platform size in nodes (default: the trace's processors P — MaxProcs, else MaxNodes,
@@ -567,6 +569,15 @@ fn load_workload(a: &Args) -> Result<(Workload, String, bool, Failing)> {
         },
     )?;
     // Whole nodes raise the load the platform sees: say by how much, as a growing queue
+    if resched::stealing::batsim::is_batsim_workload(&a.workload) {
+        let (w, note) = batsim_workload::load(a)?;
+        let note = format!("{note}{}", load_note(&w));
+        let failing = Failing {
+            nodes: w.nodes,
+            rule: "the platform's",
+        };
+        return Ok((w, note, false, failing));
+    }
     // (and a long run) often comes from there.
     let rounding = match c.rounded_up {
         0 => String::new(),
