@@ -15,7 +15,13 @@
 //! `../shared/traces`), and, when `RESCHED_ARCHIVE` names more SWF files (colon-separated),
 //! those whole. The long runs are meant for `--bench stealing -- archive` with a small sample
 //! count.
+//!
+//! `profile_search`: the earliest-fit search alone, on a plan holding a backlog (8,192 nodes,
+//! 3,000 reservations over 20 days, as RICC-2010-2's conservative-backfilling plan does), for
+//! 1,000 queued jobs of random size and walltime: the search that the block index serves.
 use criterion::{criterion_group, criterion_main, Criterion};
+use rand::{RngExt, SeedableRng};
+use resched::stealing::plan::Profile;
 use resched::stealing::synthetic::{paper_resilience, Synthetic};
 use resched::stealing::{simulate, trace, BatchJob, FailureSource, Resilience, Variant, Workload};
 use resched::Time;
@@ -196,10 +202,45 @@ fn archive(c: &mut Criterion) {
     g.finish();
 }
 
+/// A backlogged plan and the queued jobs searched on it (see the module doc), from seed 1.
+fn backlog() -> (Profile, Vec<(u32, Time)>) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let nodes = 8192u32;
+    let mut prof = Profile::new(&Time::zero(), nodes, &[]);
+    for _ in 0..3000 {
+        let p = 1u32 << rng.random_range(0..11u32);
+        let len = Time::from_int(rng.random_range(60..259_200i64));
+        let from = Time::from_int(rng.random_range(0..1_728_000i64));
+        let s = prof.earliest(p, &len, &from);
+        prof.reserve(&s, &len, p);
+    }
+    let jobs = (0..1000)
+        .map(|_| {
+            let p = 1u32 << rng.random_range(0..13u32);
+            (p, Time::from_int(rng.random_range(60..259_200i64)))
+        })
+        .collect();
+    (prof, jobs)
+}
+
+fn profile_search(c: &mut Criterion) {
+    let (mut prof, jobs) = backlog();
+    let now = Time::zero();
+    let mut g = c.benchmark_group("stealing_profile_search");
+    g.bench_function("1000 earliest starts on 3000 reservations", |b| {
+        b.iter(|| {
+            jobs.iter()
+                .map(|(p, len)| prof.earliest(*p, len, &now))
+                .max()
+        })
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     // No plots: criterion's plotters backend needs system fonts this machine may lack.
     config = Criterion::default().without_plots();
-    targets = mira, synthetic, saturated, archive
+    targets = mira, synthetic, saturated, archive, profile_search
 }
 criterion_main!(benches);

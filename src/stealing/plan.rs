@@ -63,6 +63,7 @@ use std::collections::VecDeque;
 use steps::Steps;
 
 mod block_runs;
+mod index;
 mod instant;
 mod pass;
 mod steps;
