@@ -233,8 +233,8 @@ fn gantt_files_are_written() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    // Two examples × seven algorithms.
-    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 14);
+    // Two examples × seven algorithms, each as SVG and PNG.
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 28);
 }
 
 /// `simulate --json` prints a schedule that `resched verify` (the independent checker) accepts.

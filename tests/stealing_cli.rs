@@ -85,10 +85,10 @@ fn toy_example_end_to_end() {
         );
     }
     for f in [
-        "flow_ratios-unforeseen.svg",
-        "flow_ratios-unforeseen.png",
-        "decomposition-unforeseen.svg",
-        "utilization_ratio-unforeseen.png",
+        "flow_ratios-unforeseen-completions.svg",
+        "flow_ratios-unforeseen-completions.png",
+        "decomposition-unforeseen-completions.svg",
+        "utilization_ratio-unforeseen-completions.png",
     ] {
         assert!(
             plots
@@ -103,15 +103,19 @@ fn toy_example_end_to_end() {
     // Every SVG parses, names every variant it compares and shows no NaN.
     for (f, wants) in [
         (
-            "flow_ratios-unforeseen.svg",
-            &["H111", "Maximum flow", "Mean flow", "all jobs"][..],
+            "flow_ratios-unforeseen-completions.svg",
+            &[
+                "H111",
+                "Maximum flow, H11· (T: interrupt now, V: fewest nodes)",
+                "all jobs",
+            ][..],
         ),
         (
-            "utilization_ratio-unforeseen.svg",
-            &["H111", "useful utilization"][..],
+            "utilization_ratio-unforeseen-completions.svg",
+            &["H11·", "z = 1: victim on fewer nodes (K1)"][..],
         ),
         (
-            "decomposition-unforeseen.svg",
+            "decomposition-unforeseen-completions.svg",
             &["Baseline", "H111", "stealing", "idle"][..],
         ),
     ] {

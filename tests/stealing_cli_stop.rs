@@ -149,15 +149,15 @@ fn max_wall_writes_partial_results_consistent_with_the_whole_run() {
     assert_eq!(
         names,
         [
-            "decomposition-unforeseen-partial.png",
-            "decomposition-unforeseen-partial.svg"
+            "decomposition-unforeseen-completions-partial.png",
+            "decomposition-unforeseen-completions-partial.svg"
         ]
     );
-    let svg = std::fs::read_to_string(plots.join("decomposition-unforeseen-partial.svg")).unwrap();
+    let svg = std::fs::read_to_string(plots.join("decomposition-unforeseen-completions-partial.svg")).unwrap();
     assert!(svg.contains("Baseline (PARTIAL)"), "{svg}");
     assert!(d
         .path()
-        .join("full-plots/flow_ratios-unforeseen.png")
+        .join("full-plots/flow_ratios-unforeseen-completions.png")
         .is_file());
 }
 

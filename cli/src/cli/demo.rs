@@ -18,7 +18,7 @@ pub struct Args {
     /// Priority rule for every algorithm.
     #[arg(long, default_value = "lpt")]
     pub priority: String,
-    /// Write one SVG Gantt chart per example and algorithm into this directory.
+    /// Write one Gantt chart per example and algorithm into this directory, as SVG and PNG.
     #[arg(long)]
     pub gantt: Option<PathBuf>,
 }
@@ -77,9 +77,10 @@ pub fn run(a: Args) -> Result<Exit> {
                 r.to_decimal_string(4)
             )?;
             if let Some(dir) = &a.gantt {
-                let path = dir.join(format!("{name}-{algo}.svg"));
-                let svg = super::simulate::gantt_svg(&inst, &c.schedule, &sc)?;
-                resched::error::write_atomic(&path, svg.as_bytes())?;
+                for ext in ["svg", "png"] {
+                    let path = dir.join(format!("{name}-{algo}.{ext}"));
+                    crate::render::gantt::write(&inst, &c.schedule, Some(&sc), &path)?;
+                }
             }
         }
         crate::outln!()?;

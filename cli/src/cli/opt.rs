@@ -43,7 +43,8 @@ pub struct Args {
     /// null when the times were answered in exact time (`unscaled`: true).
     #[arg(long)]
     pub json: bool,
-    /// Write an SVG Gantt chart of the schedule found to this file.
+    /// Write a Gantt chart of the schedule found to this file: PNG when its name ends in
+    /// `.png`, else SVG.
     #[arg(long, value_name = "FILE")]
     pub gantt: Option<PathBuf>,
 }
@@ -225,8 +226,7 @@ fn write_gantt(
     schedule: &resched::model::Schedule,
     path: &std::path::Path,
 ) -> Result<()> {
-    let svg = crate::render::gantt::svg(inst, schedule, Some(sc));
-    resched::error::write_atomic(path, svg.as_bytes())
+    crate::render::gantt::write(inst, schedule, Some(sc), path)
 }
 
 /// Names the instance file in a limit of the exact methods (`opt: 64 jobs exceed …`, P, the

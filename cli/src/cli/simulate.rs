@@ -59,7 +59,8 @@ pub struct Args {
     /// (`resched`: version, commit, dirty tree).
     #[arg(long, conflicts_with = "peer_instance")]
     pub json: bool,
-    /// Write an SVG Gantt chart of the schedule to this file.
+    /// Write a Gantt chart of the schedule to this file: PNG when its name ends in `.png`,
+    /// else SVG.
     #[arg(long, conflicts_with = "peer_instance")]
     pub gantt: Option<PathBuf>,
     /// Write the schedule in Batsim's jobs.csv format (one row per attempt, processor ids
@@ -172,7 +173,7 @@ pub fn run(a: Args) -> Result<Exit> {
     };
     let c = oracle::certify(&spec, &inst, &sc)?;
     if let Some(g) = &a.gantt {
-        write_atomic(g, gantt_svg(&inst, &c.schedule, &sc)?.as_bytes())?;
+        crate::render::gantt::write(&inst, &c.schedule, Some(&sc), g)?;
     }
     if let Some(b) = &a.batsim_jobs {
         write_atomic(
@@ -290,15 +291,6 @@ fn text_report(
 /// `exact (decimal)`.
 fn both(t: &Time) -> String {
     format!("{t} ({})", t.to_decimal_string(6))
-}
-
-/// The SVG Gantt chart (the lead's renderer).
-pub(crate) fn gantt_svg(
-    inst: &Instance,
-    schedule: &resched::model::Schedule,
-    sc: &Scenario,
-) -> Result<String> {
-    Ok(crate::render::gantt::svg(inst, schedule, Some(sc)))
 }
 
 /// A time written exactly: as a finite decimal when it is one (at most 18 decimals), else `a/b`.

@@ -339,7 +339,16 @@ pub fn run(a: Args) -> Result<Exit> {
         )?;
     }
     crate::out!("{}", class_table(&out.all, &out.stopped))?;
-    write_outputs(&a, opts.readings, &out, per_job)?;
+    let run = plots::run_line(
+        &a.workload,
+        w.nodes,
+        &mtbf,
+        &res.downtime,
+        &res.checkpoint,
+        a.failures.as_deref(),
+        a.seed,
+    );
+    write_outputs(&a, opts.readings, &run, &out, per_job)?;
     Ok(if out.failed_check {
         Exit::CheckFailed
     } else if out.is_partial() {
@@ -772,6 +781,7 @@ fn checked(w: &Workload, res: &Resilience, run: &Run, m: &Metrics) -> bool {
 fn write_outputs(
     a: &Args,
     readings: Readings,
+    run: &str,
     out: &Results,
     per_job: Option<JobsCsv>,
 ) -> Result<()> {
@@ -786,7 +796,7 @@ fn write_outputs(
     }
     if let Some(dir) = &a.plots {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        for f in plots(&out.all, &out.stopped, out.is_partial(), readings, dir)? {
+        for f in plots(&out.all, &out.stopped, out.is_partial(), readings, run, dir)? {
             crate::outln!("plot: {}", f.display())?;
         }
     }

@@ -19,7 +19,7 @@ use super::moldable_table1_paper::{paper_row, paper_value};
 use super::runner::{self, Cell};
 use super::verdict::{self, se_from_pop_std, Estimate, Finding, Paper, Tolerance};
 use super::{fmt3, labels, version, Options, Outcome};
-use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure};
+use crate::render::plot;
 use resched::bounds::moldable::{lprime, min_time_area};
 use resched::error::{Error, Result};
 use resched::model::{Instance, Scenario};
@@ -331,12 +331,33 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     runner::write_csv(&p, &SUMMARY_HEADER, &t.sum_rows)?;
     files.push(p);
     runner::write_results_and_summary(&dir, &manifest, &t.summary, &results, &md, &mut files)?;
-    let title =
-        format!("{name}: P = {procs}, n = {jobs}, λ = {lambda:e}, LPT (like Table 1 / Figure 4)");
-    let fig = figure(title, &columns, &t.agg)?;
+    let run = format!(
+        "P = {procs}, n = {jobs}, λ = {lambda:e}, ε = {eps}, LPT, {sets} sets × {scenarios} scenarios per model, seed {seed}{}",
+        if opts.quick { " (quick)" } else { "" }
+    );
+    // ± 1 standard error over the sets of each (algorithm, model).
+    let se: Vec<(String, MoldModel, f64)> = t
+        .summary
+        .iter()
+        .filter_map(|v| {
+            let m = MoldModel::ALL
+                .iter()
+                .find(|m| Some(m.label()) == v["model"].as_str())?;
+            let n = v["sets"].as_f64().filter(|n| *n > 0.0)?;
+            let sd = v["std_over_sets"].as_f64()?;
+            Some((v["algo"].as_str()?.to_string(), *m, sd / n.sqrt()))
+        })
+        .collect();
+    let fig = super::moldable_table1_figure::overview(
+        format!("{name}: makespan / L' per speedup model, resched and the paper's Table 1"),
+        run.clone(),
+        &columns,
+        &t.agg,
+        &se,
+    )?;
     files.extend(plot::write_both(&fig, &dir.join("table1"))?);
-    let title = format!("{name}: resched beside the paper's Table 1 (P = {procs}, n = {jobs})");
-    let fig = super::moldable_table1_figure::figure(title, &columns, &t.agg)?;
+    let title = format!("{name}: resched beside the paper's Table 1, one panel per row");
+    let fig = super::moldable_table1_figure::figure(title, &columns, &t.agg)?.with_subtitle(run);
     files.extend(plot::write_both(&fig, &dir.join("table1_vs_paper"))?);
     Ok(Outcome {
         dir,
@@ -517,52 +538,4 @@ fn outperform(agg: &[ModelAgg]) -> Finding {
         },
         judged > 0 && fails.is_empty(),
     )
-}
-
-/// Like Figure 4: expected (bars) and maximum ratio per model of every algorithm of `columns`
-/// (labels) but MINAREA, which gets a panel apart (its ratios reach 100+).
-fn figure(title: String, columns: &[&str], agg: &[ModelAgg]) -> Result<Figure> {
-    let groups: Vec<String> = MoldModel::ALL
-        .iter()
-        .map(|m| m.label().to_string())
-        .collect();
-    let val = |a: &str, m: MoldModel, max: bool| {
-        agg.iter()
-            .find(|x| x.0 == a && x.1 == m)
-            .map_or(f64::NAN, |x| if max { x.3 } else { x.2 })
-    };
-    let bars = |algos: &[&str], max: bool, title: &str| {
-        Chart::Bar(BarChart {
-            title: title.into(),
-            y_label: "makespan / L'".into(),
-            groups: groups.clone(),
-            series: algos
-                .iter()
-                .map(|a| BarSeries {
-                    label: a.to_string(),
-                    values: MoldModel::ALL.iter().map(|&m| val(a, m, max)).collect(),
-                    err: None,
-                })
-                .collect(),
-            y_range: None,
-            reference: Some(1.0),
-            styles: algos
-                .iter()
-                .map(|a| super::moldable_table1_figure::style_of(columns, a))
-                .collect(),
-        })
-    };
-    let minarea = catalogue::label("minarea")?;
-    let charted: Vec<&str> = columns.iter().copied().filter(|&c| c != minarea).collect();
-    let mut fig = Figure::grid(
-        title,
-        1,
-        vec![
-            bars(&charted, false, "expected ratio"),
-            bars(&charted, true, "maximum ratio"),
-            bars(&[minarea], false, "MINAREA expected ratio"),
-        ],
-    );
-    fig.panel_size = (1000, 340);
-    Ok(fig)
 }

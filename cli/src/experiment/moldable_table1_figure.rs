@@ -1,11 +1,15 @@
-//! The figure of `moldable-table1` that draws the moldable paper's Table 1 beside our values:
-//! one panel per row of Table 1 (LPA, BATCH, MINTIME, MINAREA) and per statistic (expected,
+//! The figures of `moldable-table1`:
+//! - `table1` ([`overview`]): the expected and the maximum ratio of every algorithm per speedup
+//!   model on a logarithmic axis (MINTIME's 15–20 and MINAREA's 100+ beside LPA's and BATCH's
+//!   1.05–1.9 would flatten those on a linear one), each with the paper's Table 1 value beside
+//!   it (hollow marker);
+//! - `table1_vs_paper` ([`figure`]): the moldable paper's Table 1 beside our values, one panel per row of Table 1 (LPA, BATCH, MINTIME, MINAREA) and per statistic (expected,
 //! maximum), each bar group a speedup model, the paper's value as its own bar. Panels are split
 //! so that every one has its own linear axis: on one shared axis MINTIME's 15–20 on Amdahl and
 //! Power and MINAREA's 100+ would flatten every other bar. BATCH's panel carries every reading
 //! we run (BATCH, BATCH-U, BATCH-PUB: see `moldable_table1::ALGOS`).
 use super::moldable_table1_paper::paper_value;
-use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure};
+use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure, LineChart, LinePlot, Series};
 use resched::error::Result;
 use resched::workload::synthetic::MoldModel;
 
@@ -18,6 +22,81 @@ pub type Agg = (String, MoldModel, f64, f64);
 pub fn style_of(columns: &[&str], a: &str) -> usize {
     // default: every label drawn is a column; 0 would only share the first one's colour
     columns.iter().position(|c| *c == a).unwrap_or(0)
+}
+
+/// `table1`: two panels (expected, maximum), the speedup models as categories, a logarithmic
+/// ratio axis, every algorithm of `columns` with ± 1 standard error over the sets on the
+/// expected ratio (`agg_se`: per (label, model)), and Table 1's value of each algorithm the
+/// paper reports (the BATCH readings share BATCH's) as a hollow marker in its colour.
+pub fn overview(
+    title: String,
+    subtitle: String,
+    columns: &[&str],
+    agg: &[Agg],
+    agg_se: &[(String, MoldModel, f64)],
+) -> Result<Figure> {
+    let models: Vec<String> = MoldModel::ALL
+        .iter()
+        .map(|m| m.label().to_string())
+        .collect();
+    let panel = |max: bool| -> Chart {
+        let series: Vec<Series> = columns
+            .iter()
+            .map(|a| {
+                let pts: Vec<(f64, f64, f64)> = MoldModel::ALL
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, &m)| {
+                        let x = agg.iter().find(|x| x.0 == *a && x.1 == m)?;
+                        let se = agg_se
+                            .iter()
+                            .find(|s| s.0 == *a && s.1 == m)
+                            .map_or(f64::NAN, |s| s.2);
+                        Some((k as f64, if max { x.3 } else { x.2 }, se))
+                    })
+                    .collect();
+                Series {
+                    label: a.to_string(),
+                    points: pts.iter().map(|p| (p.0, p.1)).collect(),
+                    err: (!max).then(|| pts.iter().map(|p| p.2).collect()),
+                }
+            })
+            .collect();
+        let stat = if max { "maximum" } else { "expected" };
+        let mut plot = LinePlot::from(LineChart {
+            title: format!("{stat} makespan / L' per speedup model (log scale)"),
+            x_label: "speedup model".into(),
+            y_label: format!("{stat} makespan / L'"),
+            series,
+            y_range: None,
+            reference: Some(1.0),
+            styles: columns.iter().map(|a| style_of(columns, a)).collect(),
+        })
+        .log_y()
+        .categorical(&models);
+        for row in ["LPA", "BATCH", "MINTIME", "MINAREA"] {
+            let Some(i) = columns.iter().position(|c| *c == row) else {
+                continue;
+            };
+            let pts = MoldModel::ALL
+                .iter()
+                .enumerate()
+                .filter_map(|(k, &m)| {
+                    paper_value(row, m).map(|(e, x)| (k as f64, if max { x } else { e }))
+                })
+                .collect();
+            plot = plot.with_paper(i, Series::new(format!("{row} (paper, Table 1)"), pts));
+        }
+        let note = if max {
+            "maximum over sets × scenarios; hollow: the paper's Table 1"
+        } else {
+            "bars: ± 1 standard error over the sets; hollow: the paper's Table 1"
+        };
+        plot.with_note(note).into()
+    };
+    let mut fig = Figure::grid(title, 2, vec![panel(false), panel(true)]).with_subtitle(subtitle);
+    fig.panel_size = (820, 620);
+    Ok(fig)
 }
 
 /// The figure: 2 columns (expected, maximum) × one row per paper row that `columns` covers.

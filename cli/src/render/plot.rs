@@ -44,12 +44,12 @@ fn fonts() -> Result<()> {
 }
 
 mod axis;
-mod png;
+pub mod png;
 mod style;
 
 pub use axis::{natural, NatAxis, Scale};
 use style::Swatch;
-pub use style::{colour, Shape, Style};
+pub use style::{colour, font, Shape, Style};
 
 /// One series of a line chart: points (x, y) and, optionally, a ± half-width per point drawn
 /// as an error bar.
@@ -166,6 +166,10 @@ pub struct LinePlot {
     /// The x values to label, with their labels ("20 min", "1 h"): a sweep's own grid, so
     /// that every point drawn has its value under it; empty: round ticks ([`NatAxis::new`]).
     pub x_ticks: Vec<(f64, String)>,
+    /// The x values are categories (0, 1, 2, … labelled by `x_ticks`): markers only, no line
+    /// between categories, and each series set a little apart from the others at its
+    /// category so that equal values do not hide one another.
+    pub categories: bool,
 }
 
 impl From<LineChart> for LinePlot {
@@ -215,6 +219,17 @@ impl LinePlot {
         self
     }
 
+    /// Categories along x ([`LinePlot::categories`]), labelled `names` at 0, 1, 2, ….
+    pub fn categorical(mut self, names: &[String]) -> LinePlot {
+        self.categories = true;
+        self.x_ticks = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (i as f64, n.clone()))
+            .collect();
+        self
+    }
+
     /// Every series drawn, ours then the paper's, each with its style.
     fn drawn(&self) -> Vec<(&Series, Style)> {
         let c = &self.chart;
@@ -225,6 +240,25 @@ impl LinePlot {
                     .iter()
                     .map(|p| (&p.series, Style::paper(c.style_of(p.like)))),
             )
+            .collect()
+    }
+
+    /// The series as drawn: on categories, series `k` of `n` moved by its share of 70% of a
+    /// category's width.
+    fn placed(&self) -> Vec<(Series, Style)> {
+        let drawn = self.drawn();
+        let n = drawn.len();
+        drawn
+            .into_iter()
+            .enumerate()
+            .map(|(k, (s, st))| {
+                let mut s = s.clone();
+                if self.categories && n > 1 {
+                    let dx = 0.7 * (k as f64 / (n - 1) as f64 - 0.5);
+                    s.points.iter_mut().for_each(|p| p.0 += dx);
+                }
+                (s, st)
+            })
             .collect()
     }
 
@@ -276,10 +310,15 @@ fn check_err_len(s: &Series) -> Result<()> {
     }
 }
 
-/// A figure: a grid of panels with an overall title.
+/// A figure: a grid of panels with an overall title, and a subtitle naming the run (workload,
+/// parameters, readings, sets × scenarios or seeds, what the error bars are). Every figure
+/// ends its head with the build that drew it ([`Figure::stamp`]), so a picture shown alone
+/// still says which commit made it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Figure {
     pub title: String,
+    /// The line(s) under the title: the run (see the type's doc); empty for none.
+    pub subtitle: String,
     /// Panels per row.
     pub cols: usize,
     pub panels: Vec<Chart>,
@@ -292,6 +331,7 @@ impl Figure {
     pub fn single(chart: Chart) -> Figure {
         Figure {
             title: String::new(),
+            subtitle: String::new(),
             cols: 1,
             panels: vec![chart],
             panel_size: (800, 540),
@@ -302,9 +342,26 @@ impl Figure {
     pub fn grid(title: impl Into<String>, cols: usize, panels: Vec<Chart>) -> Figure {
         Figure {
             title: title.into(),
+            subtitle: String::new(),
             cols: cols.max(1),
             panels,
             panel_size: (560, 420),
+        }
+    }
+
+    /// Sets the subtitle (see [`Figure::subtitle`]).
+    pub fn with_subtitle(mut self, subtitle: impl Into<String>) -> Figure {
+        self.subtitle = subtitle.into();
+        self
+    }
+
+    /// The last line of every figure's head: the subtitle, then the build that drew it.
+    pub fn stamp(&self) -> String {
+        let build = format!("resched {}", crate::provenance::this_build());
+        if self.subtitle.is_empty() {
+            build
+        } else {
+            format!("{}; {build}", self.subtitle)
         }
     }
 
@@ -313,20 +370,24 @@ impl Figure {
         (self.panels.len().div_ceil(cols).max(1), cols)
     }
 
-    /// The title fitted to the figure's width (shrunk, then wrapped: never clipped).
-    fn head(&self) -> (u32, Vec<String>) {
+    /// The title and the stamp line ([`Figure::stamp`]) fitted to the figure's width (shrunk,
+    /// then wrapped: never clipped).
+    fn head(&self) -> [(u32, Vec<String>); 2] {
         let w = self.panel_size.0 * self.grid_shape().1 as u32;
-        style::fit(&self.title, w.saturating_sub(24), 24, 14)
+        [
+            style::fit(&self.title, w.saturating_sub(24), 24, 14),
+            style::fit(&self.stamp(), w.saturating_sub(24), 14, 11),
+        ]
     }
 
     fn size(&self) -> (u32, u32) {
         let (rows, cols) = self.grid_shape();
-        let (sz, lines) = self.head();
-        let head = if lines.is_empty() {
-            0
-        } else {
-            style::lines_height(lines.len(), sz) + HEAD_PAD
-        };
+        let head: u32 = self
+            .head()
+            .iter()
+            .filter(|(_, lines)| !lines.is_empty())
+            .map(|(sz, lines)| style::lines_height(lines.len(), *sz) + HEAD_PAD / 2)
+            .sum();
         (
             self.panel_size.0 * cols as u32,
             self.panel_size.1 * rows as u32 + head,
@@ -372,23 +433,6 @@ const HEAD_PAD: u32 = 12;
 /// labels carry trace and file names).
 fn printable(fig: &Figure) -> Figure {
     map_text(fig, &super::xml_chars)
-}
-
-/// `s` with every letter carrying a combining macron (U+0304, the papers' q̄) written as
-/// "mean q": the bitmap text renderer lays glyphs out one after the other without placing
-/// combining marks over their base, so "q̄" would come out as "q¯" beside it. SVG keeps the
-/// mark (viewers place it).
-pub fn spell_marks(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if chars.peek() == Some(&'\u{304}') {
-            chars.next();
-            out.push_str("mean ");
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The figure with every text (titles, labels, notes, units, group names) passed through `f`.
@@ -444,6 +488,7 @@ fn map_text(fig: &Figure, f: &dyn Fn(&str) -> String) -> Figure {
         .collect();
     Figure {
         title: t(&fig.title),
+        subtitle: t(&fig.subtitle),
         panels,
         ..fig.clone()
     }
@@ -473,13 +518,33 @@ pub fn write_svg(fig: &Figure, path: &Path) -> Result<()> {
 pub fn write_png(fig: &Figure, path: &Path) -> Result<()> {
     fonts()?;
     fig.validate()?;
-    let fig = &map_text(fig, &spell_marks);
     resched::error::write_atomic_with(path, ".png", |tmp| {
         let font = ab_glyph::FontRef::try_from_slice(FONT).map_err(|_| {
             Error::Limit("the shipped font assets/DejaVuSans.ttf could not be loaded".into())
         })?;
         let root = png::Png::new(BitMapBackend::new(tmp, fig.size()), font).into_drawing_area();
         draw_figure(&root, fig)?;
+        root.present().map_err(plot_err)?;
+        drop(root);
+        png_provenance(tmp)
+    })
+}
+
+/// Writes a PNG of `size` pixels drawn by `draw` (on a white background it paints itself) to
+/// `path`, with the shipped font and this build's stamp, atomically: how pictures that are not
+/// charts (the Gantt charts) get the same text rendering and provenance as the figures.
+pub fn write_png_drawn(
+    path: &Path,
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<png::Png<'_>, Shift>) -> Result<()>,
+) -> Result<()> {
+    fonts()?;
+    resched::error::write_atomic_with(path, ".png", |tmp| {
+        let font = ab_glyph::FontRef::try_from_slice(FONT).map_err(|_| {
+            Error::Limit("the shipped font assets/DejaVuSans.ttf could not be loaded".into())
+        })?;
+        let root = png::Png::new(BitMapBackend::new(tmp, size), font).into_drawing_area();
+        draw(&root)?;
         root.present().map_err(plot_err)?;
         drop(root);
         png_provenance(tmp)
@@ -564,7 +629,10 @@ fn plot_err<E: std::fmt::Display>(e: E) -> Error {
 
 fn draw_figure<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, fig: &Figure) -> Result<()> {
     root.fill(&WHITE).map_err(plot_err)?;
-    let area = style::head(root, &fig.head(), HEAD_PAD)?;
+    let mut area = root.clone();
+    for h in fig.head() {
+        area = style::head(&area, &h, HEAD_PAD / 2)?;
+    }
     let cells = area.split_evenly(fig.grid_shape());
     for (chart, cell) in fig.panels.iter().zip(cells.iter()) {
         match chart {
@@ -626,7 +694,11 @@ fn plot_ranges(p: &LinePlot, drawn: &[(&Series, Style)]) -> ((f64, f64), (f64, f
         y0 = y0.min(r);
         y1 = y1.max(r);
     }
-    let xr = axis::padded(x0, x1, p.x_scale);
+    let xr = if p.categories {
+        (x0.min(0.0).round() - 0.5, x1.round() + 0.5)
+    } else {
+        axis::padded(x0, x1, p.x_scale)
+    };
     let yr = p
         .chart
         .y_range
@@ -648,7 +720,8 @@ fn tick_label_width(ax: &NatAxis) -> u32 {
 
 fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &LinePlot) -> Result<()> {
     let c = &p.chart;
-    let drawn = p.drawn();
+    let placed = p.placed();
+    let drawn: Vec<(&Series, Style)> = placed.iter().map(|(s, st)| (s, *st)).collect();
     let entries: Vec<(String, Swatch)> = drawn
         .iter()
         .map(|(s, st)| (s.label.clone(), Swatch::Line(*st)))
@@ -696,7 +769,9 @@ fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &LinePlot) ->
             .filter(|&(x, y)| drawable(x, p.x_scale) && drawable(y, p.y_scale))
             .collect();
         let plot = chart.plotting_area();
-        st.draw_path(plot, pts.clone())?;
+        if !p.categories {
+            st.draw_path(plot, pts.clone())?;
+        }
         for q in pts {
             st.draw_marker(plot, q)?;
         }
@@ -756,6 +831,21 @@ fn draw_spread<DB: DrawingBackend>(
     Ok(())
 }
 
+/// Where the bars of a chart over `y0..y1` grow from, and the axis's lower end: from 0 when
+/// the axis shows 0; else from the reference line when the axis shows it (ratios against a
+/// bound of 1: a bar is the excess over it); else the axis is extended to 0. A bar never grows
+/// from the end of a cut axis, where its length would mean nothing. Returns the axis's ends and
+/// the base.
+fn bar_base(y0: f64, y1: f64, reference: Option<f64>) -> (f64, f64, f64) {
+    if y0 <= 0.0 && 0.0 <= y1 {
+        return (y0, y1, 0.0);
+    }
+    match reference.filter(|r| r.is_finite() && y0 <= *r && *r <= y1) {
+        Some(r) => (y0, y1, r),
+        None => (y0.min(0.0), y1.max(0.0), 0.0),
+    }
+}
+
 /// The first light bar style: styles below it are the palette's colours, filled.
 const LIGHT_BARS: usize = 10;
 
@@ -807,6 +897,7 @@ fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> 
         .y_range
         // default: the data's own range with 8 % headroom, unless the chart fixes one
         .unwrap_or((y0, y1 + (y1 - y0).abs().max(1e-9) * 0.08));
+    let (y0, y1, base) = bar_base(y0, y1, c.reference);
     let ya = NatAxis::new(y0, y1, Scale::Linear, "");
     let y_w = tick_label_width(&ya);
     let groups = c.groups.clone();
@@ -840,7 +931,6 @@ fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> 
         .map_err(plot_err)?;
     // Bars of group k fill 80% of its unit width, centred on x = k.
     let bw = 0.8 / ns as f64;
-    let base = 0f64.max(y0);
     for (i, s) in c.series.iter().enumerate() {
         let (fill, edge) = bar_style(c.style_of(i));
         let at = |k: usize| k as f64 - 0.4 + bw * i as f64;
@@ -1006,12 +1096,6 @@ mod tests {
         assert_ne!(a, b);
         assert!(a.iter().chain(&b).all(|p| p.is_file()));
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn macrons_are_spelled_out_for_bitmaps() {
-        assert_eq!(spell_marks("q̄ = 0.3, x̄"), "mean q = 0.3, mean x");
-        assert_eq!(spell_marks("plain"), "plain");
     }
 
     #[test]

@@ -60,6 +60,7 @@ pub(super) fn write(
         })
     };
     let mut files = Vec::new();
+    let subtitle = run_line(sw, seed);
     let shelf_labels = labels(&shelves())?;
     let shelf = line(
         format!("Shelf heuristics, LPT (like Figure {})", sw.figures.0),
@@ -69,10 +70,13 @@ pub(super) fn write(
             .collect(),
         heuristic_styles(&shelf_labels),
     );
-    files.extend(plot::write_both(
-        &Figure::single(with_paper_bound(shelf, xs)),
-        &dir.join("shelf"),
-    )?);
+    let mut fig = Figure::single(with_paper_bound(shelf, xs, sw.sets));
+    fig.title = format!(
+        "{}: shelf heuristics, LPT (like Figure {})",
+        sw.name, sw.figures.0
+    );
+    fig.subtitle = subtitle.clone();
+    files.extend(plot::write_both(&fig, &dir.join("shelf"))?);
     // Figure 5's heuristics, then the kept-reservation variants.
     let names: Vec<&str> = FIGURE5.into_iter().chain(KEPT).collect();
     let panel_labels = labels(&names)?;
@@ -99,25 +103,57 @@ pub(super) fn write(
         heuristic_styles(&panel_labels),
     ));
     let fig = Figure::grid(
-        format!("{} (like Figure {}), seed {seed}", sw.name, sw.figures.1),
+        format!(
+            "{}: every heuristic and priority (like Figure {})",
+            sw.name, sw.figures.1
+        ),
         3,
         panels,
-    );
+    )
+    .with_subtitle(subtitle);
     files.extend(plot::write_both(&fig, &dir.join("heuristics"))?);
     Ok(files)
+}
+
+/// The subtitle of a sweep's figures: the fixed parameter, sets × scenarios, the seed and what
+/// the error bars are.
+fn run_line(sw: &Sweep, seed: u64) -> String {
+    let fixed = |v: Vec<String>| {
+        let first = v.first().cloned();
+        first.filter(|f| v.iter().all(|x| x == f))
+    };
+    let qs = fixed(sw.points.iter().map(|p| p.1.to_string()).collect());
+    let ps = fixed(sw.points.iter().map(|p| p.2.to_string()).collect());
+    let mut parts = Vec::new();
+    if let Some(p) = ps {
+        parts.push(format!("P = {p}"));
+    }
+    if let Some(q) = qs {
+        parts.push(format!("q̄ = {q}"));
+    }
+    parts.push(format!(
+        "{} sets × {} scenarios per point, seed {seed}",
+        sw.sets, sw.scenarios
+    ));
+    parts.push(format!(
+        "error bars: ± 1 standard deviation over the {} sets",
+        sw.sets
+    ));
+    parts.join(", ")
 }
 
 /// The one number the paper prints about Figure 4 (Section 5.2): "the best shelf-based
 /// algorithm, R-ShelfFill-B, has a maximum normalized makespan of 1.2 in this set of
 /// experiments" — drawn as a dashed line in R-ShelfFill-B's colour across the sweep. The
 /// curves themselves are only in the paper's picture, not in its text: none is drawn.
-fn with_paper_bound(chart: Chart, xs: &[f64]) -> Chart {
+fn with_paper_bound(chart: Chart, xs: &[f64], sets: usize) -> Chart {
     let Chart::Line(c) = chart else { return chart };
     let (lo, hi) = (
         xs.iter().copied().fold(f64::INFINITY, f64::min),
         xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
     );
-    let mut plot = LinePlot::from(c).with_note("bars: ± 1 std over sets");
+    let mut plot =
+        LinePlot::from(c).with_note(format!("bars: ± 1 standard deviation over {sets} sets"));
     if let Some(i) = plot
         .chart
         .series

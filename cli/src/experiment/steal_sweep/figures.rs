@@ -46,9 +46,14 @@ pub fn figures(
             .flat_map(|(tn, _)| sweep_panels(tn, r, grid, results))
             .collect();
         let title = format!(
-            "steal-sweep: SFSJ / Baseline against the MTBF (cf. Figures 9–11), node returns {r} by the plan, {seeds}"
+            "steal-sweep: SFSJ / Baseline against the MTBF (cf. Figures 9–11), node returns {r} by the plan"
         );
-        out.push((format!("figure9-{r}"), Figure::grid(title, 3, panels)));
+        let sub =
+            format!("{seeds}; error bars: ± 1 standard error over the seeds of the paired ratio");
+        out.push((
+            format!("figure9-{r}"),
+            Figure::grid(title, 3, panels).with_subtitle(sub),
+        ));
     }
     let (m, d) = focus(grid);
     // One column per trace, one row per flow statistic: the size-class labels need the width.
@@ -79,6 +84,7 @@ pub fn figures(
         class_panels,
     );
     fig.panel_size = (980, 400);
+    fig.subtitle = format!("{seeds}; bars: the change of the seed means");
     out.push(("classes".into(), fig));
     let mut fig = Figure::grid(
         format!("steal-sweep: platform time other than useful work at {point} (cf. Figure 3)"),
@@ -86,6 +92,7 @@ pub fn figures(
         dec_panels,
     );
     fig.panel_size = (1100, 420);
+    fig.subtitle = format!("{seeds}; bars: the mean over the seeds");
     out.push(("decomposition".into(), fig));
     out
 }

@@ -386,7 +386,13 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     runner::write_results_and_summary(&dir, &manifest, &json, &results, &md, &mut files)?;
     for m in MEASURES {
         let stem = dir.join(format!("figure13-{m}"));
-        files.extend(plot::write_both(&figure::figure(m, &results), &stem)?);
+        let mut fig = figure::figure(m, &results);
+        fig.subtitle = format!(
+            "seeds {seed}–{}, compression at {compression}; {}",
+            seed + results.len().saturating_sub(1) as u64,
+            fig.subtitle
+        );
+        files.extend(plot::write_both(&fig, &stem)?);
     }
     Ok(Outcome {
         dir,
