@@ -58,13 +58,13 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     v
 }
 
-/// The GREEDY with a planted same-instant bug, 40 cases: with --keep-going, one worker and three
+/// The GREEDY with a planted same-instant bug, 60 cases (5 mismatch): with --keep-going, one worker and three
 /// give the same report (timing lines aside) and byte-identical counterexample files; so do
 /// they when stopping at the first mismatch. The rate and classes are counted, every
 /// counterexample reproduces in a fresh process.
 #[test]
 fn workers_do_not_change_the_report() {
-    let cmd = py("buggy_greedy.py", "--jsonl");
+    let cmd = py("buggy_greedy.py", "--jsonl --schedule");
     let base = [
         "diff",
         "--protocol",
@@ -72,13 +72,15 @@ fn workers_do_not_change_the_report() {
         "--cmd",
         &cmd,
         "--cases",
-        "40",
+        "60",
         "--seed",
         "3",
         "--procs",
         "1..4",
         "--jobs",
-        "1..5",
+        "2..6",
+        "--times",
+        "grid:2",
         "--out",
         "cex.json",
     ];
@@ -104,7 +106,10 @@ fn workers_do_not_change_the_report() {
                     out.contains("SIGNATURE greedy/LPT makespan-or-decisions"),
                     "{out}"
                 );
-                assert!(out.contains("  mismatches: "), "{out}");
+                assert!(
+                    out.contains("  mismatches: 5 of 60 comparisons; 5 of 60 cases (8.33 %)"),
+                    "{out}"
+                );
                 assert!(dir.path().join("cex-1.json").exists());
             } else {
                 assert!(dir.path().join("cex.json").exists());
