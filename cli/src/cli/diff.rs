@@ -10,6 +10,7 @@ use crate::diff::compare::{both, Rules, Verdict};
 use crate::diff::counterexample::{self, rule_args};
 use crate::diff::run::{self, Config, Found, Stats};
 use crate::diff::scope::{self, Scope};
+use crate::diff::shrink::Stop;
 use crate::diff::template::Template;
 use crate::diff::{peer, External, Protocol};
 use resched::error::{Error, Result};
@@ -59,8 +60,10 @@ pub struct Args {
     /// Number of jobs n, an inclusive range A..B.
     #[arg(long, default_value = "1..6")]
     pub jobs: String,
-    /// Times: grid:K (integers 1..K) or rational[:N/D] (a/b, a ≤ N, b ≤ D; default 12/4).
-    #[arg(long, default_value = "grid:4")]
+    /// Times: mixed[:K/D] (half integers 1..K, half fractions a/b in (0, K], 2 ≤ b ≤ D;
+    /// default mixed:4/4), grid:K (integers 1..K) or rational[:N/D] (a/b, a ≤ N, b ≤ D;
+    /// rational alone is 12/4).
+    #[arg(long, default_value = "mixed:4/4")]
     pub times: String,
     /// Most failures of a job (f_j is drawn in 0..=F).
     #[arg(long, default_value_t = 2)]
@@ -85,12 +88,26 @@ pub struct Args {
     /// by default (peer mode: 1e-5).
     #[arg(long)]
     pub rel_tol: Option<String>,
-    /// Same makespan with other decisions is a mismatch (not just a note).
-    #[arg(long)]
+    /// What is compared when the program prints a schedule: `schedules` (checked, then
+    /// compared attempt by attempt: other decisions with the same makespan are a mismatch) or
+    /// `makespans` (checked, then compared by makespan; other decisions are a note).
+    #[arg(long, value_enum, default_value = "schedules")]
+    pub compare: Compared,
+    /// The same as --compare schedules, the default (kept for existing scripts).
+    #[arg(long, conflicts_with = "compare")]
     pub same_schedule: bool,
-    /// Most runs while shrinking a mismatch.
-    #[arg(long, default_value_t = 500)]
-    pub shrink_budget: usize,
+    /// An answer that is the algorithm's under another breaking of an exact tie of its own
+    /// criterion (LPA's r(α, β), MINTIME's t, MINAREA's area, equal priority keys) is reported
+    /// as a tie, not a mismatch: for floating-point programs.
+    #[arg(long)]
+    pub ties: bool,
+    /// Most runs while shrinking a mismatch (no count by default: --shrink-time bounds it).
+    #[arg(long)]
+    pub shrink_budget: Option<usize>,
+    /// Seconds shrinking a mismatch may take; it stops earlier at a local minimum, and the
+    /// report says which ended it.
+    #[arg(long, default_value = "60")]
+    pub shrink_time: String,
     /// Where to write the shrunk counterexample (a golden case), with .instance.json and
     /// .scenario.json beside it.
     #[arg(long, default_value = "diff-counterexample.json")]
@@ -132,6 +149,13 @@ pub struct Args {
     pub scenarios: Option<usize>,
 }
 
+/// What `--compare` compares when the program prints a schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Compared {
+    Schedules,
+    Makespans,
+}
+
 /// Runs the command.
 pub fn run(a: Args) -> Result<Exit> {
     if let (Some(i), Some(f), Some(o)) = (&a.peer_instance, &a.peer_failures, &a.peer_output) {
@@ -148,7 +172,8 @@ pub fn run(a: Args) -> Result<Exit> {
     let mut ext = External::new(Template::parse(cmd)?, a.protocol, timeout(&a.timeout)?)?;
     let rules = Rules {
         rel_tol: tolerance(a.rel_tol.as_deref())?,
-        same_schedule: a.same_schedule,
+        same_schedule: a.same_schedule || a.compare == Compared::Schedules,
+        ties: a.ties,
     };
     if let Some(path) = &a.replay {
         return replay(path, &mut ext, &rules);
@@ -156,6 +181,7 @@ pub fn run(a: Args) -> Result<Exit> {
     let cfg = config(&a, rules)?;
     // Where the counterexample goes is checked before the cases run, not after.
     crate::cli::steal::outputs::check_file(&a.out, "--out")?;
+    super::args::diff_outputs_distinct(&a.out, cmd)?;
     let mut out = String::new();
     out.push_str(&format!(
         "diff: {} against `{}` ({} protocol); {} of seed {}: {}\n",
@@ -181,19 +207,23 @@ pub fn run(a: Args) -> Result<Exit> {
 /// see [`crate::out`]), never a lost report with exit 0.
 fn say(s: &str) -> Result<()> {
     crate::out!("{}", escape_controls(s))
-    super::args::diff_outputs_distinct(&a.out, cmd)?;
 }
 
 pub use crate::diff::answer::escape_controls;
 
 fn timeout(s: &str) -> Result<Duration> {
+    seconds("timeout", s)
+}
+
+/// A number of seconds in (0, 86400] for `option`.
+fn seconds(option: &str, s: &str) -> Result<Duration> {
     let v: f64 = s
         .trim()
         .parse()
-        .map_err(|_| Error::option("timeout", format!("`{s}` is not a number of seconds")))?;
+        .map_err(|_| Error::option(option, format!("`{s}` is not a number of seconds")))?;
     if !(v.is_finite() && v > 0.0 && v <= 86_400.0) {
         return Err(Error::option(
-            "timeout",
+            option,
             format!("{s} must be in (0, 86400] seconds"),
         ));
     }
@@ -242,13 +272,20 @@ fn config(a: &Args, rules: Rules) -> Result<Config> {
         only: a.case,
         algos,
         rules,
-        shrink_budget: a.shrink_budget,
+        // default: no count of runs; the wall-clock --shrink-time bounds the shrink
+        shrink_budget: a.shrink_budget.unwrap_or(usize::MAX),
+        shrink_time: Some(seconds("shrink-time", &a.shrink_time)?),
     })
 }
 
-fn summary(s: &Stats) -> String {
+fn summary(s: &Stats, rules: &Rules) -> String {
+    let ties = if s.ties > 0 {
+        format!(", {} decisions on exact ties (--ties)", s.ties)
+    } else {
+        String::new()
+    };
     let mut out = format!(
-        "  {} cases, {} comparisons: {} agree, {} same makespan with other decisions (notes)\n  {:.2} s, {:.0} cases/s\n",
+        "  {} cases, {} comparisons: {} agree, {} same makespan with other decisions (notes){ties}\n  {:.2} s, {:.0} cases/s\n",
         s.cases,
         s.runs,
         s.agree,
@@ -256,10 +293,40 @@ fn summary(s: &Stats) -> String {
         s.elapsed.as_secs_f64(),
         s.rate()
     );
+    out.push_str(&compared(s, rules));
     for n in &s.first_notes {
         out.push_str(&format!("  note: {n}\n"));
     }
+    for n in &s.first_ties {
+        out.push_str(&format!("  tie: {n}\n"));
+    }
     out
+}
+
+/// What the comparisons compared: the program's schedules, or makespans only (and why).
+fn compared(s: &Stats, rules: &Rules) -> String {
+    let makespans = s.runs - s.schedules.min(s.runs);
+    let what = match (s.schedules, makespans, rules.same_schedule) {
+        (0, 0, _) => return String::new(),
+        (_, 0, true) => {
+            "schedules (each checked, then compared with resched's attempt by attempt)".to_string()
+        }
+        (0, _, _) => {
+            "makespans (the program printed makespans only; print schedules to compare decisions)"
+                .to_string()
+        }
+        (_, 0, false) => {
+            "makespans (--compare makespans: each schedule checked, other decisions only noted)"
+                .to_string()
+        }
+        (k, m, true) => {
+            format!("schedules on {k} answers, makespans on {m} (answers without a schedule)")
+        }
+        (k, m, false) => {
+            format!("makespans ({k} schedules checked, {m} makespans alone; --compare makespans)")
+        }
+    };
+    format!("  compared: {what}\n")
 }
 
 /// The mismatch, its shrinking, the files written and the reproduction commands.
@@ -287,15 +354,18 @@ fn report_found(found: &Found, cfg: &Config, ext: &External, out: &Path) -> Resu
         found.original.scenario.total_failures(),
         c.scenario.total_failures(),
     );
-    s.push_str(&match (shrunk.exhausted, shrunk.steps) {
-        (true, 0) => "  not shrunk: every step that reproduced a timeout would wait for the whole limit\n".to_string(),
-        (true, n) => format!(
-            "  shrunk in {n} runs ({:.2} s), budget exhausted (smaller, not necessarily minimal): {sizes}\n",
-            found.shrink_time.as_secs_f64()
+    let timed_out = found.first.mismatch().map(|m| m.kind) == Some(crate::diff::Kind::Timeout);
+    let secs = found.shrink_time.as_secs_f64();
+    s.push_str(&match (shrunk.stop, shrunk.steps) {
+        (_, 0) if timed_out => "  not shrunk: every step that reproduced a timeout would wait for the whole limit\n".to_string(),
+        (Stop::LocalMinimum, n) => format!(
+            "  shrunk in {n} runs ({secs:.2} s) to a local minimum: {sizes}\n"
         ),
-        (false, n) => format!(
-            "  shrunk in {n} runs ({:.2} s) to a local minimum: {sizes}\n",
-            found.shrink_time.as_secs_f64()
+        (Stop::Runs, n) => format!(
+            "  shrunk in {n} runs ({secs:.2} s), --shrink-budget ran out before a local minimum (smaller, not necessarily minimal): {sizes}\n"
+        ),
+        (Stop::Time, n) => format!(
+            "  shrunk in {n} runs ({secs:.2} s), --shrink-time ran out before a local minimum (smaller, not necessarily minimal; give it more time): {sizes}\n"
         ),
     });
     let t = &shrunk.trial;
@@ -383,6 +453,12 @@ fn replay(path: &Path, ext: &mut External, rules: &Rules) -> Result<Exit> {
         }
         Verdict::Note(d) => {
             s.push_str(&format!("  agree on the makespan; note: {d}\n"));
+            pins
+        }
+        Verdict::Tie(d) => {
+            s.push_str(&format!(
+                "  a tie: the algorithm's answer under another breaking of exact ties: {d}\n"
+            ));
             pins
         }
         Verdict::Mismatch(m) => {

@@ -6,7 +6,10 @@
 //!   even under a tolerance: an infeasible schedule is a mismatch of its own kind. A feasible
 //!   one is then compared by its makespan; if it also states a makespan, that must match its
 //!   own schedule. With equal makespans, different decisions (the attempts compared as a set:
-//!   job, attempt, start, processors, duration) are a note, or a mismatch with `--same-schedule`.
+//!   job, attempt, start, processors, duration) are a mismatch by default (schedules are
+//!   compared), a note with `--compare makespans`.
+//! - With `--ties`, a makespan or decision difference that comes from another breaking of an
+//!   exact tie of the algorithm's criterion is a tie ([`super::ties`]).
 //! - No answer (timeout, crash, unparsable output, a JSONL error response) is a mismatch.
 use super::external::{Failure, Reply};
 use resched::check;
@@ -76,21 +79,46 @@ pub struct Mismatch {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     Agree,
-    /// Same makespan, other decisions (without `--same-schedule`).
+    /// Same makespan, other decisions (with `--compare makespans`).
     Note(String),
+    /// The algorithm's answer under another breaking of exact ties (with `--ties`): why.
+    Tie(String),
     Mismatch(Mismatch),
 }
 
 /// How answers are compared.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rules {
     /// Relative tolerance on makespans; `None` is exact equality.
     pub rel_tol: Option<Time>,
-    /// Different decisions with the same makespan are a mismatch.
+    /// Different decisions with the same makespan are a mismatch (schedules are compared, the
+    /// default); false compares makespans only.
     pub same_schedule: bool,
+    /// A difference explained by exact ties of the algorithm's criterion is a tie.
+    pub ties: bool,
+}
+
+impl Default for Rules {
+    /// Exact, schedules compared, no tie tolerance: `diff`'s defaults.
+    fn default() -> Rules {
+        Rules {
+            rel_tol: None,
+            same_schedule: true,
+            ties: false,
+        }
+    }
 }
 
 impl Rules {
+    /// What is compared when the program prints a schedule: `schedules` or `makespans`.
+    pub fn compared(&self) -> &'static str {
+        if self.same_schedule {
+            "schedules"
+        } else {
+            "makespans"
+        }
+    }
+
     /// Whether `theirs` equals `ours` under the tolerance.
     pub fn close(&self, theirs: &Time, ours: &Time) -> bool {
         match &self.rel_tol {
@@ -288,7 +316,7 @@ mod tests {
         );
         let loose = Rules {
             rel_tol: Some(t("1e-6")),
-            same_schedule: false,
+            ..Rules::default()
         };
         assert_eq!(
             judge(&ours, &reply(Some("5.0000001"), None), &inst, &sc, &loose),
@@ -303,7 +331,10 @@ mod tests {
     #[test]
     fn schedules_are_checked_then_compared() {
         let (inst, sc, ours) = case();
-        let rules = Rules::default();
+        let rules = Rules {
+            same_schedule: false,
+            ..Rules::default()
+        };
         let same = ours.schedule.clone();
         assert_eq!(
             judge(&ours, &reply(None, Some(same.clone())), &inst, &sc, &rules),
@@ -328,10 +359,8 @@ mod tests {
             matches!(&v, Verdict::Note(d) if d.contains("attempt 3 of J1: resched starts at 4")),
             "{v:?}"
         );
-        let strict = Rules {
-            rel_tol: None,
-            same_schedule: true,
-        };
+        // Schedules are compared by default.
+        let strict = Rules::default();
         let v = judge(
             &ours,
             &reply(None, Some(other.clone())),

@@ -309,6 +309,7 @@ pub fn load(path: &Path) -> Result<Replay> {
         rules: Rules {
             rel_tol: record.rel_tol.clone(),
             same_schedule: record.same_schedule,
+            ..Rules::default()
         },
         record,
         pinned: e.makespan.clone(),
@@ -337,8 +338,11 @@ pub fn rule_args(ext: &External, rules: &Rules) -> String {
     if let Some(t) = &rules.rel_tol {
         s.push_str(&format!(" --rel-tol {t}"));
     }
-    if rules.same_schedule {
-        s.push_str(" --same-schedule");
+    if !rules.same_schedule {
+        s.push_str(" --compare makespans");
+    }
+    if rules.ties {
+        s.push_str(" --ties");
     }
     s
 }

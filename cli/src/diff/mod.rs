@@ -72,6 +72,7 @@ pub mod scope;
 pub mod shrink;
 pub mod supervise;
 pub mod template;
+pub mod ties;
 
 pub use compare::{Kind, Mismatch, Rules, Verdict};
 pub use external::{External, Protocol};

@@ -5,6 +5,7 @@ use super::compare::{self, Mismatch, Rules, Verdict};
 use super::external::{External, Query, Reply};
 use super::scope::Scope;
 use super::shrink::{self, Shrunk};
+use super::ties;
 use resched::error::{Error, Result};
 use resched::model::arbitrary::Case;
 use resched::oracle::catalogue::{self, Family, Param};
@@ -129,8 +130,10 @@ pub struct Config {
     pub only: Option<u64>,
     pub algos: Vec<Algo>,
     pub rules: Rules,
-    /// Most candidate runs while shrinking.
+    /// Most candidate runs while shrinking (`usize::MAX`: no count).
     pub shrink_budget: usize,
+    /// Wall-clock time a shrink may take (`None`: no limit).
+    pub shrink_time: Option<Duration>,
 }
 
 /// resched's run and the other's answer on one case, judged.
@@ -182,6 +185,14 @@ fn ask(
     };
     let reply = ext.ask(&q)?;
     let verdict = compare::judge(&ours, &reply, &case.instance, &case.scenario, rules);
+    let verdict = ties::settle(
+        verdict,
+        &algo.spec,
+        &case.instance,
+        &case.scenario,
+        &reply,
+        rules,
+    );
     Ok(Trial {
         ours,
         reply,
@@ -201,6 +212,12 @@ pub struct Stats {
     pub notes: u64,
     /// The first few notes, in words.
     pub first_notes: Vec<String>,
+    /// Answers that are the algorithm's under another breaking of exact ties (`--ties`).
+    pub ties: u64,
+    /// The first few ties, in words.
+    pub first_ties: Vec<String>,
+    /// Answers that carried a schedule (the rest were makespans alone).
+    pub schedules: u64,
     /// Time of the search, shrinking excluded.
     pub elapsed: Duration,
 }
@@ -254,6 +271,9 @@ pub fn search(
         for (k, algo) in cfg.algos.iter().enumerate() {
             let tr = trial(&case, algo, i, ext, &cfg.rules).map_err(|e| in_case(e, i, algo))?;
             stats.runs += 1;
+            if tr.reply.answer.as_ref().is_ok_and(|a| a.schedule.is_some()) {
+                stats.schedules += 1;
+            }
             match &tr.verdict {
                 Verdict::Agree => stats.agree += 1,
                 Verdict::Note(d) => {
@@ -261,6 +281,14 @@ pub fn search(
                     if stats.first_notes.len() < 3 {
                         stats
                             .first_notes
+                            .push(format!("case {i}, {}: {d}", algo.label()));
+                    }
+                }
+                Verdict::Tie(d) => {
+                    stats.ties += 1;
+                    if stats.first_ties.len() < 3 {
+                        stats
+                            .first_ties
                             .push(format!("case {i}, {}: {d}", algo.label()));
                     }
                 }
@@ -294,17 +322,21 @@ pub fn shrink_found(
     let t0 = Instant::now();
     let algo = &cfg.algos[k];
     let kind = first.mismatch().map(|m| m.kind);
-    let budget = match kind {
-        Some(compare::Kind::Timeout) => 0,
-        _ => cfg.shrink_budget,
+    let tie = first.mismatch().is_some_and(ties::explained);
+    let budget = shrink::Budget {
+        runs: match kind {
+            Some(compare::Kind::Timeout) => 0,
+            _ => cfg.shrink_budget,
+        },
+        time: cfg.shrink_time,
     };
-    let shrunk = shrink::shrink(case.clone(), first.clone(), budget, |c| {
+    let shrunk = shrink::shrink_within(case.clone(), first.clone(), budget, |c| {
         // A candidate resched cannot run (a stated limit) is simply not a reproduction.
         let Ok(ours) = oracle::certify(&algo.spec, &c.instance, &c.scenario) else {
             return Ok(None);
         };
         let t = ask(ours, c, algo, i, ext, &cfg.rules)?;
-        let same = matches!((t.mismatch(), kind), (Some(m), Some(k)) if m.kind.same_bug(k));
+        let same = matches!((t.mismatch(), kind), (Some(m), Some(k)) if m.kind.same_bug(k) && ties::explained(m) == tie);
         Ok(same.then_some(t))
     })?;
     Ok(Found {

@@ -169,7 +169,7 @@ pub fn parse_times(s: &str) -> Result<Times> {
         Error::param(
             "times",
             format!(
-                "`{s}`: expected grid:K, rational[:N/D] or mixed[:K/D] with 1 ≤ K, N, D ≤ {MAX_TIME} (mixed: D ≥ 2)"
+                "`{s}`: expected grid:K or rational[:N/D] or mixed[:K/D] with 1 ≤ K, N, D ≤ {MAX_TIME} (mixed: D ≥ 2)"
             ),
         )
     };
