@@ -322,7 +322,6 @@ pub fn shrink_found(
     let t0 = Instant::now();
     let algo = &cfg.algos[k];
     let kind = first.mismatch().map(|m| m.kind);
-    let tie = first.mismatch().is_some_and(ties::explained);
     let budget = shrink::Budget {
         runs: match kind {
             Some(compare::Kind::Timeout) => 0,
@@ -336,7 +335,7 @@ pub fn shrink_found(
             return Ok(None);
         };
         let t = ask(ours, c, algo, i, ext, &cfg.rules)?;
-        let same = matches!((t.mismatch(), kind), (Some(m), Some(k)) if m.kind.same_bug(k) && ties::explained(m) == tie);
+        let same = matches!((t.mismatch(), kind), (Some(m), Some(k)) if m.kind.same_bug(k));
         Ok(same.then_some(t))
     })?;
     Ok(Found {

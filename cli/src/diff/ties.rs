@@ -67,9 +67,7 @@ pub fn settle(
 /// What [`settle`] adds to a mismatch that a breaking of exact ties explains.
 const HINT: &str = "; it is the algorithm's answer under another breaking of exact ties ";
 
-/// Whether a mismatch is one that another breaking of exact ties explains (without `--ties`):
-/// the shrinker keeps a mismatch on the same side, so that a bug is not shrunk into a case
-/// where it happens to coincide with a tie-breaking.
+/// Whether a mismatch is one that another breaking of exact ties explains (without `--ties`).
 pub fn explained(m: &Mismatch) -> bool {
     m.detail.contains(HINT)
 }
