@@ -8,6 +8,9 @@
 //!     p_j uniform in 50..=2000, t_j uniform in 100..20000 with two decimals, P = 10000; each job
 //!     fails 0, 1 or 2 times), to show that the cost per event grows at most logarithmically.
 //!
+//! `peer_sample_greedy/1_thread_certified` runs every scenario through the oracle's certify path
+//! instead (engine with recording, checker, L(f), ratio), as `resched simulate --peer-instance`.
+//!
 //! Run: `cargo bench --bench engine` (criterion), or `RESCHED_ENGINE_ONESHOT=1 cargo bench
 //! --bench engine` for one pass of each workload (for callgrind; see [`oneshot`]). Results and the machine are in benches/README.md ("engine").
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
@@ -28,6 +31,12 @@ use std::time::Duration;
 /// engine is then run directly: these benchmarks measure the engine, not the checker).
 fn peer_greedy(inst: &Instance, priority: Priority) -> Box<dyn Scheduler> {
     oracle::build(&AlgoSpec::new("greedy").with_priority(priority), inst).expect("rigid")
+}
+
+/// GREEDY through the oracle's certify path (engine, checker, L(f), ratio), as `resched
+/// simulate --peer-instance` runs every scenario.
+fn certifier(inst: &Instance, priority: Priority) -> oracle::Prepared {
+    oracle::Prepared::new(&AlgoSpec::new("greedy").with_priority(priority), inst).expect("rigid")
 }
 
 fn peer_sample(c: &mut Criterion) {
@@ -67,6 +76,16 @@ fn peer_sample(c: &mut Criterion) {
             let mut acc = Time::zero();
             for sc in &scenarios {
                 acc = acc.max(run_makespan(inst, sc, s.as_mut()).expect("run").makespan);
+            }
+            black_box(acc)
+        })
+    });
+    g.bench_function("1_thread_certified", |b| {
+        b.iter(|| {
+            let mut g = certifier(inst, p.priority.into());
+            let mut acc = Time::zero();
+            for sc in &scenarios {
+                acc = acc.max(g.certify(inst, sc).expect("certified").ratio);
             }
             black_box(acc)
         })
@@ -162,6 +181,27 @@ fn oneshot() {
             let scs = load_failures(&dir.join("failures_sample_1_0.3"), p.instance.len(), None)
                 .expect("failures");
             run("peer sample", &p.instance, &scs, p.priority.into());
+        }
+    }
+    if which == "peer-certified" {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        if let Some(dir) = [root.join("../shared/peer"), root.join("../../shared/peer")]
+            .into_iter()
+            .find(|d| d.exists())
+        {
+            let p = PeerInstance::load(&dir.join("sample_1_0.3")).expect("peer instance");
+            let scs = load_failures(&dir.join("failures_sample_1_0.3"), p.instance.len(), None)
+                .expect("failures");
+            let mut g = certifier(&p.instance, p.priority.into());
+            let t0 = std::time::Instant::now();
+            for sc in &scs {
+                black_box(g.certify(&p.instance, sc).expect("certified"));
+            }
+            println!(
+                "peer sample certified: {} scenarios, {:.0} µs/scenario",
+                scs.len(),
+                t0.elapsed().as_secs_f64() * 1e6 / scs.len() as f64
+            );
         }
     }
     for n in [1_000usize, 10_000, 100_000] {

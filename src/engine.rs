@@ -224,6 +224,9 @@ pub struct Run {
     pub schedule: Schedule,
     /// Number of instants at which the scheduler was called.
     pub events: u64,
+    /// The end of each job's successful attempt, in instance order (empty when recording was
+    /// off).
+    pub completions: Vec<Time>,
 }
 
 // A makespan-only run keeps less in memory than a recorded one: it may never get less.
@@ -331,11 +334,22 @@ fn simulate(
         attempts_made: vec![0; n],
         running: vec![None; n],
         heap: BinaryHeap::with_capacity(n),
-        schedule: Vec::new(),
+        // The run starts exactly `attempts` attempts: one allocation holds the whole schedule
+        // (capped, for a caller's larger budget, by what a run records by default).
+        schedule: if record {
+            Vec::with_capacity(attempts.min(Budget::RECORDED.max_attempts) as usize)
+        } else {
+            Vec::new()
+        },
         record,
     };
     let mut now = Time::zero();
     let mut completions: Vec<Completion> = Vec::new();
+    let mut completed_at = if record {
+        vec![Time::zero(); n]
+    } else {
+        Vec::new()
+    };
     let mut done = 0usize;
     let mut events = 0u64;
     loop {
@@ -394,6 +408,9 @@ fn simulate(
             let outcome = if r.attempt > scenario.failures[job] {
                 state.jobs[job] = JobState::Done;
                 done += 1;
+                if let Some(c) = completed_at.get_mut(job) {
+                    *c = r.end;
+                }
                 Outcome::Succeeded
             } else {
                 state.jobs[job] = JobState::Waiting;
@@ -418,6 +435,7 @@ fn simulate(
         makespan: now,
         schedule,
         events,
+        completions: completed_at,
     })
 }
 

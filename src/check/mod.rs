@@ -11,20 +11,101 @@
 //! 4. at every instant at most P processors are busy (an attempt occupies [s, s + t));
 //! 5. node ids, where given, are distinct within an attempt, below P, and never shared by two
 //!    attempts that overlap in time.
+//!
+//! # Cost
+//! The oracle checks every schedule it certifies, millions of them in a campaign, so one check is
+//! linear apart from one sort: each attempt's end is computed once; the attempts are grouped by
+//! job with a counting sort (a job's group is sorted only if it is not already in start order);
+//! capacity is one sweep over the starts in order (the attempts as given when they are in start
+//! order, as the engine records them) merged with the sorted ends. When every
+//! start and duration is a word-sized fraction whose denominators have a common multiple below
+//! 2^63, the sweep compares exact integers on that common denominator instead of fractions, so
+//! no gcd is taken per attempt; otherwise it compares [`Time`]s. Either way the verdict is exact
+//! and a violation carries the exact times. [`Scratch`] keeps the buffers between checks.
+#[cfg(test)]
+mod plain;
 pub mod reference;
 pub mod tolerant;
 
-use crate::model::{Instance, Scenario, Schedule};
+use std::cmp::Ordering;
+
+use crate::model::{Attempt, Instance, Scenario, Schedule};
 use crate::time::Time;
 
 pub use crate::violation::Violation;
 
 /// Checks every invariant; returns the makespan of a feasible schedule.
 pub fn check(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Result<Time, Violation> {
+    let mut scratch = Scratch::default();
+    let last = verify(inst, scenario, schedule, &mut scratch)?;
+    Ok(last.map_or_else(Time::zero, |i| schedule.attempts[i].end()))
+}
+
+/// [`check`] with reused buffers: the same result; `scratch` then holds what
+/// [`completions_agree`] needs.
+pub fn check_with(
+    inst: &Instance,
+    scenario: &Scenario,
+    schedule: &Schedule,
+    scratch: &mut Scratch,
+) -> Result<Time, Violation> {
+    let last = verify(inst, scenario, schedule, scratch)?;
+    Ok(last.map_or_else(Time::zero, |i| schedule.attempts[i].end()))
+}
+
+/// After [`check_with`] accepted `schedule`: whether `claimed[j]` is the end of job j's last
+/// attempt for every job (what a producer says its jobs completed at). Exact, and on the
+/// integer grid of the sweep when it had one, so confirming n completions takes no gcd.
+pub fn completions_agree(schedule: &Schedule, scratch: &Scratch, claimed: &[Time]) -> bool {
+    let at = &schedule.attempts;
+    claimed.len() == scratch.last_of_job.len()
+        && scratch.last_of_job.iter().zip(claimed).all(|(&i, c)| {
+            match (scratch.scale, c.as_small()) {
+                // c = n/d (reduced) is a multiple of 1/D exactly when d divides D.
+                (Some(d), Some(r)) => {
+                    let k = *r.denom() as u64;
+                    d % k == 0 && i128::from(*r.numer()) * i128::from(d / k) == scratch.end[i]
+                }
+                _ => at[i].end() == *c,
+            }
+        })
+}
+
+/// The checker's buffers, kept between checks so that checking many schedules allocates
+/// nothing per attempt.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    /// Attempts grouped by job (a counting sort): job j's are `by_job[first[j]..first[j + 1]]`.
+    first: Vec<usize>,
+    by_job: Vec<usize>,
+    /// The index of each job's last attempt in start order.
+    last_of_job: Vec<usize>,
+    /// Attempts in start order, when the schedule does not list them so.
+    order: Vec<usize>,
+    /// The common denominator D of the last check's integer sweep (`None`: it compared times).
+    scale: Option<u64>,
+    /// Starts and ends as integers on that denominator.
+    start: Vec<i128>,
+    end: Vec<i128>,
+    /// The ends still to release in the capacity sweep, with their processor counts.
+    ends: Vec<(i128, u32)>,
+}
+
+/// Checks every invariant in the documented order of the violations; returns the attempt that
+/// ends last (`None` for an empty schedule) and fills `scratch.last_of_job`.
+fn verify(
+    inst: &Instance,
+    scenario: &Scenario,
+    schedule: &Schedule,
+    scratch: &mut Scratch,
+) -> Result<Option<usize>, Violation> {
     let n = inst.jobs.len();
     let name = |j: usize| inst.jobs[j].name.clone();
-    let mut per_job: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, a) in schedule.attempts.iter().enumerate() {
+    let at = &schedule.attempts;
+    let counts = &mut scratch.first;
+    counts.clear();
+    counts.resize(n + 1, 0);
+    for (i, a) in at.iter().enumerate() {
         if a.job >= n {
             return Err(Violation::UnknownJob {
                 attempt_index: i,
@@ -57,7 +138,7 @@ pub fn check(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Resul
                 found: a.duration.clone(),
             });
         }
-        per_job[a.job].push(i);
+        counts[a.job + 1] += 1;
     }
     if scenario.failures.len() != n {
         return Err(Violation::ScenarioLength {
@@ -65,7 +146,107 @@ pub fn check(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Resul
             failures: scenario.failures.len(),
         });
     }
-    for (j, (idx, &f)) in per_job.iter_mut().zip(&scenario.failures).enumerate() {
+    // Counting sort by job, each group in schedule order (what a stable sort by job gives).
+    for j in 0..n {
+        scratch.first[j + 1] += scratch.first[j];
+    }
+    scratch.by_job.clear();
+    scratch.by_job.resize(at.len(), 0);
+    scratch.order.clear();
+    scratch.order.extend_from_slice(&scratch.first[..n]);
+    for (i, a) in at.iter().enumerate() {
+        let slot = &mut scratch.order[a.job];
+        scratch.by_job[*slot] = i;
+        *slot += 1;
+    }
+    scratch.scale = scaled(at, &mut scratch.start, &mut scratch.end);
+    if scratch.scale.is_some() {
+        let (start, end) = (
+            std::mem::take(&mut scratch.start),
+            std::mem::take(&mut scratch.end),
+        );
+        let mut ends = std::mem::take(&mut scratch.ends);
+        let r = sweep(inst, scenario, schedule, &start, &end, scratch, &mut ends);
+        scratch.start = start;
+        scratch.end = end;
+        scratch.ends = ends;
+        r
+    } else {
+        let start: Vec<Time> = at.iter().map(|a| a.start.clone()).collect();
+        let end: Vec<Time> = at.iter().map(Attempt::end).collect();
+        sweep(
+            inst,
+            scenario,
+            schedule,
+            &start,
+            &end,
+            scratch,
+            &mut Vec::new(),
+        )
+    }
+}
+
+/// Every start and end as an integer multiple of one common denominator D < 2^63 (so that
+/// |n·(D/d)| < 2^126 and a start plus a duration < 2^127: exact in `i128`). False, with the
+/// buffers unspecified, when a time is not word-sized or no such D exists.
+fn scaled(at: &[Attempt], start: &mut Vec<i128>, end: &mut Vec<i128>) -> Option<u64> {
+    let mut d: u64 = 1;
+    for a in at {
+        for t in [&a.start, &a.duration] {
+            let r = t.as_small()?;
+            let k = *r.denom() as u64;
+            if d % k != 0 {
+                match (d / gcd(d, k)).checked_mul(k) {
+                    Some(l) if l <= i64::MAX as u64 => d = l,
+                    _ => return None,
+                }
+            }
+        }
+    }
+    let key = |t: &Time| {
+        // unreachable: every time was found word-sized above
+        let r = t.as_small().unwrap_or_default();
+        i128::from(*r.numer()) * i128::from(d / *r.denom() as u64)
+    };
+    start.clear();
+    end.clear();
+    for a in at {
+        let s = key(&a.start);
+        start.push(s);
+        end.push(s + key(&a.duration));
+    }
+    Some(d)
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// Invariants 2–5 once each attempt's start and end are known as ordered keys (exact: equal
+/// keys are equal times, and the keys order as the times do).
+fn sweep<K: Ord + Clone>(
+    inst: &Instance,
+    scenario: &Scenario,
+    schedule: &Schedule,
+    start: &[K],
+    end: &[K],
+    scratch: &mut Scratch,
+    ends: &mut Vec<(K, u32)>,
+) -> Result<Option<usize>, Violation> {
+    let at = &schedule.attempts;
+    let name = |j: usize| inst.jobs[j].name.clone();
+    let key = |x: usize, y: usize| {
+        start[x]
+            .cmp(&start[y])
+            .then(at[x].attempt.cmp(&at[y].attempt))
+    };
+    scratch.last_of_job.clear();
+    let mut latest: Option<usize> = None;
+    for (j, &f) in scenario.failures.iter().enumerate() {
+        let idx = &mut scratch.by_job[scratch.first[j]..scratch.first[j + 1]];
         let expected = f.saturating_add(1);
         if idx.len() as u64 != u64::from(expected) {
             return Err(Violation::AttemptCount {
@@ -74,13 +255,10 @@ pub fn check(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Resul
                 found: idx.len() as u32,
             });
         }
-        let at = &schedule.attempts;
-        idx.sort_by(|&x, &y| {
-            at[x]
-                .start
-                .cmp(&at[y].start)
-                .then(at[x].attempt.cmp(&at[y].attempt))
-        });
+        // A stable sort of a group already in order is the identity: skip it.
+        if !idx.is_sorted_by(|&x, &y| key(x, y) != Ordering::Greater) {
+            idx.sort_by(|&x, &y| key(x, y));
+        }
         for (pos, &i) in idx.iter().enumerate() {
             if at[i].attempt != pos as u32 + 1 {
                 return Err(Violation::AttemptNumbering {
@@ -90,27 +268,92 @@ pub fn check(inst: &Instance, scenario: &Scenario, schedule: &Schedule) -> Resul
                     found: at[i].attempt,
                 });
             }
-            if pos > 0 {
-                let prev_end = at[idx[pos - 1]].end();
-                if at[i].start < prev_end {
-                    return Err(Violation::Overlap {
-                        index: i,
-                        job: name(j),
-                        attempt: at[i].attempt,
-                        start: at[i].start.clone(),
-                        previous_end: prev_end,
-                    });
-                }
+            if pos > 0 && start[i] < end[idx[pos - 1]] {
+                return Err(Violation::Overlap {
+                    index: i,
+                    job: name(j),
+                    attempt: at[i].attempt,
+                    start: at[i].start.clone(),
+                    previous_end: at[idx[pos - 1]].end(),
+                });
             }
         }
+        // Every job has f_j + 1 ≥ 1 attempts (checked above).
+        let last = idx[idx.len() - 1];
+        scratch.last_of_job.push(last);
+        if latest.is_none_or(|k| end[last] > end[k]) {
+            latest = Some(last);
+        }
     }
-    check_capacity(inst.procs, schedule)?;
+    if at
+        .iter()
+        .zip(start.iter().zip(end))
+        .any(|(_, (s, e))| e < s)
+    {
+        // Only an instance with a negative time (never a validated one) gets here.
+        check_capacity_sorted(inst.procs, schedule)?;
+    } else {
+        let order: &[usize] = if start.is_sorted() {
+            &[]
+        } else {
+            scratch.order.clear();
+            scratch.order.extend(0..at.len());
+            scratch.order.sort_by(|&x, &y| start[x].cmp(&start[y]));
+            &scratch.order
+        };
+        capacity(inst.procs, schedule, start, end, order, ends)?;
+    }
     check_nodes(inst, schedule)?;
-    Ok(schedule.makespan())
+    Ok(latest)
+}
+
+/// Invariant 4 by one sweep over the starts in order (`order`, or the schedule's own order when
+/// `order` is empty) merged with the sorted ends: before each start, every attempt that ends at
+/// or before it is released (an attempt occupies [s, e)); attempts of zero duration occupy
+/// nothing. Only the sums matter at an instant, so ends sort without a tie-break.
+fn capacity<K: Ord + Clone>(
+    procs: u32,
+    schedule: &Schedule,
+    start: &[K],
+    end: &[K],
+    order: &[usize],
+    ends: &mut Vec<(K, u32)>,
+) -> Result<(), Violation> {
+    let at = &schedule.attempts;
+    ends.clear();
+    ends.extend(
+        at.iter()
+            .zip(start.iter().zip(end))
+            .filter(|(_, (s, e))| s != e)
+            .map(|(a, (_, e))| (e.clone(), a.procs)),
+    );
+    ends.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+    let mut released = ends.iter().peekable();
+    let mut used: u64 = 0;
+    let in_order = order.is_empty();
+    for k in 0..at.len() {
+        let i = if in_order { k } else { order[k] };
+        if start[i] == end[i] {
+            continue;
+        }
+        while let Some((_, p)) = released.next_if(|(e, _)| *e <= start[i]) {
+            used -= u64::from(*p);
+        }
+        used += u64::from(at[i].procs);
+        if used > u64::from(procs) {
+            return Err(Violation::Capacity {
+                index: i,
+                time: at[i].start.clone(),
+                used,
+                capacity: procs,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Sweep over start/end events; at equal instants ends come first (an attempt occupies [s, e)).
-fn check_capacity(procs: u32, schedule: &Schedule) -> Result<(), Violation> {
+fn check_capacity_sorted(procs: u32, schedule: &Schedule) -> Result<(), Violation> {
     let mut events: Vec<(Time, bool, u32, usize)> = Vec::with_capacity(2 * schedule.attempts.len());
     for (i, a) in schedule.attempts.iter().enumerate() {
         if a.duration.is_zero() {
@@ -287,6 +530,98 @@ mod tests {
         ));
         s.attempts[1].nodes = Some(vec![1]);
         assert!(check(&inst, &Scenario::none(2), &s).is_ok());
+    }
+
+    /// The checker against the plain one on schedules of GREEDY and EASY over random rigid
+    /// instances, then mutated (a start, duration, count, job or number changed, an attempt
+    /// dropped, duplicated or moved, the list reversed): the same result, violation fields
+    /// included, and the completions the engine's schedule implies. Times on a decimal grid take
+    /// the integer sweep; denominators 2^40 and 3^30 (no common one below 2^63) the exact one.
+    #[test]
+    fn same_result_as_the_plain_checker() {
+        use crate::oracle::{certify, AlgoSpec};
+        use rand::{RngExt, SeedableRng};
+        use rand_chacha::ChaCha8Rng;
+        let mut seen = [0u32; 2];
+        for seed in 0..400u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let den: i64 = match seed % 4 {
+                0 => 1,
+                1 => 100,
+                2 => 1 << 40,
+                _ => 205_891_132_094_649, // 3^30
+            };
+            let procs = rng.random_range(1..=8u32);
+            // With 3^30, every other job on 2^40: the exact sweep.
+            let jobs: Vec<(u32, Time)> = (0..rng.random_range(2..=7))
+                .map(|k| {
+                    let d = if seed % 4 == 3 && k % 2 == 1 {
+                        1 << 40
+                    } else {
+                        den
+                    };
+                    let num = rng.random_range(1..=4 * d);
+                    let t = Time::new(num, d).unwrap_or_else(|| panic!("seed {seed}"));
+                    (rng.random_range(1..=procs), t)
+                })
+                .collect();
+            let inst = Instance::rigid(procs, &jobs).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            let sc = Scenario::new((0..jobs.len()).map(|_| rng.random_range(0..3)).collect());
+            let algo = if seed % 2 == 0 { "greedy" } else { "easy" };
+            let c = certify(&AlgoSpec::new(algo), &inst, &sc)
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            let mut scratch = Scratch::default();
+            let got = check_with(&inst, &sc, &c.schedule, &mut scratch)
+                .unwrap_or_else(|v| panic!("seed {seed}: {v}"));
+            assert_eq!(scratch.scale.is_none(), seed % 4 == 3, "seed {seed}");
+            assert_eq!(got, c.makespan, "seed {seed}");
+            assert!(
+                completions_agree(&c.schedule, &scratch, &c.completions),
+                "seed {seed}"
+            );
+            let mut off = c.completions.clone();
+            off[0] = &off[0] + &Time::new(1, 3 * den).unwrap_or_default();
+            assert!(
+                !completions_agree(&c.schedule, &scratch, &off),
+                "seed {seed}"
+            );
+            off[0] = &c.completions[0] + &Time::from_int(1);
+            assert!(
+                !completions_agree(&c.schedule, &scratch, &off),
+                "seed {seed}"
+            );
+            for round in 0..12 {
+                let mut s = c.schedule.clone();
+                let n = s.attempts.len();
+                let i = rng.random_range(0..n);
+                let step = Time::new(rng.random_range(-3..=3) * den / 2 + 1, den)
+                    .unwrap_or_else(|| panic!("seed {seed}"));
+                match rng.random_range(0..9) {
+                    0 => s.attempts[i].start = &s.attempts[i].start + &step,
+                    1 => s.attempts[i].duration = &s.attempts[i].duration + &step,
+                    2 => s.attempts[i].procs = rng.random_range(0..=procs + 1),
+                    3 => s.attempts[i].job = rng.random_range(0..=jobs.len()),
+                    4 => s.attempts[i].attempt = rng.random_range(0..=3),
+                    5 => {
+                        s.attempts.remove(i);
+                    }
+                    6 => s.attempts.push(s.attempts[i].clone()),
+                    7 => {
+                        let a = s.attempts.remove(i);
+                        s.attempts.insert(rng.random_range(0..n), a);
+                    }
+                    _ => s.attempts.reverse(),
+                }
+                let want = plain::check(&inst, &sc, &s);
+                let fast = check(&inst, &sc, &s);
+                assert_eq!(fast, want, "seed {seed} round {round}: {}", s.to_json());
+                let with = check_with(&inst, &sc, &s, &mut scratch);
+                assert_eq!(with, want, "seed {seed} round {round}");
+                seen[usize::from(want.is_ok())] += 1;
+            }
+        }
+        // Both verdicts are exercised.
+        assert!(seen[0] > 1000 && seen[1] > 300, "{seen:?}");
     }
 
     #[test]

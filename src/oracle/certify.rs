@@ -167,8 +167,24 @@ pub fn certify_scheduler(
     inst: &Instance,
     sc: &Scenario,
 ) -> Result<Certified> {
-    let run = engine::run(inst, sc, sched)?;
-    judge(sched.name(), canonical, run, inst, sc)
+    certify_with(sched, canonical, inst, sc, &mut check::Scratch::default())
+}
+
+/// [`certify_scheduler`] with the checker's buffers reused between scenarios.
+fn certify_with(
+    sched: &mut dyn Scheduler,
+    canonical: &'static str,
+    inst: &Instance,
+    sc: &Scenario,
+    scratch: &mut check::Scratch,
+) -> Result<Certified> {
+    let mut run = engine::run(inst, sc, sched)?;
+    // The engine names the scheduler in the schedule it records.
+    let name = match run.schedule.algorithm.take() {
+        Some(name) => name,
+        None => sched.name(),
+    };
+    judge(name, canonical, run, inst, sc, scratch)
 }
 
 /// Checks an engine run and measures it: the step of [`certify_scheduler`] after the engine.
@@ -178,12 +194,13 @@ fn judge(
     run: engine::Run,
     inst: &Instance,
     sc: &Scenario,
+    scratch: &mut check::Scratch,
 ) -> Result<Certified> {
     let disagree = |detail: String| Error::Disagree {
         algo: algorithm.clone(),
         detail,
     };
-    let makespan = check::check(inst, sc, &run.schedule)
+    let makespan = check::check_with(inst, sc, &run.schedule, scratch)
         .map_err(|v| disagree(format!("the checker rejects the engine's schedule: {v}")))?;
     if makespan != run.makespan {
         return Err(disagree(format!(
@@ -191,14 +208,11 @@ fn judge(
             run.makespan
         )));
     }
-    let mut completions = vec![Time::zero(); inst.len()];
-    for a in &run.schedule.attempts {
-        let end = a.end();
-        if let Some(c) = completions.get_mut(a.job) {
-            if end > *c {
-                *c = end;
-            }
-        }
+    let completions = run.completions;
+    if !check::completions_agree(&run.schedule, scratch, &completions) {
+        return Err(disagree(
+            "the engine's completion times are not the ends of the jobs' last attempts".into(),
+        ));
     }
     let bound = Bound::of(inst, sc)?;
     let ratio = makespan
@@ -225,6 +239,7 @@ pub struct Prepared {
     pub spec: AlgoSpec,
     canonical: &'static str,
     scheduler: Box<dyn Scheduler>,
+    scratch: check::Scratch,
 }
 
 impl Prepared {
@@ -236,6 +251,7 @@ impl Prepared {
             spec: spec.clone(),
             canonical: r.entry.name,
             scheduler,
+            scratch: check::Scratch::default(),
         })
     }
 
@@ -246,7 +262,13 @@ impl Prepared {
 
     /// The full certify path on one scenario of the instance it was built for.
     pub fn certify(&mut self, inst: &Instance, sc: &Scenario) -> Result<Certified> {
-        certify_scheduler(self.scheduler.as_mut(), self.canonical, inst, sc)
+        certify_with(
+            self.scheduler.as_mut(),
+            self.canonical,
+            inst,
+            sc,
+            &mut self.scratch,
+        )
     }
 
     /// The engine's makespan alone, unrecorded and unchecked: for the scenarios of a campaign
@@ -291,10 +313,26 @@ mod tests {
         let sc = Scenario::none(2);
         let mut g = build(&AlgoSpec::new("greedy"), &inst).unwrap_or_else(|e| panic!("{e}"));
         let honest = engine::run(&inst, &sc, g.as_mut()).unwrap_or_else(|e| panic!("{e}"));
-        assert!(judge("g".into(), "greedy", honest.clone(), &inst, &sc).is_ok());
+        assert!(judge(
+            "g".into(),
+            "greedy",
+            honest.clone(),
+            &inst,
+            &sc,
+            &mut check::Scratch::default()
+        )
+        .is_ok());
         let mut wrong_makespan = honest.clone();
         wrong_makespan.makespan = t("3");
-        let e = judge("g".into(), "greedy", wrong_makespan, &inst, &sc).err();
+        let e = judge(
+            "g".into(),
+            "greedy",
+            wrong_makespan,
+            &inst,
+            &sc,
+            &mut check::Scratch::default(),
+        )
+        .err();
         assert!(
             matches!(&e, Some(Error::Disagree { detail, .. }) if detail.contains("engine makespan 3")),
             "{e:?}"
@@ -303,7 +341,15 @@ mod tests {
         for a in &mut overfull.schedule.attempts {
             a.procs = 2;
         }
-        let e = judge("g".into(), "greedy", overfull, &inst, &sc).err();
+        let e = judge(
+            "g".into(),
+            "greedy",
+            overfull,
+            &inst,
+            &sc,
+            &mut check::Scratch::default(),
+        )
+        .err();
         assert!(
             matches!(&e, Some(Error::Disagree { detail, .. }) if detail.contains("checker rejects")),
             "{e:?}"
