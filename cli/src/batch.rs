@@ -7,10 +7,13 @@
 //! the field that is wrong. A bad line never stops the others.
 //!
 //! [`respond`] answers one line (the library entry point: text in, [`Response`] out); [`run`]
-//! streams a whole input through a rayon pool. Requests are computed in parallel, at most
-//! [`WINDOW_PER_THREAD`] per worker ahead of the line being written, and written in input order,
-//! so the output does not depend on the number of threads, and an interactive client that
-//! writes one line and waits gets its answer at once.
+//! streams a whole input through a rayon pool. Requests go to the workers in chunks of
+//! consecutive lines (at most [`CHUNK_LINES`] lines and about [`CHUNK_BYTES`] bytes, and never
+//! waiting for input: a chunk leaves as soon as the input read so far is used up), so that the
+//! hand-off between threads costs once per chunk, not once per request. Chunks are computed in
+//! parallel, at most [`WINDOW_PER_THREAD`] per worker ahead of the one being written, and
+//! written in input order, so the output does not depend on the number of threads, and an
+//! interactive client that writes one line and waits gets its answer at once.
 //!
 //! # Versions and provenance
 //! A request may say `"format_version": 1` ([`PROTOCOL_VERSION`]; absent is 1); a newer one is
@@ -49,8 +52,12 @@ pub const MAX_FILE_BYTES: u64 = 16 << 20;
 pub const MAX_ATTEMPTS: u64 = 1_000_000;
 /// The most speedup-table entries (moldable jobs × P) one request may build.
 pub const MAX_TABLE_ENTRIES: u64 = 1 << 22;
-/// Requests in flight per worker thread, beyond the one being written (bounds the memory).
+/// Chunks in flight per worker thread, beyond the one being written (bounds the memory).
 pub const WINDOW_PER_THREAD: usize = 4;
+/// The most request lines handed to a worker at once.
+pub const CHUNK_LINES: usize = 64;
+/// A chunk leaves once its lines hold this many bytes (so a chunk of long lines is short).
+pub const CHUNK_BYTES: usize = 64 << 10;
 /// The newest version of the request/response protocol this build reads, and the one its
 /// responses give.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -441,8 +448,14 @@ enum Line {
 /// Reads one line (without its `\n` or `\r\n`) of at most `max` bytes; a longer line is read to
 /// its end and dropped, so that memory stays bounded. `None` at the end of the input.
 fn next_line(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<Line>> {
+    Ok(next_line_drained(r, max)?.map(|(l, _)| l))
+}
+
+/// [`next_line`], and whether it used up what the input had read (so that reading the next line
+/// may wait for the client).
+fn next_line_drained(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<(Line, bool)>> {
     let mut buf = Vec::new();
-    let (mut any, mut over) = (false, false);
+    let (mut any, mut over, mut drained) = (false, false, false);
     loop {
         let avail = match r.fill_buf() {
             Ok(a) => a,
@@ -469,6 +482,7 @@ fn next_line(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<Line>> 
             return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, msg));
         }
         let used = part.len() + usize::from(newline.is_some());
+        drained = used == avail.len();
         r.consume(used);
         if newline.is_some() {
             break;
@@ -478,15 +492,16 @@ fn next_line(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<Line>> 
         return Ok(None);
     }
     if over {
-        return Ok(Some(Line::TooLong));
+        return Ok(Some((Line::TooLong, drained)));
     }
     if buf.last() == Some(&b'\r') {
         buf.pop();
     }
-    Ok(Some(match String::from_utf8(buf) {
+    let line = match String::from_utf8(buf) {
         Ok(s) => Line::Text(s),
         Err(_) => Line::NotUtf8,
-    }))
+    };
+    Ok(Some((line, drained)))
 }
 
 /// The answer to an input line that never reaches [`respond`] or that [`respond`] panics on.
@@ -523,9 +538,9 @@ pub fn run<R: BufRead, W: Write + Send>(
     pool: &rayon::ThreadPool,
 ) -> resched::Result<Summary> {
     let window = WINDOW_PER_THREAD * pool.current_num_threads().max(1);
-    let (done_tx, done_rx) = mpsc::channel::<(usize, bool, String)>();
-    // Permits: the reader takes one per request, the writer gives it back once that request's
-    // line is written; so at most `window` requests are read and not yet written.
+    let (done_tx, done_rx) = mpsc::channel::<(usize, Answers)>();
+    // Permits: the reader takes one per chunk, the writer gives it back once that chunk's lines
+    // are written; so at most `window` chunks are read and not yet written.
     let (permit_tx, permit_rx) = mpsc::sync_channel::<()>(window);
     for _ in 0..window {
         let _ = permit_tx.send(());
@@ -543,39 +558,71 @@ pub fn run<R: BufRead, W: Write + Send>(
     })
 }
 
-/// Reads the requests and hands each to the pool, numbered in input order.
+/// A chunk's response lines, in input order, each with whether it is an error line.
+type Answers = Vec<(bool, String)>;
+
+/// Reads the requests and hands them to the pool in chunks, numbered in input order.
 fn read_requests<R: BufRead>(
     input: &mut R,
     permits: &mpsc::Receiver<()>,
-    done: mpsc::Sender<(usize, bool, String)>,
+    done: mpsc::Sender<(usize, Answers)>,
     opts: &Options,
     pool: &rayon::ThreadPool,
 ) -> resched::Result<()> {
     let mut line_no = 0usize;
     let mut seq = 0usize;
+    let mut chunk: Vec<(usize, Line)> = Vec::new();
+    let mut bytes = 0usize;
     loop {
-        let l = next_line(input, MAX_LINE_BYTES).map_err(|e| Error::io(Path::new("input"), e))?;
-        let Some(l) = l else { return Ok(()) };
-        line_no += 1;
-        if matches!(&l, Line::Text(t) if t.trim().is_empty()) {
-            continue;
+        let l = next_line_drained(input, MAX_LINE_BYTES)
+            .map_err(|e| Error::io(Path::new("input"), e))?;
+        let end = l.is_none();
+        let (l, drained) = match l {
+            Some((l, drained)) => (Some(l), drained),
+            None => (None, true),
+        };
+        if let Some(l) = l {
+            line_no += 1;
+            match &l {
+                Line::Text(t) if t.trim().is_empty() => {}
+                Line::Text(t) => {
+                    bytes += t.len();
+                    chunk.push((line_no, l));
+                }
+                _ => chunk.push((line_no, l)),
+            }
         }
-        if permits.recv().is_err() {
-            // The writer stopped (an output error): it reports why.
+        let full = chunk.len() >= CHUNK_LINES || bytes >= CHUNK_BYTES;
+        if !chunk.is_empty() && (full || drained) {
+            if permits.recv().is_err() {
+                // The writer stopped (an output error): it reports why.
+                return Ok(());
+            }
+            let (tx, opts, k) = (done.clone(), opts.clone(), seq);
+            let lines = std::mem::take(&mut chunk);
+            bytes = 0;
+            pool.spawn(move || {
+                let answers = lines
+                    .into_iter()
+                    .map(|(n, l)| {
+                        let r = respond_line(n, l, &opts);
+                        (r.is_error(), r.to_json())
+                    })
+                    .collect();
+                let _ = tx.send((k, answers));
+            });
+            seq += 1;
+        }
+        if end {
             return Ok(());
         }
-        let (tx, opts, n, k) = (done.clone(), opts.clone(), line_no, seq);
-        pool.spawn(move || {
-            let r = respond_line(n, l, &opts);
-            let _ = tx.send((k, r.is_error(), r.to_json()));
-        });
-        seq += 1;
     }
 }
 
-/// Writes the answers in input order as they arrive, flushing whenever none is waiting.
+/// Writes the answers in input order as their chunks arrive, flushing whenever none is
+/// waiting.
 fn write_in_order<W: Write>(
-    done: mpsc::Receiver<(usize, bool, String)>,
+    done: mpsc::Receiver<(usize, Answers)>,
     permits: mpsc::SyncSender<()>,
     mut out: W,
 ) -> resched::Result<Summary> {
@@ -584,8 +631,9 @@ fn write_in_order<W: Write>(
     let io = Error::Stdout;
     let mut waiting = BTreeMap::new();
     let mut summary = Summary::default();
+    let mut next = 0usize;
     loop {
-        let (k, is_error, text) = match done.try_recv() {
+        let (k, answers) = match done.try_recv() {
             Ok(m) => m,
             Err(mpsc::TryRecvError::Empty) => {
                 out.flush().map_err(io)?;
@@ -596,11 +644,14 @@ fn write_in_order<W: Write>(
             }
             Err(mpsc::TryRecvError::Disconnected) => break,
         };
-        waiting.insert(k, (is_error, text));
-        while let Some((is_error, text)) = waiting.remove(&summary.requests) {
-            writeln!(out, "{text}").map_err(io)?;
-            summary.requests += 1;
-            summary.errors += usize::from(is_error);
+        waiting.insert(k, answers);
+        while let Some(answers) = waiting.remove(&next) {
+            for (is_error, text) in answers {
+                writeln!(out, "{text}").map_err(io)?;
+                summary.requests += 1;
+                summary.errors += usize::from(is_error);
+            }
+            next += 1;
             let _ = permits.send(());
         }
     }
@@ -612,6 +663,55 @@ fn write_in_order<W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Chunking changes nothing a client sees: 300 lines (requests, bad lines, blank lines, one
+    /// over the line budget's cousin: not JSON) give, whatever the threads and however the input
+    /// is cut by its reads (3-byte or 64 KiB buffers: chunks of one line or of
+    /// [`CHUNK_LINES`]), the lines [`respond`] gives one by one, in input order.
+    #[test]
+    fn chunks_keep_the_answers_and_their_order() {
+        let inst = r#"{"processors": 4, "jobs": [{"name": "A", "procs": 2, "time": 3}, {"name": "B", "procs": 3, "time": "5/2"}]}"#;
+        let mut input = String::new();
+        let mut want = String::new();
+        let opts = Options::default();
+        let mut line_no = 0;
+        for k in 0..300 {
+            let line = match k % 7 {
+                0 => String::new(),
+                1 => "{not json".to_string(),
+                _ => format!(
+                    r#"{{"id": {k}, "instance": {inst}, "scenario": {{"failures": [{}, {}]}}, "algo": "greedy"}}"#,
+                    k % 3,
+                    k % 2
+                ),
+            };
+            line_no += 1;
+            input.push_str(&line);
+            input.push('\n');
+            if !line.trim().is_empty() {
+                want.push_str(&respond(line_no, &line, &opts).to_json());
+                want.push('\n');
+            }
+        }
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap_or_else(|e| panic!("{e}"));
+            for cap in [3, 64 << 10] {
+                let mut out = Vec::new();
+                let r = std::io::BufReader::with_capacity(cap, input.as_bytes());
+                let summary = run(r, &mut out, &opts, &pool).unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(
+                    String::from_utf8_lossy(&out),
+                    want,
+                    "{threads} threads, {cap}"
+                );
+                assert_eq!(summary.requests, 257, "{threads} threads, {cap}");
+                assert_eq!(summary.errors, 43, "{threads} threads, {cap}");
+            }
+        }
+    }
 
     #[test]
     fn long_lines_are_dropped_and_counted() {
