@@ -311,6 +311,8 @@ fn sweep<K: Ord + Clone>(
 /// `order` is empty) merged with the sorted ends: before each start, every attempt that ends at
 /// or before it is released (an attempt occupies [s, e)); attempts of zero duration occupy
 /// nothing. Only the sums matter at an instant, so ends sort without a tie-break.
+// The index runs over the schedule or over `order`, whichever gives the start order.
+#[allow(clippy::needless_range_loop)]
 fn capacity<K: Ord + Clone>(
     procs: u32,
     schedule: &Schedule,
