@@ -569,15 +569,6 @@ fn load_workload(a: &Args) -> Result<(Workload, String, bool, Failing)> {
         };
         return Ok((w, note, true, failing));
     }
-    let (w, c) = trace::load(
-        std::path::Path::new(&a.workload),
-        trace::Sizing {
-            nodes: a.nodes,
-            procs_per_node: a.procs_per_node,
-            max_job_nodes: a.max_job_nodes,
-        },
-    )?;
-    // Whole nodes raise the load the platform sees: say by how much, as a growing queue
     if resched::stealing::batsim::is_batsim_workload(&a.workload) {
         let (w, note) = batsim_workload::load(a)?;
         let note = format!("{note}{}", load_note(&w));
@@ -587,6 +578,15 @@ fn load_workload(a: &Args) -> Result<(Workload, String, bool, Failing)> {
         };
         return Ok((w, note, false, failing));
     }
+    let (w, c) = trace::load(
+        std::path::Path::new(&a.workload),
+        trace::Sizing {
+            nodes: a.nodes,
+            procs_per_node: a.procs_per_node,
+            max_job_nodes: a.max_job_nodes,
+        },
+    )?;
+    // Whole nodes raise the load the platform sees: say by how much, as a growing queue
     // (and a long run) often comes from there.
     let rounding = match c.rounded_up {
         0 => String::new(),
