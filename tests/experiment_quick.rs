@@ -183,8 +183,12 @@ fn rigid_procs_quick() {
     let o = experiment::run("rigid-procs", &quick(dir.path())).unwrap();
     check_outputs(dir.path(), "rigid-procs", &["mean_ratio", "max_ratio"]);
     // The findings are judged by the one verdict rule, the paper's own exception included.
-    assert!(o.markdown.contains("| claim | paper | ours | tolerance | verdict |"));
-    assert!(o.markdown.contains("LPT and SPT best, LPT first (Fig. 6, the paper's exception)"));
+    assert!(o
+        .markdown
+        .contains("| claim | paper | ours | tolerance | verdict |"));
+    assert!(o
+        .markdown
+        .contains("LPT and SPT best, LPT first (Fig. 6, the paper's exception)"));
     assert!(o.markdown.contains("| 4.8% (Section 5.2) |"));
     assert!(!o.markdown.contains("| yes |") && !o.markdown.contains("| no |"));
     check_figure(
@@ -306,7 +310,8 @@ fn moldable_table1_quick() {
         "paper numbers beside ours"
     );
     assert!(
-        o.markdown.contains("LPA and BATCH outperform MINTIME and MINAREA in all settings"),
+        o.markdown
+            .contains("LPA and BATCH outperform MINTIME and MINAREA in all settings"),
         "the Section 6 statement is judged"
     );
     // Expected ≤ maximum for every (algorithm, model).

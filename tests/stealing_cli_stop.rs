@@ -153,7 +153,9 @@ fn max_wall_writes_partial_results_consistent_with_the_whole_run() {
             "decomposition-unforeseen-completions-partial.svg"
         ]
     );
-    let svg = std::fs::read_to_string(plots.join("decomposition-unforeseen-completions-partial.svg")).unwrap();
+    let svg =
+        std::fs::read_to_string(plots.join("decomposition-unforeseen-completions-partial.svg"))
+            .unwrap();
     assert!(svg.contains("Baseline (PARTIAL)"), "{svg}");
     assert!(d
         .path()

@@ -438,7 +438,7 @@ pub struct Summary {
     pub errors: usize,
 }
 
-/// One input line, bounded (see [`next_line`]).
+/// One input line, bounded (see [`next_line_drained`]).
 enum Line {
     Text(String),
     TooLong,
@@ -447,12 +447,15 @@ enum Line {
 
 /// Reads one line (without its `\n` or `\r\n`) of at most `max` bytes; a longer line is read to
 /// its end and dropped, so that memory stays bounded. `None` at the end of the input.
+#[cfg(test)]
 fn next_line(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<Line>> {
     Ok(next_line_drained(r, max)?.map(|(l, _)| l))
 }
 
-/// [`next_line`], and whether it used up what the input had read (so that reading the next line
-/// may wait for the client).
+/// Reads one line (without its `\n` or `\r\n`) of at most `max` bytes, and says whether it used
+/// up what the input had read (so that reading the next line may wait for the client); a longer
+/// line is read to its end and dropped, so that memory stays bounded. `None` at the end of the
+/// input.
 fn next_line_drained(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<(Line, bool)>> {
     let mut buf = Vec::new();
     let (mut any, mut over, mut drained) = (false, false, false);

@@ -328,7 +328,7 @@ pub fn corpus(dir: &Path, algos: &mut Vec<Algo>) -> Result<Vec<Item>> {
             let priority = spec.priority.unwrap_or(resched::schedulers::Priority::Lpt);
             let a =
                 Algo::new(&e.algorithm, priority, spec.seed, spec.eps.as_ref()).map_err(|err| {
-                    Error::invalid(&name, &format!("expect[{i}].algorithm"), err.to_string())
+                    Error::invalid(&name, format!("expect[{i}].algorithm"), err.to_string())
                 })?;
             let k = match algos.iter().position(|b| b == &a) {
                 Some(k) => k,

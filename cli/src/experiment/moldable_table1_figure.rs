@@ -3,11 +3,12 @@
 //!   model on a logarithmic axis (MINTIME's 15–20 and MINAREA's 100+ beside LPA's and BATCH's
 //!   1.05–1.9 would flatten those on a linear one), each with the paper's Table 1 value beside
 //!   it (hollow marker);
-//! - `table1_vs_paper` ([`figure`]): the moldable paper's Table 1 beside our values, one panel per row of Table 1 (LPA, BATCH, MINTIME, MINAREA) and per statistic (expected,
-//! maximum), each bar group a speedup model, the paper's value as its own bar. Panels are split
-//! so that every one has its own linear axis: on one shared axis MINTIME's 15–20 on Amdahl and
-//! Power and MINAREA's 100+ would flatten every other bar. BATCH's panel carries every reading
-//! we run (BATCH, BATCH-U, BATCH-PUB: see `moldable_table1::ALGOS`).
+//! - `table1_vs_paper` ([`figure`]): the moldable paper's Table 1 beside our values, one panel
+//!   per row of Table 1 (LPA, BATCH, MINTIME, MINAREA) and per statistic (expected, maximum),
+//!   each bar group a speedup model, the paper's value as its own bar. Panels are split so that
+//!   every one has its own linear axis: on one shared axis MINTIME's 15–20 on Amdahl and Power
+//!   and MINAREA's 100+ would flatten every other bar. BATCH's panel carries every reading we
+//!   run (BATCH, BATCH-U, BATCH-PUB: see `moldable_table1::ALGOS`).
 use super::moldable_table1_paper::paper_value;
 use crate::render::plot::{self, BarChart, BarSeries, Chart, Figure, LineChart, LinePlot, Series};
 use resched::error::Result;

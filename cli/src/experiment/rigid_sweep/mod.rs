@@ -24,9 +24,7 @@ mod outputs;
 
 pub use aggregate::{aggregate, find, mean_ranks, Agg};
 pub use cell::{rigid_cell, RigidCell};
-pub use findings::{
-    best, common_findings, estimate, gap_pct, shelffill_gain, PriorityClaim,
-};
+pub use findings::{best, common_findings, estimate, gap_pct, shelffill_gain, PriorityClaim};
 
 use super::runner::{self, Cell};
 use super::{labels, version, Options, Outcome};

@@ -317,9 +317,8 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     let md = format!("{intro}{}", summary.markdown);
     files.push(tables::write_summary_csv(&dir, &summary)?);
     runner::write_results_and_summary(&dir, &manifest, &summary.json, &results, &md, &mut files)?;
-    let seeds_label = format!(
-        "{seeds} failure seed(s) per point from seed {seed}, compression at {compression}"
-    );
+    let seeds_label =
+        format!("{seeds} failure seed(s) per point from seed {seed}, compression at {compression}");
     for (stem, fig) in figures::figures(&workloads, &grid, &results, &seeds_label) {
         files.extend(plot::write_both(&fig, &dir.join(stem))?);
     }
