@@ -76,12 +76,12 @@ fn writes_svg_and_png() {
     // IHDR: width and height, big-endian, at bytes 16..24.
     let w = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
     let h = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
-    // Two 560 × 420 panels side by side, plus the title's band, whose height the plot layer
-    // measures on the font (one line of the title here).
+    // Two 560 × 420 panels side by side, plus the head's band, whose height the plot layer
+    // measures on the font: one line of the title and the stamp line naming the build.
     assert_eq!(w, 2 * 560);
     assert!(
-        (420 + 20..=420 + 60).contains(&h),
-        "height {h}: one panel row and a title line"
+        (420 + 40..=420 + 90).contains(&h),
+        "height {h}: one panel row, a title line and the stamp line"
     );
     assert!(
         png.len() > 10_000,

@@ -112,7 +112,7 @@ pub fn run(
         Source::Drawn => match cfg.only {
             Some(_) => 1,
             None => usize::try_from(cfg.cases)
-                .map_err(|_| Error::option("cases", "more cases than this machine can count"))?,
+                .map_err(|_| Error::param("cases", "more cases than this machine can count"))?,
         },
         Source::Corpus(items) => items.len(),
     };
@@ -313,7 +313,7 @@ pub fn corpus(dir: &Path, algos: &mut Vec<Algo>) -> Result<Vec<Item>> {
     collect(dir, 0, &mut files)?;
     files.sort();
     if files.is_empty() {
-        return Err(Error::option(
+        return Err(Error::param(
             "corpus",
             format!("{}: no case files (*.json)", dir.display()),
         ));

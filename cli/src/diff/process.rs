@@ -13,6 +13,7 @@
 //! given a short grace ([`GRACE`]), then no longer listened to — its pipe readers stop
 //! ([`Stoppable`]) and keep what they read.
 use super::supervise;
+pub use super::supervise::kill_group;
 use resched::error::{Error, Result};
 use std::io::Read;
 #[cfg(unix)]
@@ -108,33 +109,6 @@ pub fn end(pid: u32, mark: &str) {
     kill_group(pid);
     supervise::reaped(pid);
     supervise::sweep(mark, pid);
-}
-
-/// Kills the process group `pid` leads (SIGKILL). Harmless when it has already gone (ESRCH is
-/// ignored), and a pid that is no process group of ours (0, or beyond `pid_t`) is left alone.
-#[cfg(unix)]
-pub fn kill_group(pid: u32) {
-    let Ok(pid) = i32::try_from(pid) else {
-        return;
-    };
-    if pid <= 0 {
-        return;
-    }
-    let _ = nix::sys::signal::killpg(
-        nix::unistd::Pid::from_raw(pid),
-        nix::sys::signal::Signal::SIGKILL,
-    );
-}
-
-/// Ends the process tree of `pid` (`taskkill /T /F`): what a process group is to Unix.
-#[cfg(not(unix))]
-pub fn kill_group(pid: u32) {
-    // default: a tree that cannot be ended is reported by the time limit that follows
-    let _ = Command::new("taskkill")
-        .args(["/T", "/F", "/PID", &pid.to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
 }
 
 /// Runs `argv` with stdin closed; kills its process group after `timeout`.

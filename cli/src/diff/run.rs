@@ -322,6 +322,11 @@ pub fn shrink_found(
     let t0 = Instant::now();
     let algo = &cfg.algos[k];
     let kind = first.mismatch().map(|m| m.kind);
+    // A mismatch no breaking of ties explains must shrink to one that none explains either:
+    // otherwise the user is handed a case that may be a tie instead of the bug that was found.
+    // A tie-explained first mismatch may shrink to either (its bug can be a real one that a
+    // tie happens to mimic on the case drawn).
+    let real = first.mismatch().is_some_and(|m| !ties::explained(m));
     let budget = shrink::Budget {
         runs: match kind {
             Some(compare::Kind::Timeout) => 0,
@@ -335,7 +340,8 @@ pub fn shrink_found(
             return Ok(None);
         };
         let t = ask(ours, c, algo, i, ext, &cfg.rules)?;
-        let same = matches!((t.mismatch(), kind), (Some(m), Some(k)) if m.kind.same_bug(k));
+        let same = matches!((t.mismatch(), kind), (Some(m), Some(k))
+            if m.kind.same_bug(k) && !(real && ties::explained(m)));
         Ok(same.then_some(t))
     })?;
     Ok(Found {

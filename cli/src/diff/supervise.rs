@@ -75,15 +75,15 @@ pub fn reaped(pid: u32) {
 }
 
 fn lock_live() -> std::sync::MutexGuard<'static, Live> {
+    let locked = LIVE.lock();
     // default: a poisoned lock (a panicking thread) still holds a usable list
-    LIVE.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    locked.unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn lock_dirs() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    let locked = DIRS.lock();
     // default: a poisoned lock (a panicking thread) still holds a usable list
-    DIRS.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    locked.unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Records a temporary folder, removed by a signal's clean-up.
@@ -125,7 +125,7 @@ pub fn sweep_all() {
     loop {
         let live: Vec<u32> = lock_live().pids.iter().copied().collect();
         for &p in &live {
-            super::process::kill_group(p);
+            kill_group(p);
         }
         let found = orphans(None);
         for &p in &found {
@@ -142,7 +142,7 @@ pub fn sweep_all() {
 pub fn sweep_all() {
     let live: Vec<u32> = lock_live().pids.iter().copied().collect();
     for p in live {
-        super::process::kill_group(p);
+        kill_group(p);
     }
 }
 
@@ -274,4 +274,31 @@ fn signal_thread() -> Option<signal_hook::iterator::Handle> {
         }
     });
     Some(handle)
+}
+
+/// Kills the process group `pid` leads (SIGKILL). Harmless when it has already gone (ESRCH is
+/// ignored), and a pid that is no process group of ours (0, or beyond `pid_t`) is left alone.
+#[cfg(unix)]
+pub fn kill_group(pid: u32) {
+    let Ok(pid) = i32::try_from(pid) else {
+        return;
+    };
+    if pid <= 0 {
+        return;
+    }
+    let _ = nix::sys::signal::killpg(
+        nix::unistd::Pid::from_raw(pid),
+        nix::sys::signal::Signal::SIGKILL,
+    );
+}
+
+/// Ends the process tree of `pid` (`taskkill /T /F`): what a process group is to Unix.
+#[cfg(not(unix))]
+pub fn kill_group(pid: u32) {
+    // default: a tree that cannot be ended is reported by the time limit that follows
+    let _ = std::process::Command::new("taskkill")
+        .args(["/T", "/F", "/PID", &pid.to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
 }

@@ -83,7 +83,10 @@ fn span(t: &Time) -> String {
             return format!("{q} {unit}{plural}");
         }
     }
-    format!("{} s", t.to_decimal_string(1))
+    if t.is_integer() {
+        return format!("{t} s");
+    }
+    format!("{} s", t.to_decimal_string(3))
 }
 
 /// The line naming a run for the figures' subtitles: the workload (file name or synthetic
