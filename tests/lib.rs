@@ -71,7 +71,7 @@ mod stealing_node_mtbf;
 mod stealing_outputs;
 mod stealing_pins;
 mod stealing_plan_checks;
-mod stealing_profile_index;
+mod stealing_plan_pins;
 mod stealing_random;
 mod stealing_readings;
 mod stealing_scenarios;

@@ -63,7 +63,6 @@ use std::collections::VecDeque;
 use steps::Steps;
 
 mod block_runs;
-mod index;
 mod instant;
 mod pass;
 mod steps;

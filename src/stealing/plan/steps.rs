@@ -4,7 +4,6 @@
 //! and on exact rationals (the fallback); [`super::Profile`] chooses. Why blocks, and why each
 //! search gives the answer of the plain scan over the steps, is in the doc of [`super`].
 use super::block_runs::BlockRuns;
-use super::index::BlockIndex;
 use super::instant::Instant;
 use std::cell::{Cell, OnceCell};
 
@@ -16,10 +15,6 @@ const BLOCK_MAX: usize = 64;
 #[derive(Clone, Debug)]
 pub(super) struct Steps<K> {
     blocks: Vec<Block<K>>,
-    /// Each block's smallest and largest count, for the searches to find the next block that
-    /// can hold an answer without walking the ones between ([`BlockIndex`]); kept in step
-    /// with `blocks` by every change.
-    index: BlockIndex,
 }
 
 /// A run of consecutive steps: starts `t`, counts `v[i] + add`, and `min`/`max` of `v`.
@@ -94,11 +89,6 @@ impl<K: Instant> Block<K> {
 
     fn value(&self, i: usize) -> i64 {
         self.v[i] + self.add
-    }
-
-    /// The smallest and the largest count, as the index holds them.
-    fn counts(&self) -> (i64, i64) {
-        (self.min + self.add, self.max + self.add)
     }
 
     /// The runs of the block, if it has been searched often enough since it last changed.
@@ -183,13 +173,10 @@ impl<K: Instant> Rises<K> {
                 }
             }
         }
-        // Blocks with no count above the highest so far add no high: the next block scanned
-        // is the first that has one.
-        let best = self.highs.last().map_or(i64::MIN, |(c, _)| *c);
         self.next = prof
-            .index
-            .first_reaching(b + 1, best.saturating_add(1))
-            .map(|n| prof.blocks[n].first.clone())
+            .blocks
+            .get(b + 1)
+            .map(|n| n.first.clone())
             .filter(|t| before(t));
     }
 }
@@ -266,23 +253,7 @@ impl<K: Instant> Steps<K> {
             ));
         }
         blocks.push(Block::new(t, v));
-        Steps::indexed(blocks)
-    }
-
-    fn indexed(blocks: Vec<Block<K>>) -> Steps<K> {
-        let index = BlockIndex::new(blocks.iter().map(Block::counts));
-        Steps { blocks, index }
-    }
-
-    /// Builds the index again, after blocks were inserted or removed.
-    fn reindex(&mut self) {
-        self.index = BlockIndex::new(self.blocks.iter().map(Block::counts));
-    }
-
-    /// Updates the index after block `b`'s counts changed.
-    fn touch(&mut self, b: usize) {
-        let (lo, hi) = self.blocks[b].counts();
-        self.index.set(b, lo, hi);
+        Steps { blocks }
     }
 
     /// The steps (for tests and reports).
@@ -329,23 +300,23 @@ impl<K: Instant> Steps<K> {
     /// < p), skipping the blocks that cannot hold one.
     fn find(&self, from: Pos, p: i64, at_least: bool) -> Option<Pos> {
         let ok = |x: i64| (x >= p) == at_least;
-        let scan = |b: usize, start: usize| {
-            let blk = &self.blocks[b];
-            (start..blk.v.len())
-                .find(|&i| ok(blk.value(i)))
-                .map(|i| (b, i))
-        };
         let (b0, i0) = from;
-        if let Some(at) = scan(b0, i0) {
-            return Some(at);
+        for b in b0..self.blocks.len() {
+            let blk = &self.blocks[b];
+            let start = if b == b0 { i0 } else { 0 };
+            let may = if at_least {
+                blk.max + blk.add >= p
+            } else {
+                blk.min + blk.add < p
+            };
+            if !may {
+                continue;
+            }
+            if let Some(i) = (start..blk.v.len()).find(|&i| ok(blk.value(i))) {
+                return Some((b, i));
+            }
         }
-        // The first later block holding such a count holds it from its start on.
-        let b = if at_least {
-            self.index.first_reaching(b0 + 1, p)
-        } else {
-            self.index.first_below(b0 + 1, p)
-        }?;
-        scan(b, 0)
+        None
     }
 
     /// The first step at or after `from` with at least `p` free, passing over the steps of a
@@ -355,98 +326,27 @@ impl<K: Instant> Steps<K> {
     /// its last step, which continues into the next block.
     fn candidate(&self, from: Pos, p: i64, len: &K, clip: Option<&K>) -> Option<Pos> {
         let (b0, i0) = from;
-        // Only blocks reaching `p` can hold a candidate; the index skips the others.
-        let mut b = b0;
-        loop {
+        for b in b0..self.blocks.len() {
             let blk = &self.blocks[b];
-            if blk.max + blk.add >= p {
-                let start = if b == b0 { i0 } else { 0 };
-                if let Some(at) = self.candidate_in(b, start, p, len, clip) {
-                    return Some(at);
+            if blk.max + blk.add < p {
+                continue;
+            }
+            let start = if b == b0 { i0 } else { 0 };
+            let last = &blk.t[blk.t.len() - 1];
+            if blk.min + blk.add < p && clip.is_none_or(|c| c > last) {
+                let q = p - blk.add;
+                if let Some(runs) = blk.runs().filter(|r| r.all_shorter(q, len)) {
+                    match runs.suffix_begin(q) {
+                        Some(k) => return Some((b, k.max(start))),
+                        None => continue,
+                    }
                 }
             }
-            b = self.index.first_reaching(b + 1, p)?;
-        }
-    }
-
-    /// [`Steps::candidate`] inside block `b`, from its step `start` (`None`: none there).
-    fn candidate_in(
-        &self,
-        b: usize,
-        start: usize,
-        p: i64,
-        len: &K,
-        clip: Option<&K>,
-    ) -> Option<Pos> {
-        let blk = &self.blocks[b];
-        let last = &blk.t[blk.t.len() - 1];
-        if blk.min + blk.add < p && clip.is_none_or(|c| c > last) {
-            let q = p - blk.add;
-            if let Some(runs) = blk.runs().filter(|r| r.all_shorter(q, len)) {
-                return runs.suffix_begin(q).map(|k| (b, k.max(start)));
+            if let Some(i) = (start..blk.v.len()).find(|&i| blk.value(i) >= p) {
+                return Some((b, i));
             }
         }
-        (start..blk.v.len())
-            .find(|&i| blk.value(i) >= p)
-            .map(|i| (b, i))
-    }
-
-    /// The last step after `after` that begins before `end` and has fewer than `p` free
-    /// (`None`: every such step has at least `p`), skipping the blocks whose minimum is at
-    /// least `p`. A window from `after`'s step to `end` fails at that step, and so does the
-    /// window of every candidate before it (see [`Steps::search`]).
-    fn last_below(&self, after: Pos, end: &K, p: i64) -> Option<Pos> {
-        let (ba, ia) = after;
-        let (be, mut ie) = self.locate(end);
-        // `end`'s own step counts only when it begins before `end`.
-        if self.blocks[be].t[ie] >= *end {
-            if (be, ie) <= after {
-                return None;
-            }
-            if ie == 0 {
-                if be == 0 {
-                    return None;
-                }
-                return self.last_below_from(ba, ia, be - 1, self.blocks[be - 1].v.len(), p);
-            }
-            ie -= 1;
-        }
-        self.last_below_from(ba, ia, be, ie + 1, p)
-    }
-
-    /// The last step with fewer than `p` free among those after `(ba, ia)` and before
-    /// `(be, ie_end)` (exclusive), scanning blocks backward.
-    fn last_below_from(
-        &self,
-        ba: usize,
-        ia: usize,
-        be: usize,
-        ie_end: usize,
-        p: i64,
-    ) -> Option<Pos> {
-        debug_assert!(be >= ba);
-        let scan = |b: usize, low: usize, top: usize| {
-            let blk = &self.blocks[b];
-            if blk.min + blk.add >= p || low >= top {
-                return None;
-            }
-            let q = p - blk.add;
-            (low..top).rev().find(|&i| blk.v[i] < q).map(|i| (b, i))
-        };
-        if be == ba {
-            return scan(ba, ia + 1, ie_end);
-        }
-        if let Some(at) = scan(be, 0, ie_end) {
-            return Some(at);
-        }
-        // A block between holding such a count holds it before its end.
-        if let Some(b) = (be > ba + 1)
-            .then(|| self.index.last_below(ba + 1, be - 1, p))
-            .flatten()
-        {
-            return scan(b, 0, self.blocks[b].v.len());
-        }
-        scan(ba, ia + 1, self.blocks[ba].v.len())
+        None
     }
 
     /// Free nodes at `t` (≥ the profile start).
@@ -536,11 +436,8 @@ impl<K: Instant> Steps<K> {
         }
         let p = i64::from(p);
         // A candidate start is `not_before` or a step where the count rises to ≥ p; it fails
-        // when a later step below p begins before its end. The next candidate is the first
-        // step ≥ p after the *last* such step: every candidate before that step has a window
-        // that reaches past it (it starts later and is as long, or cut at the same `clip`),
-        // so it fails there too. Each failure thus moves the search by more than `len`, and
-        // a long job does not reject the short runs of a backlog one by one.
+        // at the first later step below p that begins before its end, and the next candidate
+        // is the first step ≥ p after that one.
         let mut from = Some(self.locate(not_before));
         while let Some(i) = from.and_then(|f| self.candidate(f, p, len, clip)) {
             let ti = self.time(i);
@@ -552,9 +449,12 @@ impl<K: Instant> Steps<K> {
             if let Some(c) = clip.filter(|c| end > **c) {
                 end = c.clone();
             }
-            let Some(j) = self.last_below(i, &end, p) else {
+            let Some(j) = self.next(i).and_then(|n| self.find(n, p, false)) else {
                 return s.clone();
             };
+            if *self.time(j) >= end {
+                return s.clone();
+            }
             from = self.next(j);
         }
         if let Some(l) = limit {
@@ -615,7 +515,6 @@ impl<K: Instant> Steps<K> {
             right.add = blk.add;
             blk.refresh();
             self.blocks.insert(b + 1, right);
-            self.reindex();
             if i + 1 >= half {
                 return (b + 1, i + 1 - half);
             }
@@ -646,19 +545,14 @@ impl<K: Instant> Steps<K> {
         };
         if b0 == b1 {
             partial(&mut self.blocks[b0], i0..i1);
-            self.touch(b0);
         } else {
             let n0 = self.blocks[b0].v.len();
             partial(&mut self.blocks[b0], i0..n0);
-            self.touch(b0);
             for blk in &mut self.blocks[b0 + 1..b1] {
                 blk.add += delta;
             }
-            self.index
-                .set_run(b0 + 1, self.blocks[b0 + 1..b1].iter().map(Block::counts));
             if i1 > 0 {
                 partial(&mut self.blocks[b1], 0..i1);
-                self.touch(b1);
             }
         }
         // Removing `to`'s step (after `from`'s) leaves `from`'s position as it is.
@@ -685,7 +579,6 @@ impl<K: Instant> Steps<K> {
         let blk = &mut self.blocks[b];
         if blk.t.len() == 1 {
             self.blocks.remove(b);
-            self.reindex();
             return;
         }
         blk.t.remove(i);
@@ -697,7 +590,6 @@ impl<K: Instant> Steps<K> {
             blk.forget_runs();
         } else {
             blk.refresh();
-            self.touch(b);
         }
     }
 
@@ -733,11 +625,6 @@ impl<K: Instant> Steps<K> {
             blk.t.drain(..i);
             blk.v.drain(..i);
             blk.refresh();
-        }
-        if keep > 0 {
-            self.reindex();
-        } else if i > 0 {
-            self.touch(0);
         }
     }
 
@@ -788,8 +675,9 @@ impl<K: Instant> Steps<K> {
     /// The same step function with every instant mapped by `f` (which must keep their order):
     /// the move to another representation.
     pub(super) fn map<K2: Instant>(&self, f: impl Fn(&K) -> K2) -> Steps<K2> {
-        Steps::indexed(
-            self.blocks
+        Steps {
+            blocks: self
+                .blocks
                 .iter()
                 .map(|b| {
                     let mut nb = Block::new(b.t.iter().map(&f).collect(), b.v.clone());
@@ -797,7 +685,7 @@ impl<K: Instant> Steps<K> {
                     nb
                 })
                 .collect(),
-        )
+        }
     }
 
     /// The first and the last breakpoint (every instant the profile holds lies between them).
@@ -805,126 +693,5 @@ impl<K: Instant> Steps<K> {
         let first = &self.blocks[0].t[0];
         let lb = &self.blocks[self.blocks.len() - 1];
         (first, &lb.t[lb.t.len() - 1])
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::time::Time;
-    use rand::{RngExt, SeedableRng};
-
-    fn i(n: i64) -> Time {
-        Time::from_int(n)
-    }
-
-    /// The earliest start by the plain walk over the steps: every candidate tried in turn,
-    /// each window checked step by step.
-    fn walk(
-        st: &[(Time, i64)],
-        p: i64,
-        len: &Time,
-        nb: &Time,
-        limit: Option<&Time>,
-        clip: Option<&Time>,
-    ) -> Time {
-        if let Some(l) = limit.filter(|l| *l <= nb) {
-            return l.clone();
-        }
-        let mut k = st.partition_point(|(s, _)| s <= nb).saturating_sub(1);
-        while k < st.len() {
-            if let Some(l) = limit.filter(|l| st[k].0 >= **l) {
-                return l.clone();
-            }
-            if st[k].1 >= p {
-                let s = st[k].0.clone().max(nb.clone());
-                let mut end = &s + len;
-                if let Some(c) = clip.filter(|c| end > **c) {
-                    end = c.clone();
-                }
-                if st[k + 1..]
-                    .iter()
-                    .take_while(|(t, _)| *t < end)
-                    .all(|(_, v)| *v >= p)
-                {
-                    return s;
-                }
-            }
-            k += 1;
-        }
-        match limit {
-            Some(l) => l.clone(),
-            None => st[st.len() - 1].0.clone().max(nb.clone()),
-        }
-    }
-
-    fn index_is_fresh(s: &Steps<Time>) -> bool {
-        s.index == BlockIndex::new(s.blocks.iter().map(Block::counts))
-    }
-
-    /// The indexed search (candidates skipped by the block index, a failed window leaving
-    /// from its last step below `p`) against the plain walk, on profiles of many blocks
-    /// changed by reservations, give-backs and moves; and the index equal to one built
-    /// afresh after every change.
-    #[test]
-    fn indexed_search_answers_as_the_plain_walk() {
-        for seed in 0..12u64 {
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            let nodes = rng.random_range(2..64u32);
-            let busy: Vec<(Time, Time, u32)> = (0..rng.random_range(0..3000))
-                .map(|_| {
-                    let from = rng.random_range(0..20_000i64);
-                    (
-                        i(from),
-                        i(from + rng.random_range(1..900)),
-                        rng.random_range(0..4),
-                    )
-                })
-                .collect();
-            let mut s = Steps::new(&i(0), nodes, &busy);
-            assert!(index_is_fresh(&s), "seed {seed}");
-            let mut held: Vec<(Time, Time, u32)> = Vec::new();
-            for step in 0..300 {
-                let ctx = format!("seed {seed}, step {step}, {} blocks", s.blocks.len());
-                let st = s.steps();
-                for _ in 0..8 {
-                    let p = rng.random_range(1..=nodes);
-                    let len = i(rng.random_range(1..3000));
-                    let nb = i(rng.random_range(0..22_000));
-                    let limit = rng.random_bool(0.5).then(|| i(rng.random_range(0..25_000)));
-                    let clip = limit
-                        .as_ref()
-                        .filter(|_| rng.random_bool(0.5))
-                        .map(|l| l + &i(rng.random_range(0..500)));
-                    let want = walk(&st, i64::from(p), &len, &nb, limit.as_ref(), clip.as_ref());
-                    let got = s.search(p, &len, &nb, limit.as_ref(), clip.as_ref());
-                    assert_eq!(
-                        got, want,
-                        "{ctx}, p {p}, len {len}, from {nb}, limit {limit:?}, clip {clip:?}"
-                    );
-                }
-                match rng.random_range(0..4u8) {
-                    0 if !held.is_empty() => {
-                        let (a, b, q) = held.swap_remove(rng.random_range(0..held.len()));
-                        s.add(&a, &b, i64::from(q));
-                    }
-                    1 => {
-                        // Give-backs stay within the profile kept.
-                        let cut = i(rng.random_range(0..40) * step);
-                        s.forget_before(&cut);
-                        held.retain(|(a, _, _)| *a >= cut);
-                    }
-                    _ => {
-                        let p = rng.random_range(1..=nodes);
-                        let len = i(rng.random_range(1..2000));
-                        let at = s.earliest_before(p, &len, &i(rng.random_range(0..20_000)), None);
-                        let end = &at + &len;
-                        s.add(&at, &end, -i64::from(p));
-                        held.push((at, end, p));
-                    }
-                }
-                assert!(index_is_fresh(&s), "{ctx}");
-            }
-        }
     }
 }

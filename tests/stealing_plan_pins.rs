@@ -1,6 +1,6 @@
 //! Pins of `resched steal`'s CSV outputs on a backlogged slice, made with the profile searched
-//! by walking its blocks, which the indexed search (the block index and the jump past a failed
-//! window's last short step) must reproduce byte for byte under every reading of the plan:
+//! by walking its blocks, which any faster search of the plan (an index over the profile, a
+//! jump past a failed window) must reproduce byte for byte under every reading of the plan:
 //! both compression rules and both node-return readings. The slice is KTH-SP2's first 2,000
 //! jobs on 60 of its 100 nodes at a platform MTBF of 1 h, so the queue holds up to ~290
 //! reservations and the plan is searched ~300,000 times per variant. The last column of each
@@ -23,7 +23,7 @@ fn without_tag(text: &str) -> String {
 }
 
 #[test]
-fn indexed_plan_keeps_every_output_of_the_walked_one() {
+fn the_plan_keeps_its_pinned_outputs_under_every_reading() {
     let swf = repo().join("examples/data/traces/KTH-SP2-1996-2.1-cln-first2000.swf.gz");
     let dir = tempfile::tempdir().unwrap();
     // (compression, returns, hash of --csv, hash of --jobs-csv)
