@@ -1,5 +1,5 @@
 //! The Batsim `jobs.csv` export (`simulate --batsim-jobs`, `steal --batsim-dir`): the rows of the
-//! reference example exactly as `docs/reference/formats.md` shows them, and on a node-stealing
+//! reference example exactly as `docs/reference/batsim.md` shows them, and on a node-stealing
 //! run every attempt on node ids no other attempt holds at the same time (exact times), every
 //! job completing once. `python/tests/test_batsim_evalys.py` opens the same files in evalys.
 use std::collections::BTreeMap;
@@ -60,7 +60,7 @@ fn the_reference_example_as_the_format_page_shows_it() {
         .iter()
         .map(|r| cols.map(|c| r[c].clone()).join(","))
         .collect();
-    let page = std::fs::read_to_string(root.join("docs/reference/formats.md")).unwrap();
+    let page = std::fs::read_to_string(root.join("docs/reference/batsim.md")).unwrap();
     let shown: Vec<&str> = page
         .lines()
         .skip_while(|l| !l.starts_with("job_id,success,final_state"))

@@ -1,5 +1,5 @@
 //! Batsim workload files as `steal` workloads (`--workload W.json`, `resched::workload::batsim`
-//! and `resched::stealing::batsim`): the example of `docs/reference/formats.md` read and run,
+//! and `resched::stealing::batsim`): the example of `docs/reference/batsim.md` read and run,
 //! and its round trip through the Batsim `jobs.csv` export: every job comes back with its
 //! Batsim id, submission time, resources, walltime and delay, at the times conservative
 //! backfilling gives on the example's four nodes.
