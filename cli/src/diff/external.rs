@@ -488,11 +488,8 @@ impl TempDir {
         let mut last = None;
         for k in 0..100u32 {
             let p = base.join(format!("resched-diff-{}-{nanos}-{k}", std::process::id()));
-            match std::fs::create_dir(&p) {
-                Ok(()) => {
-                    super::supervise::register_dir(&p);
-                    return Ok(TempDir(p));
-                }
+            match super::supervise::create_dir(&p) {
+                Ok(()) => return Ok(TempDir(p)),
                 Err(e) => last = Some((p, e)),
             }
         }

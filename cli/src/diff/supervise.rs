@@ -13,7 +13,7 @@
 //!
 //! [`Supervisor`] (one per `diff` run) turns the subreaper on, catches SIGINT, SIGTERM and SIGHUP
 //! on a thread that then kills every live program's group and every child of resched, removes the
-//! temporary folders ([`register_dir`]), and re-raises the signal with its default action (the
+//! temporary folders ([`create_dir`]), and re-raises the signal with its default action (the
 //! shell sees the usual `130` or `143`); dropped, it kills whatever is left.
 //!
 //! Elsewhere than on Linux there is no subreaper: process groups (or `taskkill /T`) are all.
@@ -86,9 +86,14 @@ fn lock_dirs() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     locked.unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Records a temporary folder, removed by a signal's clean-up.
-pub fn register_dir(p: &Path) {
-    lock_dirs().push(p.to_path_buf());
+/// Creates the temporary folder `p` and records it in one step under the list's lock, which a
+/// signal's clean-up keeps until resched exits: a folder is either removed by the clean-up or
+/// never created, whatever the thread that makes it was doing when the signal came.
+pub fn create_dir(p: &Path) -> std::io::Result<()> {
+    let mut dirs = lock_dirs();
+    std::fs::create_dir(p)?;
+    dirs.push(p.to_path_buf());
+    Ok(())
 }
 
 /// Forgets a folder (removed by its owner).
@@ -264,8 +269,10 @@ fn signal_thread() -> Option<signal_hook::iterator::Handle> {
         if let Some(sig) = signals.forever().next() {
             lock_live().ending = true;
             sweep_all();
-            let dirs: Vec<PathBuf> = lock_dirs().drain(..).collect();
-            for d in dirs {
+            // The list stays locked until the process ends, so that no folder is made after
+            // the clean-up (see `create_dir`).
+            let mut dirs = lock_dirs();
+            for d in dirs.drain(..) {
                 let _ = std::fs::remove_dir_all(d);
             }
             // default: if the default action cannot be emulated, the exit status says the signal
