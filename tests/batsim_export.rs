@@ -13,19 +13,6 @@ fn run(args: &[&str]) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn read(path: &std::path::Path) -> Vec<BTreeMap<String, String>> {
-    let mut r = csv::Reader::from_path(path).unwrap();
-    let head: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    r.records()
-        .map(|rec| {
-            head.iter()
-                .cloned()
-                .zip(rec.unwrap().iter().map(String::from))
-                .collect()
-        })
-        .collect()
-}
-
 #[test]
 fn the_reference_example_as_the_format_page_shows_it() {
     let d = tempfile::tempdir().unwrap();
@@ -56,7 +43,7 @@ fn the_reference_example_as_the_format_page_shows_it() {
         "finish_time",
         "allocated_resources",
     ];
-    let got: Vec<String> = read(&out)
+    let got: Vec<String> = crate::support::csv_rows(&out)
         .iter()
         .map(|r| cols.map(|c| r[c].clone()).join(","))
         .collect();
@@ -92,7 +79,7 @@ fn a_steal_run_places_every_attempt_on_free_nodes() {
             stdout.contains(&format!("batsim jobs: {}", path.display())),
             "{stdout}"
         );
-        let rows = read(&path);
+        let rows = crate::support::csv_rows(&path);
         let done: Vec<&BTreeMap<String, String>> = rows
             .iter()
             .filter(|r| r["final_state"] == "COMPLETED_SUCCESSFULLY")

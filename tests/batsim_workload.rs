@@ -3,20 +3,6 @@
 //! and its round trip through the Batsim `jobs.csv` export: every job comes back with its
 //! Batsim id, submission time, resources, walltime and delay, at the times conservative
 //! backfilling gives on the example's four nodes.
-use std::collections::BTreeMap;
-
-fn rows(path: &std::path::Path) -> Vec<BTreeMap<String, String>> {
-    let mut r = csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let head: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    r.records()
-        .map(|rec| {
-            head.iter()
-                .cloned()
-                .zip(rec.unwrap().iter().map(String::from))
-                .collect()
-        })
-        .collect()
-}
 
 #[test]
 fn the_format_pages_workload_round_trips_through_jobs_csv() {
@@ -44,7 +30,7 @@ fn the_format_pages_workload_round_trips_through_jobs_csv() {
         stdout.contains("Batsim workload, 3 jobs on 4 nodes (from nb_res); delay profiles as run times, 0 runs cut to their walltime, 1 without walltime"),
         "{stdout}"
     );
-    let got: Vec<[String; 8]> = rows(&out.join("Baseline_jobs.csv"))
+    let got: Vec<[String; 8]> = crate::support::csv_rows(&out.join("Baseline_jobs.csv"))
         .into_iter()
         .map(|r| {
             [

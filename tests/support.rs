@@ -64,3 +64,18 @@ pub fn resched(args: &[&str]) -> std::process::Output {
         .output()
         .expect("run resched")
 }
+
+/// The rows of a CSV file with a header, each a map from column name to cell (the Batsim
+/// `jobs.csv` tests read their exports this way).
+pub fn csv_rows(path: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut r = csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let head: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    r.records()
+        .map(|rec| {
+            head.iter()
+                .cloned()
+                .zip(rec.unwrap().iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
