@@ -83,22 +83,19 @@ pub fn from_batsim(
             walltime,
         };
         b.check(n).map_err(|(field, msg)| {
+            // The run time is the profile's `delay`: the field to fix is there.
             let field = match field {
-                "nodes" => "res",
-                "release" => "subtime",
-                "run" => "profile",
-                f => f,
+                "nodes" => format!("jobs[{i}].res"),
+                "release" => format!("jobs[{i}].subtime"),
+                "run" => format!("profiles.{}.delay", j.profile),
+                f => format!("jobs[{i}].{f}"),
             };
-            let hint = if field == "res" && sizing.max_job_nodes.is_none() {
+            let hint = if field.ends_with(".res") && sizing.max_job_nodes.is_none() {
                 " (see `max_job_nodes`)"
             } else {
                 ""
             };
-            Error::invalid(
-                file,
-                format!("jobs[{i}].{field}"),
-                format!("job `{}`: {msg}{hint}", j.id),
-            )
+            Error::invalid(file, field, format!("job `{}`: {msg}{hint}", j.id))
         })?;
         jobs.push(b);
     }

@@ -66,12 +66,30 @@ impl BatchJob {
             if *t > max {
                 return Err((
                     field,
-                    format!("{t} s is beyond the limit of 10^11 s (≈ 3,170 years)"),
+                    format!(
+                        "{} s is beyond the limit of 10^11 s (≈ 3,170 years)",
+                        magnitude(t)
+                    ),
                 ));
             }
         }
         Ok(())
     }
+}
+
+/// A time as an error message shows it: exact when it is short, its order of magnitude when
+/// its exact form would fill the terminal (an input of `1e400`).
+fn magnitude(t: &Time) -> String {
+    let exact = t.to_string();
+    if exact.len() <= 24 {
+        return exact;
+    }
+    let digits = |s: &str| s.trim_start_matches('-').len() as i64;
+    let k = match exact.split_once('/') {
+        Some((n, d)) => digits(n) - digits(d),
+        None => digits(&exact) - 1,
+    };
+    format!("about 10^{k}")
 }
 
 /// A platform and its jobs. Jobs are kept in *submission order*: by release time, then by
