@@ -1,7 +1,7 @@
 //! A second checker, written independently of [`super::check`] and as plainly as possible, for
-//! differential testing of the first (the fuzz target `verify_schedule` and
-//! `tests/checker_reference.rs` hold both to the same verdict and makespan on mutated
-//! schedules). It decides the same invariants (module doc of [`crate::check`]) by brute force:
+//! differential testing of the first (the fuzz target `verify_schedule`,
+//! `tests/checker_reference.rs` and the checker's unit test of its integer and exact sweeps
+//! hold both to the same verdict and makespan on mutated schedules). It decides the same invariants (module doc of [`crate::check`]) by brute force:
 //! capacity is summed at every attempt's start over every attempt running then (O(n²)), and the
 //! attempts of a job are compared pairwise. Never used to judge a result: it is the judge's judge.
 use crate::model::{Instance, Scenario, Schedule};
