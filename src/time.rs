@@ -425,6 +425,82 @@ impl Time {
     }
 }
 
+/// Helpers for hot loops that keep sums on integers of a common denominator and write many
+/// decimals (the rigid bound and peer mode's table): no big integers for word-sized values.
+impl Time {
+    /// `n / d` reduced, for a sum kept as an integer on the denominator `d`; `None` for
+    /// `d == 0`. One word-sized gcd (`gcd(|n| mod d, d)`).
+    pub fn from_scaled(n: i128, d: u64) -> Option<Time> {
+        if d == 0 {
+            return None;
+        }
+        let m = n.unsigned_abs();
+        let g = gcd_u64((m % u128::from(d)) as u64, d);
+        Some(from_sign_mag(n < 0, m / u128::from(g), u128::from(d / g)))
+    }
+
+    /// The number of decimals that write `self` exactly (0 for an integer) when it is a decimal
+    /// fraction with at most `max` of them, else `None`. A word-sized value is read off its
+    /// denominator (2^a·5^b needs max(a, b) decimals).
+    pub fn decimal_places(&self, max: u32) -> Option<u32> {
+        match &self.0 {
+            Repr::Small(r) => {
+                let mut d = *r.denom() as u64;
+                let twos = d.trailing_zeros();
+                d >>= twos;
+                let mut fives = 0;
+                while d % 5 == 0 {
+                    d /= 5;
+                    fives += 1;
+                }
+                let k = twos.max(fives);
+                (d == 1 && k <= max).then_some(k)
+            }
+            Repr::Big(_) => {
+                let mut scaled = self.clone();
+                for k in 0..=max {
+                    if scaled.is_integer() {
+                        return Some(k);
+                    }
+                    scaled = scaled.mul_int(10);
+                }
+                None
+            }
+        }
+    }
+
+    /// Appends `self.to_decimal_string(digits)` to `out`, the same bytes; for a word-sized value
+    /// and `digits ≤ 18` on 128-bit words (`|n|·10^18 < 2^123`), without a big rational.
+    pub fn write_decimal(&self, digits: u32, out: &mut String) {
+        use std::fmt::Write;
+        let Repr::Small(r) = &self.0 else {
+            out.push_str(&self.to_decimal_string(digits));
+            return;
+        };
+        if digits > 18 {
+            out.push_str(&self.to_decimal_string(digits));
+            return;
+        }
+        let (n, d) = (*r.numer(), *r.denom() as u128);
+        let scale = 10u128.pow(digits);
+        let v = u128::from(n.unsigned_abs()) * scale;
+        let (mut q, rem) = (v / d, v % d);
+        // Half away from zero, as `BigRational::round`; rem < d ≤ 2^63, so 2·rem fits.
+        if 2 * rem >= d {
+            q += 1;
+        }
+        if n < 0 && q != 0 {
+            out.push('-');
+        }
+        let (int, frac) = (q / scale, q % scale);
+        let _ = if digits == 0 {
+            write!(out, "{int}")
+        } else {
+            write!(out, "{int}.{frac:0>w$}", w = digits as usize)
+        };
+    }
+}
+
 fn big_to_f64(b: &BigRational) -> f64 {
     // Scale so the quotient keeps 64 significant bits, then divide once.
     let n = b.numer();
@@ -1290,5 +1366,120 @@ mod tests {
                 assert_eq!(a == b, x == y, "{x} == {y}");
             }
         }
+    }
+
+    /// The output helpers against their definitions: `from_scaled` against `BigRational::new`,
+    /// `decimal_places` against scaling by 10 until the value is an integer, `write_decimal`
+    /// against `to_decimal_string`, byte for byte (signs, ties, zero padding, the i64 edge,
+    /// big values) on a fixed-seed grid of values.
+    #[test]
+    fn output_helpers_agree_with_their_definitions() {
+        let big = |n: i128, d: u64| BigRational::new(BigInt::from(n), BigInt::from(d));
+        for n in [
+            0i128,
+            1,
+            -1,
+            7,
+            -12,
+            1 << 70,
+            -(1 << 100),
+            i128::MAX,
+            i128::MIN,
+            10i128.pow(30),
+        ] {
+            for d in [
+                1u64,
+                2,
+                3,
+                10,
+                100,
+                1 << 40,
+                205_891_132_094_649,
+                i64::MAX as u64,
+                u64::MAX,
+            ] {
+                let got = Time::from_scaled(n, d).unwrap();
+                assert_eq!(got, Time::from_big(big(n, d)), "{n}/{d}");
+            }
+            assert_eq!(Time::from_scaled(n, 0), None);
+        }
+        let mut vals: Vec<Time> = [
+            "0",
+            "3",
+            "-3",
+            "1/3",
+            "-2/3",
+            "5/2",
+            "-5/2",
+            "1/2",
+            "-1/2",
+            "0.25",
+            "-0.0000004",
+            "-0.0000005",
+            "0.0000005",
+            "1/1024",
+            "1/524288",
+            "7/80",
+            "1234567.125",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "1/9223372036854775807",
+            "-9223372036854775808/9223372036854775807",
+            "123456789012345678901234.5",
+            "1/100000000000000000000",
+            "1/3000000000000000000000",
+        ]
+        .iter()
+        .map(|s| t(s))
+        .collect();
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let n = (x as i64) >> (x % 50);
+            let d = [
+                1i64,
+                2,
+                4,
+                5,
+                8,
+                10,
+                16,
+                25,
+                100,
+                1000,
+                3,
+                7,
+                1 << 30,
+                5i64.pow(20),
+            ][(x >> 50) as usize % 14];
+            vals.push(Time::new(n, d).unwrap());
+        }
+        for v in &vals {
+            let mut scaled = v.clone();
+            let mut want = None;
+            for k in 0..=18 {
+                if scaled.is_integer() {
+                    want = Some(k);
+                    break;
+                }
+                scaled = scaled.mul_int(10);
+            }
+            assert_eq!(v.decimal_places(18), want, "{v}");
+            for digits in [0, 1, 2, 6, 17, 18, 19, 25] {
+                let mut out = String::from(">");
+                v.write_decimal(digits, &mut out);
+                assert_eq!(
+                    out[1..],
+                    v.to_decimal_string(digits),
+                    "{v} with {digits} digits"
+                );
+            }
+        }
+        assert_eq!(t("1/524288").decimal_places(18), None);
+        assert_eq!(t("1/524288").decimal_places(19), Some(19));
+        assert_eq!(t("-5/2").to_decimal_string(0), "-3");
+        assert_eq!(t("-0.0000004").to_decimal_string(6), "0.000000");
     }
 }

@@ -295,14 +295,20 @@ fn both(t: &Time) -> String {
 
 /// A time written exactly: as a finite decimal when it is one (at most 18 decimals), else `a/b`.
 pub fn exact_decimal(t: &Time) -> String {
-    let mut scaled = t.clone();
-    for digits in 0..=18u32 {
-        if scaled.is_integer() {
-            return t.to_decimal_string(digits);
+    let mut out = String::new();
+    write_exact_decimal(t, &mut out);
+    out
+}
+
+/// [`exact_decimal`] appended to `out` (peer mode writes two per scenario; a word-sized time
+/// takes no big integer).
+fn write_exact_decimal(t: &Time, out: &mut String) {
+    match t.decimal_places(18) {
+        Some(digits) => t.write_decimal(digits, out),
+        None => {
+            let _ = write!(out, "{t}");
         }
-        scaled = scaled.mul_int(10);
     }
-    t.to_string()
 }
 
 /// The engine's budget of a recorded run, checked before the run so that the message names the
@@ -412,7 +418,7 @@ fn run_peer(ipath: &Path, fpath: &Path, a: &Args) -> Result<Exit> {
 
 /// The per-scenario lines and the summary line of peer mode.
 fn peer_table(results: &[PeerResult]) -> Result<String> {
-    let mut out = String::new();
+    let mut out = String::with_capacity(64 * (results.len() + 2));
     let _ = writeln!(out, "# scenario makespan L(f) ratio failures");
     // The mean ratio is for display only, so it is summed in f64: an exact sum of 10^4 ratios
     // with unrelated denominators would grow big integers without bound (quadratic time).
@@ -420,14 +426,13 @@ fn peer_table(results: &[PeerResult]) -> Result<String> {
     let mut max_ratio = Time::zero();
     let mut total_failures = 0u64;
     for (i, r) in results.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "{i} {} {} {} {}",
-            exact_decimal(&r.makespan),
-            exact_decimal(&r.lower),
-            r.ratio.to_decimal_string(6),
-            r.failures
-        );
+        let _ = write!(out, "{i} ");
+        write_exact_decimal(&r.makespan, &mut out);
+        out.push(' ');
+        write_exact_decimal(&r.lower, &mut out);
+        out.push(' ');
+        r.ratio.write_decimal(6, &mut out);
+        let _ = writeln!(out, " {}", r.failures);
         sum_ratio += r.ratio.to_f64();
         max_ratio = max_ratio.max(r.ratio.clone());
         total_failures += r.failures;
