@@ -56,6 +56,7 @@ mod peer_moldable;
 mod quickcheck_model;
 mod quickcheck_schedulers;
 mod rigid_props;
+mod shelf_idle;
 mod shard_merge;
 mod simulate_json;
 mod slurm_scripts;
