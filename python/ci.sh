@@ -3,8 +3,10 @@
 # runnable alone (`bash python/ci.sh` from anywhere in the checkout).
 #
 # 1. A build venv under the cargo target dir (nothing outside the checkout changes) with maturin
-#    from PyPI builds the release abi3 wheel (`maturin build --release`: one wheel for every
-#    CPython ≥ 3.9) into target/wheels/.
+#    from PyPI builds the abi3 wheel (one wheel for every CPython ≥ 3.9) into target/wheels/.
+#    By default under the dev profile, which carries the test profile's settings (Cargo.toml),
+#    so after `cargo test` only the bindings and the crates whose features differ compile;
+#    `bash python/ci.sh --release` builds the release wheel a user would install.
 # 2. A fresh test venv, made anew on every run, installs that wheel (no Rust toolchain or build
 #    step involved) with pytest, hypothesis, pandas, matplotlib, mypy and evalys from PyPI, and
 #    runs the tests from outside the source tree, so the installed package is what is imported.
@@ -25,7 +27,14 @@ buildvenv="$target/python-build-venv"
 "$buildvenv/bin/pip" --disable-pip-version-check -q install 'maturin>=1.16,<2'
 wheels="$target/wheels/resched-oracle"
 rm -rf "$wheels"
-"$buildvenv/bin/maturin" build --release --quiet -m python/Cargo.toml --out "$wheels"
+profile=()
+if [ "${1:-}" = "--release" ]; then
+    profile=(--release)
+elif [ -n "${1:-}" ]; then
+    echo "python/ci.sh: unknown argument '$1' (the only one is --release)" >&2
+    exit 2
+fi
+"$buildvenv/bin/maturin" build "${profile[@]}" --quiet -m python/Cargo.toml --out "$wheels"
 wheel="$(ls "$wheels"/resched_oracle-*.whl)"
 echo "python/ci.sh: built $(basename "$wheel") in $((SECONDS - started)) s"
 
