@@ -9,7 +9,11 @@
 //!   that does not contain the block's last step (those end inside the block, at a known
 //!   instant);
 //! - [`BlockRuns::suffix_begin`]`(q)` is where the run containing the last step begins (that
-//!   run continues into the next block, so its length is not known here).
+//!   run continues into the next block, so its length is not known here);
+//! - [`BlockRuns::first_below`]`(q, i)` is the first step from `i` on with a count below `q`,
+//!   found without walking the steps when it is the block's first (a window that leaves a
+//!   block's suffix run ends in the next block's prefix run) or when there is none from `i`
+//!   (a window starting in the suffix run crosses the rest of its block).
 //!
 //! # Why `longest` is an upper bound
 //! Let `R = [l, r]` be a run of counts `≥ q` with `r < n − 1`, and `i` a step of `R` where the
@@ -28,6 +32,8 @@ use super::instant::Instant;
 pub(super) struct BlockRuns<K> {
     /// `suffix_min[i]` = min of `v[i..]`: non-decreasing in `i`.
     suffix_min: Vec<i64>,
+    /// `prefix_min[i]` = min of `v[..=i]`: non-increasing in `i`.
+    prefix_min: Vec<i64>,
     /// `suffix_min`'s first and last values, and the bound over every threshold (the last
     /// of `longest`), kept inline: a search passes over most blocks on these alone, without
     /// reading the vectors.
@@ -48,6 +54,10 @@ impl<K: Instant> BlockRuns<K> {
         let mut suffix_min = v.to_vec();
         for i in (0..n.saturating_sub(1)).rev() {
             suffix_min[i] = suffix_min[i].min(suffix_min[i + 1]);
+        }
+        let mut prefix_min = v.to_vec();
+        for i in 1..n {
+            prefix_min[i] = prefix_min[i].min(prefix_min[i - 1]);
         }
         // One pass of a monotone stack (non-decreasing counts): step k leaves it when a
         // strictly smaller count comes at i, so its run at threshold v[k] ends at t[i] (inner)
@@ -86,6 +96,7 @@ impl<K: Instant> BlockRuns<K> {
             last: suffix_min[n - 1],
             longest_all: longest.last().map(|(_, l)| l.clone()),
             suffix_min,
+            prefix_min,
             longest,
         }
     }
@@ -116,6 +127,30 @@ impl<K: Instant> BlockRuns<K> {
         let k = self.suffix_min.partition_point(|m| *m < q);
         (k < self.suffix_min.len()).then_some(k)
     }
+
+    /// The first step at or after `i` with a raw count below `q`, as far as the summary
+    /// knows it (see [`Below`]).
+    pub(super) fn first_below(&self, q: i64, i: usize) -> Below {
+        if self.suffix_min[i] >= q {
+            return Below::None;
+        }
+        if i > 0 {
+            return Below::Walk;
+        }
+        // `suffix_min[0] < q`, so the prefix minimum drops below `q` at some step.
+        Below::At(self.prefix_min.partition_point(|m| *m >= q))
+    }
+}
+
+/// [`BlockRuns::first_below`]'s answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Below {
+    /// Every count from the step asked on is at least the threshold.
+    None,
+    /// The first count below the threshold is at this step.
+    At(usize),
+    /// A count below the threshold follows, at a step the summary does not give: walk.
+    Walk,
 }
 
 #[cfg(test)]

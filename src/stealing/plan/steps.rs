@@ -3,7 +3,7 @@
 //! ([`Instant`]): the same code runs on integer ticks of a common denominator (the fast case)
 //! and on exact rationals (the fallback); [`super::Profile`] chooses. Why blocks, and why each
 //! search gives the answer of the plain scan over the steps, is in the doc of [`super`].
-use super::block_runs::BlockRuns;
+use super::block_runs::{Below, BlockRuns};
 use super::instant::Instant;
 use std::cell::{Cell, OnceCell};
 
@@ -299,6 +299,9 @@ impl<K: Instant> Steps<K> {
     /// The first step at or after `from` whose count satisfies `want` (`at_least`: ≥ p; else
     /// < p), skipping the blocks that cannot hold one.
     fn find(&self, from: Pos, p: i64, at_least: bool) -> Option<Pos> {
+        if !at_least {
+            return self.find_below(from, p);
+        }
         let ok = |x: i64| (x >= p) == at_least;
         let (b0, i0) = from;
         for b in b0..self.blocks.len() {
@@ -313,6 +316,34 @@ impl<K: Instant> Steps<K> {
                 continue;
             }
             if let Some(i) = (start..blk.v.len()).find(|&i| ok(blk.value(i))) {
+                return Some((b, i));
+            }
+        }
+        None
+    }
+
+    /// The first step at or after `from` with fewer than `p` free. A block whose runs are
+    /// summarised answers without a walk when the search enters it at its first step or when
+    /// no count below `p` remains in it ([`BlockRuns::first_below`]), which is how a window
+    /// leaves a candidate run: from a block's suffix run into the next block's prefix run.
+    /// The summary is read only if built (reading it does not count as a search of the block).
+    fn find_below(&self, from: Pos, p: i64) -> Option<Pos> {
+        let (b0, i0) = from;
+        for b in b0..self.blocks.len() {
+            let blk = &self.blocks[b];
+            if blk.min + blk.add >= p {
+                continue;
+            }
+            let start = if b == b0 { i0 } else { 0 };
+            let q = p - blk.add;
+            if let Some(runs) = blk.runs.get() {
+                match runs.first_below(q, start) {
+                    Below::None => continue,
+                    Below::At(i) => return Some((b, i)),
+                    Below::Walk => {}
+                }
+            }
+            if let Some(i) = (start..blk.v.len()).find(|&i| blk.v[i] < q) {
                 return Some((b, i));
             }
         }
@@ -693,5 +724,142 @@ impl<K: Instant> Steps<K> {
         let first = &self.blocks[0].t[0];
         let lb = &self.blocks[self.blocks.len() - 1];
         (first, &lb.t[lb.t.len() - 1])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::Time;
+    use rand::{RngExt, SeedableRng};
+
+    fn i(n: i64) -> Time {
+        Time::from_int(n)
+    }
+
+    /// The earliest start by the plain walk over the steps: every candidate tried in turn,
+    /// each window checked step by step.
+    fn walk(
+        st: &[(Time, i64)],
+        p: i64,
+        len: &Time,
+        nb: &Time,
+        limit: Option<&Time>,
+        clip: Option<&Time>,
+    ) -> Time {
+        if let Some(l) = limit.filter(|l| *l <= nb) {
+            return l.clone();
+        }
+        let mut k = st.partition_point(|(s, _)| s <= nb).saturating_sub(1);
+        while k < st.len() {
+            if let Some(l) = limit.filter(|l| st[k].0 >= **l) {
+                return l.clone();
+            }
+            if st[k].1 >= p {
+                let s = st[k].0.clone().max(nb.clone());
+                let mut end = &s + len;
+                if let Some(c) = clip.filter(|c| end > **c) {
+                    end = c.clone();
+                }
+                if st[k + 1..]
+                    .iter()
+                    .take_while(|(t, _)| *t < end)
+                    .all(|(_, v)| *v >= p)
+                {
+                    return s;
+                }
+            }
+            k += 1;
+        }
+        match limit {
+            Some(l) => l.clone(),
+            None => st[st.len() - 1].0.clone().max(nb.clone()),
+        }
+    }
+
+    /// The searches (blocks passed over by their summarised runs, a window left through the
+    /// next block's prefix run) against the plain walk over the steps, on profiles of many
+    /// blocks searched often enough that their runs are summarised, then changed by
+    /// reservations, give-backs and moves; and [`Steps::find`] below `p` against the first
+    /// such step. Fails if no block was ever summarised (the summaries were not exercised).
+    #[test]
+    fn summarised_searches_answer_as_the_plain_walk() {
+        let mut summarised = 0usize;
+        for seed in 0..16u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let nodes = rng.random_range(2..48u32);
+            let busy: Vec<(Time, Time, u32)> = (0..rng.random_range(0..2500))
+                .map(|_| {
+                    let from = rng.random_range(0..20_000i64);
+                    (
+                        i(from),
+                        i(from + rng.random_range(1..900)),
+                        rng.random_range(0..4),
+                    )
+                })
+                .collect();
+            let mut s = Steps::new(&i(0), nodes, &busy);
+            let mut held: Vec<(Time, Time, u32)> = Vec::new();
+            for step in 0..120 {
+                let ctx = format!("seed {seed}, step {step}, {} blocks", s.blocks.len());
+                let st = s.steps();
+                for _ in 0..40 {
+                    let p = rng.random_range(1..=nodes);
+                    let len = i(rng.random_range(1..3000));
+                    let nb = i(rng.random_range(0..22_000));
+                    let limit = rng.random_bool(0.5).then(|| i(rng.random_range(0..25_000)));
+                    let clip = limit
+                        .as_ref()
+                        .filter(|_| rng.random_bool(0.5))
+                        .map(|l| l + &i(rng.random_range(0..500)));
+                    let want = walk(&st, i64::from(p), &len, &nb, limit.as_ref(), clip.as_ref());
+                    let got = s.search(p, &len, &nb, limit.as_ref(), clip.as_ref());
+                    assert_eq!(
+                        got, want,
+                        "{ctx}, p {p}, len {len}, from {nb}, limit {limit:?}, clip {clip:?}"
+                    );
+                    let at = s.locate(&nb);
+                    let below = s.find(at, i64::from(p), false).map(|k| s.time(k).clone());
+                    let k = st.partition_point(|(t, _)| *t <= nb).saturating_sub(1);
+                    let plain = st[k..]
+                        .iter()
+                        .find(|(_, v)| *v < i64::from(p))
+                        .map(|(t, _)| t.clone());
+                    assert_eq!(below, plain, "{ctx}, p {p}, from {nb}");
+                }
+                summarised += s.blocks.iter().filter(|b| b.runs.get().is_some()).count();
+                match rng.random_range(0..4u8) {
+                    0 if !held.is_empty() => {
+                        let (a, b, q) = held.swap_remove(rng.random_range(0..held.len()));
+                        s.add(&a, &b, i64::from(q));
+                    }
+                    1 if !held.is_empty() => {
+                        let k = rng.random_range(0..held.len());
+                        let (a, b, q) = held[k].clone();
+                        let len = &b - &a;
+                        let to = s.earliest_before(q, &len, &i(0), Some(&a));
+                        if to < a {
+                            let to_end = &to + &len;
+                            s.move_earlier(&a, &b, &to, &to_end, q);
+                            held[k] = (to, to_end, q);
+                        }
+                    }
+                    2 if step % 10 == 9 => {
+                        let cut = i(rng.random_range(0..40) * step);
+                        s.forget_before(&cut);
+                        held.retain(|(a, _, _)| *a >= cut);
+                    }
+                    _ => {
+                        let p = rng.random_range(1..=nodes);
+                        let len = i(rng.random_range(1..2000));
+                        let at = s.earliest_before(p, &len, &i(rng.random_range(0..20_000)), None);
+                        let end = &at + &len;
+                        s.add(&at, &end, -i64::from(p));
+                        held.push((at, end, p));
+                    }
+                }
+            }
+        }
+        assert!(summarised > 0, "no block was summarised");
     }
 }
