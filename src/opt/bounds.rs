@@ -23,6 +23,9 @@
 //!   else P·⌊(k+1)·p / P⌋, with F_k(P) = k·P. F_1 is the classic "jobs wider than P/2 are
 //!   pairwise exclusive, jobs of exactly P/2 go two at a time" bound. F_1..F_3 always, and
 //!   the best larger k when it is stronger at the root (see [`energies`]).
+//! - **Job energy** ([`JobEnergy`], rigid instances): a weight per *job* rather than per width,
+//!   against the heaviest set of distinct jobs that fit side by side — the dual of the
+//!   preemptive configuration LP, which knows that a job's own attempts never overlap.
 use super::problem::{Int, IntProblem};
 
 /// One energy bound: a processor-count transform and its capacity.
@@ -150,8 +153,164 @@ pub fn clique(width: &[Int], left: &[Int], procs: Int) -> Int {
     best
 }
 
+/// The job energy of a rigid instance: a weight w_j ≥ 0 per job and the capacity
+/// W* = max { Σ_{j∈S} w_j : S a set of distinct jobs with Σ_{j∈S} p_j ≤ P }.
+///
+/// Why it is a bound: at any instant the jobs running form such a set S (a job runs at most
+/// one attempt at a time — its attempts are a chain — and the widths of what runs sum to at
+/// most P), so Σ_{j running} w_j ≤ W* at every instant; integrating over [τ, T], the weighted
+/// run time left after τ is at most W*·(T − τ). With nothing started, job j runs k_j·t_j, so
+/// T ≥ Σ_j w_j·k_j·t_j / W*, rounded up (OPT·scale is an integer). It holds for *any* weights;
+/// they only decide its strength. Per-width weights (the identity, the DFFs, whose W* is at
+/// most F(P)) and the clique bound (weight 1 on a set of pairwise-exclusive jobs, W* = 1) are
+/// special cases; the best weights give the preemptive relaxation in which every configuration
+/// holds each job at most once — stronger than the DFFs when several jobs of one width cannot
+/// all run together with the others (rigid P = 32, A = 50, seed 4 of the anchor family: 159
+/// where the other root bounds give 153).
+///
+/// The weights are found by a deterministic coordinate ascent on the ratio from the identity
+/// and every Fekete–Schepers DFF ([`JobEnergy::best`]); W* is an exact 0/1 knapsack over the
+/// widths, so the bound is exact whatever weights the ascent ends with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobEnergy {
+    /// w_j per job, each in 0..=16·P (so that a weighted time stays within the bounds'
+    /// integers, as a DFF weight does, see [`super::problem`]).
+    pub weight: Vec<Int>,
+    /// W*: the heaviest set of distinct jobs that fit side by side.
+    pub capacity: Int,
+}
+
+/// Largest n·P for which [`JobEnergy::best`] runs (its knapsack costs n·P per evaluation).
+pub const JOB_ENERGY_MAX_WORK: usize = 4096;
+
+/// Most passes over the jobs of one start of [`JobEnergy::best`]'s ascent.
+pub const JOB_ENERGY_PASSES: usize = 64;
+
+impl JobEnergy {
+    /// W* of `weight` on the widths of `prob` (0/1 knapsack by capacity).
+    pub fn capacity_of(prob: &IntProblem, weight: &[Int]) -> Int {
+        let cap = prob.procs as usize;
+        let mut best = vec![0 as Int; cap + 1];
+        for (j, &w) in prob.jobs.iter().zip(weight) {
+            let p = j.min_procs as usize;
+            if w <= 0 || p > cap {
+                continue;
+            }
+            for c in (p..=cap).rev() {
+                best[c] = best[c].max(best[c - p] + w);
+            }
+        }
+        best[cap]
+    }
+
+    /// Σ_j w_j·k_j·t_j (the weighted run time of the whole instance), in 128 bits.
+    fn load(prob: &IntProblem, weight: &[Int]) -> i128 {
+        prob.jobs
+            .iter()
+            .zip(weight)
+            .map(|(j, &w)| i128::from(w) * i128::from(j.attempts) * i128::from(j.min_dur))
+            .sum()
+    }
+
+    /// The bound with nothing started: ⌈Σ_j w_j·k_j·t_j / W*⌉ (0 when W* = 0).
+    pub fn root_bound(&self, prob: &IntProblem) -> Int {
+        if self.capacity <= 0 {
+            return 0;
+        }
+        let load = Self::load(prob, &self.weight);
+        let c = i128::from(self.capacity);
+        // The bound is at most the sum of the chains (every w_j ≤ W*), which fits an Int.
+        Int::try_from((load + c - 1) / c).unwrap_or(Int::MAX)
+    }
+
+    /// The best weights the ascent finds for a rigid instance; `None` when some job has
+    /// several options, when n·P exceeds [`JOB_ENERGY_MAX_WORK`], or when it adds nothing to
+    /// the per-width energies (its ratio is not above theirs).
+    ///
+    /// The ascent: from each start (the widths, then F_1..F_16 of the widths), for a step
+    /// halving from a quarter of the largest weight down to 1, raise or lower one weight by
+    /// the step while that raises Σ w·k·t / W* (compared exactly, in 128 bits), weights kept
+    /// in 0..=16·P, at most [`JOB_ENERGY_PASSES`] passes over the jobs per start. The best
+    /// ratio over the starts wins.
+    pub fn best(prob: &IntProblem) -> Option<JobEnergy> {
+        let n = prob.jobs.len();
+        let cap = Int::from(prob.procs);
+        if n == 0
+            || cap < 2
+            || n.saturating_mul(prob.procs as usize) > JOB_ENERGY_MAX_WORK
+            || prob.jobs.iter().any(|j| j.options.len() != 1)
+        {
+            return None;
+        }
+        let top = 16 * cap;
+        // ratio a/b > c/d, exactly (b, d > 0).
+        let better = |a: i128, b: Int, c: i128, d: Int| a * i128::from(d) > c * i128::from(b);
+        let widths: Vec<Int> = prob.jobs.iter().map(|j| Int::from(j.min_procs)).collect();
+        let mut starts: Vec<Vec<Int>> = vec![widths.clone()];
+        for k in 1..=MAX_DFF_K {
+            let f = fekete_schepers(cap, k);
+            starts.push(widths.iter().map(|&p| f[p as usize]).collect());
+        }
+        // The per-width energies' best ratio: the job energy is kept only above it.
+        let mut base: Option<(i128, Int)> = None;
+        let mut best: Option<(i128, Int, Vec<Int>)> = None;
+        for mut w in starts {
+            let mut c = Self::capacity_of(prob, &w);
+            if c <= 0 {
+                continue;
+            }
+            let mut l = Self::load(prob, &w);
+            if base.is_none_or(|(bl, bc)| better(l, c, bl, bc)) {
+                base = Some((l, c));
+            }
+            // default: no weight (every weight 0 was skipped above: c > 0)
+            let mut step = (w.iter().copied().max().unwrap_or(0) / 4).max(1);
+            for _ in 0..JOB_ENERGY_PASSES {
+                let mut improved = false;
+                for j in 0..n {
+                    for d in [step, -step] {
+                        let old = w[j];
+                        let new = old + d;
+                        if !(0..=top).contains(&new) {
+                            continue;
+                        }
+                        w[j] = new;
+                        let c2 = Self::capacity_of(prob, &w);
+                        let l2 = Self::load(prob, &w);
+                        if c2 > 0 && better(l2, c2, l, c) {
+                            (l, c) = (l2, c2);
+                            improved = true;
+                        } else {
+                            w[j] = old;
+                        }
+                    }
+                }
+                if !improved {
+                    if step == 1 {
+                        break;
+                    }
+                    step = (step / 2).max(1);
+                }
+            }
+            if best
+                .as_ref()
+                .is_none_or(|(bl, bc, _)| better(l, c, *bl, *bc))
+            {
+                best = Some((l, c, w));
+            }
+        }
+        let (l, c, weight) = best?;
+        let (bl, bc) = base?;
+        better(l, c, bl, bc).then_some(JobEnergy {
+            weight,
+            capacity: c,
+        })
+    }
+}
+
 /// The root bound: the chain bound, the clique bound, the lane bound and every energy bound
-/// with nothing started.
+/// with nothing started (the job energy, [`JobEnergy`], is computed once per solve by the
+/// caller, see `super::scaled`).
 pub fn root(prob: &IntProblem, energies: &[Energy]) -> Int {
     let mut lb = 0;
     let end = vec![0 as Int; prob.jobs.len()];
@@ -434,6 +593,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn job_energy_beats_the_per_width_bounds() {
+        // Rigid anchor P = 32, A = 50, seed 4: the per-width energies, the chains, the clique
+        // and the lanes stop at 153; weights per job prove more, and never more than a schedule
+        // the search finds (162).
+        let (inst, sc) = crate::opt::generate::anchor_rigid(50, 32, 4);
+        let prob = super::super::problem::build(&inst, &sc).unwrap();
+        assert_eq!(root(&prob, &energies(&prob)), 153);
+        let je = JobEnergy::best(&prob).unwrap();
+        assert_eq!(JobEnergy::capacity_of(&prob, &je.weight), je.capacity);
+        let b = je.root_bound(&prob);
+        assert!((159..=162).contains(&b), "{b}");
+        // A moldable instance has no job energy (its widths are a choice).
+        let (m, sc) = crate::opt::generate::anchor_moldable(8, 4, 0);
+        let prob = super::super::problem::build(&m, &sc).unwrap();
+        assert!(prob.jobs.iter().any(|j| j.options.len() > 1));
+        assert_eq!(JobEnergy::best(&prob), None);
     }
 
     #[test]

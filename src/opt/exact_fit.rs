@@ -34,8 +34,9 @@
 //! to 0) is dropped, which only relaxes the question: "infeasible" stays a proof, "feasible"
 //! then proves nothing ([`Answer::Feasible`] carries no schedule).
 //!
-//! Limits: a node budget (no clock, so answers are the same on every machine) and a table size;
-//! out of budget the answer is [`Answer::Unknown`].
+//! Limits: a node budget (so that answers are the same on every machine), a table size, and
+//! in [`at_root`] the caller's deadline (so that the stage never outlasts the time limit of
+//! [`super::solve`]); out of budget or time the answer is [`Answer::Unknown`].
 use super::bounds::fekete_schepers;
 use super::greedy::{IntAttempt, IntSchedule};
 use super::problem::{Int, IntProblem};
@@ -43,6 +44,7 @@ use super::search::MixHasher;
 use num_integer::Integer;
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
+use std::time::Instant;
 
 /// One job of the question: a chain of `attempts` attempts of `dur`, F-width `width`, `procs`
 /// processors.
@@ -187,7 +189,18 @@ impl ExactFit {
     /// Decides the question within `node_budget` nodes, remembering at most `memo_limit`
     /// failed states at a time.
     pub fn decide(&self, node_budget: u64, memo_limit: usize) -> (Answer, FitStats) {
+        self.decide_until(node_budget, memo_limit, None)
+    }
+
+    /// [`ExactFit::decide`], stopped ([`Answer::Unknown`]) at `deadline` too.
+    pub fn decide_until(
+        &self,
+        node_budget: u64,
+        memo_limit: usize,
+        deadline: Option<Instant>,
+    ) -> (Answer, FitStats) {
         let mut s = Dfs::new(self, node_budget, memo_limit);
+        s.deadline = deadline;
         let found = s.node(0);
         let stats = FitStats {
             nodes: s.nodes,
@@ -264,8 +277,13 @@ struct Dfs<'a> {
     path: Vec<(usize, u32, Int)>,
     nodes: u64,
     budget: u64,
+    /// Checked every [`CLOCK_EVERY`] nodes.
+    deadline: Option<Instant>,
     max_depth: usize,
 }
+
+/// Nodes between two reads of the clock.
+const CLOCK_EVERY: u64 = 4096;
 
 impl<'a> Dfs<'a> {
     fn new(fit: &'a ExactFit, budget: u64, memo_limit: usize) -> Dfs<'a> {
@@ -298,6 +316,7 @@ impl<'a> Dfs<'a> {
             path: Vec::new(),
             nodes: 0,
             budget,
+            deadline: None,
             max_depth: 0,
         }
     }
@@ -342,7 +361,10 @@ impl<'a> Dfs<'a> {
     fn node(&mut self, depth: usize) -> Step {
         self.nodes += 1;
         self.max_depth = self.max_depth.max(depth);
-        if self.nodes > self.budget {
+        if self.nodes > self.budget
+            || (self.nodes % CLOCK_EVERY == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.budget = 0;
             return Step::Stop;
         }
         if self.left.iter().all(|&l| l == 0) && self.rem.iter().all(|&r| r == 0) {
@@ -535,13 +557,15 @@ pub struct RootFit {
 /// (`energies`, the identity first) is met exactly at `lb`, decide the zero-slack question.
 /// Infeasible raises the bound to the next reachable makespan above `lb` (`round`: the
 /// lattice of [`super::lattice`]), where another energy may be met exactly; a schedule ends the
-/// stage; a relaxed "feasible" moves on to the next energy; an unknown answer stops (budget).
+/// stage; a relaxed "feasible" moves on to the next energy; an unknown answer stops (the node
+/// `budget`, or the `deadline`).
 pub fn at_root(
     prob: &IntProblem,
     energies: &[super::bounds::Energy],
     mut lb: Int,
     incumbent: Int,
     budget: u64,
+    deadline: Option<Instant>,
     round: impl Fn(Int) -> Int,
 ) -> RootFit {
     let mut out = RootFit::default();
@@ -550,7 +574,8 @@ pub fn at_root(
             let Some(fit) = ExactFit::rigid(prob, &e.weight, e.capacity, lb) else {
                 continue;
             };
-            let (answer, stats) = fit.decide(budget.saturating_sub(out.nodes), ROOT_MEMO);
+            let (answer, stats) =
+                fit.decide_until(budget.saturating_sub(out.nodes), ROOT_MEMO, deadline);
             out.nodes += stats.nodes;
             match answer {
                 Answer::Infeasible => {

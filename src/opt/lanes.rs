@@ -112,7 +112,13 @@ fn gather(set: &LaneSet, end: &[Int], rem: &[u32], min_dur: &[Int], t: Int) -> G
         dmax: 0,
     };
     let mut running = 0usize;
-    for j in 0..end.len().min(64) {
+    // Only the members matter: visit their bits in increasing job order (the bound is
+    // evaluated at every search node, and most jobs are in no set).
+    let n = end.len().min(64);
+    let mut members = (set.solo | set.pair) & if n == 64 { u64::MAX } else { (1 << n) - 1 };
+    while members != 0 {
+        let j = members.trailing_zeros() as usize;
+        members &= members - 1;
         let bit = 1u64 << j;
         let left = Int::from(rem[j]) * min_dur[j];
         if set.solo & bit != 0 {

@@ -112,6 +112,18 @@ pub(crate) fn solve_scaled(
     let root_lb = bounds::root(&prob, &energies);
     let hulls = bounds::hulls(&prob, &energies);
     let root_lb = bounds::deadline_root(&prob, &energies, &hulls, root_lb, greedy_list.makespan);
+    // The job energy (rigid instances), once per solve: it raises the root bound here, and the
+    // search evaluates it at every node. Not needed when the greedy schedule meets the bound.
+    let job_energy = if greedy_list.makespan > root_lb {
+        bounds::JobEnergy::best(&prob)
+    } else {
+        None
+    };
+    // The bound without the job energy: `Method::Both`'s ILP starts from it (below).
+    let energy_lb = lattice::Lattice::round_bound(&prob, greedy_list.makespan, root_lb);
+    let root_lb = job_energy
+        .as_ref()
+        .map_or(root_lb, |je| root_lb.max(je.root_bound(&prob)));
     let root_lb = lattice::Lattice::round_bound(&prob, greedy_list.makespan, root_lb);
     let mut stats = OptStats {
         scale: Some(prob.scale.into()),
@@ -126,9 +138,8 @@ pub(crate) fn solve_scaled(
             greedy = h;
         }
     }
-    // The bound before the zero-slack stage: `Method::Both`'s ILP starts from it, so that it
-    // checks that stage's answers independently.
-    let energy_lb = root_lb;
+    // `energy_lb` is the bound before the job energy and the zero-slack stage: `Method::Both`'s
+    // ILP starts from it, so that it checks their answers independently.
     // Zero-slack roots: an energy met exactly at the bound is a perfect-fill question, which
     // [`exact_fit`] decides where the search and the energy bounds cannot.
     let fit = exact_fit::at_root(
@@ -137,6 +148,7 @@ pub(crate) fn solve_scaled(
         root_lb,
         greedy.makespan,
         exact_fit::ROOT_NODES,
+        Some(started + cfg.time_limit),
         |x| lattice::Lattice::round_bound(&prob, greedy.makespan, x),
     );
     stats.fit_nodes = fit.nodes;
@@ -153,6 +165,7 @@ pub(crate) fn solve_scaled(
             node_limit: cfg.node_limit,
             memo_limit: cfg.memo_limit,
             lower_bound: root_lb,
+            job_energy: job_energy.clone(),
         };
         let out = if prob.jobs.len() > search::MAX_JOBS {
             // Beyond the search's per-job bit sets: the incumbent with the root bound (optimal

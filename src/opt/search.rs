@@ -176,6 +176,9 @@ pub struct Limits {
     /// A lower bound proven before the search (e.g. by [`super::exact_fit`]); the search's own
     /// root bound is raised to it.
     pub lower_bound: Int,
+    /// The job energy of a rigid instance ([`bounds::JobEnergy`]), evaluated at every node as
+    /// the energies are (rule 3); `None`: not used.
+    pub job_energy: Option<bounds::JobEnergy>,
 }
 
 /// What a search found.
@@ -226,6 +229,10 @@ struct Search<'a> {
     energies: Vec<Energy>,
     /// Per energy, per job: the deadline-area hulls (rule 3).
     hulls: Vec<Vec<bounds::AreaHull>>,
+    /// Per energy, per job: the job's least transformed area per unit of its shortest
+    /// duration, `min_job / min_dur`, when that divides exactly (every rigid job: F(p)·d / d),
+    /// so the tail bound's ⌊min_job·x / min_dur⌋ is the product rate·x, with no division.
+    rates: Vec<Vec<Option<Int>>>,
     /// The lane sets of wide jobs ([`super::lanes`], rule 3) and each job's shortest attempt.
     lanes: Vec<super::lanes::LaneSet>,
     min_dur: Vec<Int>,
@@ -421,6 +428,16 @@ impl<'a> Search<'a> {
         let n = prob.jobs.len();
         let energies = bounds::energies(prob);
         let hulls = bounds::hulls(prob, &energies);
+        let rates = energies
+            .iter()
+            .map(|e| {
+                prob.jobs
+                    .iter()
+                    .zip(&e.min_job)
+                    .map(|(j, &a)| (j.min_dur > 0 && a % j.min_dur == 0).then(|| a / j.min_dur))
+                    .collect()
+            })
+            .collect();
         let root_lb = bounds::root(prob, &energies);
         let root_lb = bounds::deadline_root(prob, &energies, &hulls, root_lb, start.makespan);
         let lattice = super::lattice::Lattice::new(prob, start.makespan);
@@ -434,6 +451,7 @@ impl<'a> Search<'a> {
             cap: Int::from(prob.procs),
             energies,
             hulls,
+            rates,
             moldable: prob.jobs.iter().any(|j| j.options.len() > 1),
             lanes: super::lanes::lane_sets(prob),
             min_dur: prob.jobs.iter().map(|j| j.min_dur).collect(),
@@ -745,7 +763,7 @@ impl Search<'_> {
         // of an attempt's (transformed) minimum area remains — rounded down, still a bound.
         // At τ = t this is the plain energy bound; at τ = rel_j + rem_j·dmin_j it implies the
         // chain bound. The maximum over τ sits at a release or at an end, which are the points.
-        for e in &self.energies {
+        for (e, rates) in self.energies.iter().zip(&self.rates) {
             for &tau in &points[..np] {
                 let mut total: Int = 0;
                 for j in 0..self.n {
@@ -759,11 +777,41 @@ impl Search<'_> {
                     let left = Int::from(self.rem[j]) * dmin;
                     let done = (tau - rel[j]).max(0);
                     if done < left {
-                        total += (i128::from(e.min_job[j]) * i128::from(left - done)
-                            / i128::from(dmin)) as Int;
+                        total += match rates[j] {
+                            Some(rate) => rate * (left - done),
+                            None => {
+                                (i128::from(e.min_job[j]) * i128::from(left - done)
+                                    / i128::from(dmin)) as Int
+                            }
+                        };
                     }
                 }
                 lb = lb.max(tau + ceil_div(total, e.capacity));
+            }
+        }
+        // The job energy ([`bounds::JobEnergy`], rigid jobs: one duration each): the same tail,
+        // weighted per job, against the heaviest set of jobs that fit side by side.
+        if let Some(je) = self.limits.job_energy.as_ref().filter(|je| je.capacity > 0) {
+            for &tau in &points[..np] {
+                let mut total: Int = 0;
+                for j in 0..self.n {
+                    let w = je.weight[j];
+                    if w == 0 {
+                        continue;
+                    }
+                    if self.end[j] > tau {
+                        total += w * (self.end[j] - tau);
+                    }
+                    if self.rem[j] == 0 {
+                        continue;
+                    }
+                    let left = Int::from(self.rem[j]) * self.prob.jobs[j].min_dur;
+                    let done = (tau - rel[j]).max(0);
+                    if done < left {
+                        total += w * (left - done);
+                    }
+                }
+                lb = lb.max(tau + ceil_div(total, je.capacity));
             }
         }
         lb
