@@ -97,6 +97,7 @@ fn fresh_jobs_fill_only_in_the_any_reading() {
 ///   for shelf 3: [7, 8): 8.
 /// - idle readings, b = 1: shelf 1 as written; at 5 the scan finds F (failed, 1 processor of the
 ///   2 idle, 5 + 1 ≤ 7) and starts it: done at 6; the shelf ends at 7: 7.
+///
 /// b = 0: shelf 1 = {Z} (M1 does not fit: the break), shelf 2 at 4 = {M1, M2}, F left out (the
 /// break), T_2 = 7; F has never run, so R-SHELF-NB, R-SHELFFILL-NB and the idle reading all
 /// run it in shelves of one, [7, 8) … [11, 12): 12. The any-job reading starts F at 5 (M2's
