@@ -56,5 +56,10 @@ fn batch(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, batch);
+criterion_group! {
+    name = benches;
+    // No plots: criterion's plotters backend needs system fonts this machine may lack.
+    config = Criterion::default().without_plots();
+    targets = batch
+}
 criterion_main!(benches);
