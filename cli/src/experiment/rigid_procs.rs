@@ -126,7 +126,7 @@ fn findings(agg: &[Agg], xs: &[f64]) -> String {
             Paper::Value(23.0),
             est,
             Tolerance::PRINTED,
-            format!("{} at P = {x}", est.text(1, "%")),
+            format!("{} at P = {x}", est.signed_text(1, "%")),
         ));
         let worst: Vec<String> = xs
             .iter()
@@ -195,7 +195,7 @@ fn findings(agg: &[Agg], xs: &[f64]) -> String {
             Paper::Value(paper),
             g,
             Tolerance::PRINTED,
-            g.text(1, "%"),
+            g.signed_text(1, "%"),
         ));
     }
     verdict::table(&rows) + "\n" + verdict::LEGEND

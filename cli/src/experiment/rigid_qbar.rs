@@ -80,7 +80,7 @@ fn findings(agg: &[Agg], xs: &[f64]) -> String {
         rows.push(Finding::direction(
             format!("{fill} improves on {plain} (LPT) at P = 10000"),
             "\"seems small\" (Fig. 4(a)), no number",
-            format!("{} on average over q̄", g.text(1, "%")),
+            format!("{} on average over q̄", g.signed_text(1, "%")),
             g.value >= 0.0,
         ));
     }
@@ -127,7 +127,7 @@ fn rise_rows(agg: &[Agg], xs: &[f64]) -> Vec<Finding> {
             paper,
             est,
             Tolerance::PRINTED,
-            format!("{} at q̄ = {x}", est.text(1, "%")),
+            format!("{} at q̄ = {x}", est.signed_text(1, "%")),
         ));
     }
     rows
@@ -155,7 +155,7 @@ fn gap_rows(agg: &[Agg], xs: &[f64]) -> Vec<Finding> {
             Paper::Value(paper),
             est,
             Tolerance::PRINTED,
-            format!("{} at q̄ = {x}", est.text(1, "%")),
+            format!("{} at q̄ = {x}", est.signed_text(1, "%")),
         ));
     }
     rows

@@ -116,6 +116,51 @@ impl Estimate {
             _ => format!("{:.digits$}{unit}", self.value),
         }
     }
+
+    /// A gap or gain as the verdict tables print it: [`Estimate::text`] with the sign always
+    /// written ("+4.1% ± 0.3%", "-0.8% ± 0.5%", "+0.0%").
+    pub fn signed_text(&self, digits: usize, unit: &str) -> String {
+        let v = signed(self.value, digits, unit);
+        // A standard error that rounds to 0 is written as the bound it is below, not as none.
+        let half = 0.5 * 10f64.powi(-(digits as i32));
+        match self.se {
+            Some(se) if se.is_finite() && se > 0.0 && se < half => {
+                format!("{v} ± < {half:.prec$}{unit}", prec = digits + 1)
+            }
+            Some(se) if se.is_finite() && se > 0.0 => format!("{v} ± {se:.digits$}{unit}"),
+            _ => v,
+        }
+    }
+}
+
+/// A gap with its sign always written: "+4.1%", "-16.5%" (`unit` after the number); the one
+/// format of every gap in the campaigns' verdict tables.
+pub fn signed(x: f64, digits: usize, unit: &str) -> String {
+    if x.is_finite() {
+        format!("{x:+.digits$}{unit}")
+    } else {
+        format!("{x}{unit}")
+    }
+}
+
+/// The standard error of the ratio of means `mean(a) / mean(b)` of two measures taken on the
+/// same sets (`a[i]` and `b[i]` on set `i`), from the per-set differences `a[i] − r·b[i]`
+/// (the ratio estimator's delta method): unlike propagating both means' standard errors as if
+/// independent, what the sets share cancels. `None` below two pairs, on lengths that differ or
+/// on a zero mean of `b`.
+pub fn paired_ratio_se(a: &[f64], b: &[f64]) -> Option<f64> {
+    let n = a.len();
+    if n < 2 || b.len() != n {
+        return None;
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / n as f64;
+    let (ma, mb) = (mean(a), mean(b));
+    if mb == 0.0 || !mb.is_finite() || !ma.is_finite() {
+        return None;
+    }
+    let r = ma / mb;
+    let ss: f64 = a.iter().zip(b).map(|(x, y)| (x - r * y).powi(2)).sum();
+    Some((ss / ((n - 1) * n) as f64).sqrt() / mb.abs())
 }
 
 /// The standard error of a mean from the population standard deviation of `n` values
@@ -419,6 +464,50 @@ mod tests {
             }
         }
         assert!(holds > 100 && differs > 100, "{holds} {differs}");
+    }
+
+    /// The paired standard error of a ratio of means, computed by hand: a = (2, 1, 3, 2),
+    /// b = (1, 1, 2, 2): r = 2 / 1.5 = 4/3, per-set differences a − r·b = (2/3, −1/3, 1/3,
+    /// −2/3), Σ d² = 10/9, se = sqrt(10/9 / (4·3)) / 1.5 = sqrt(5/54) / 1.5 = 0.2028602…; the
+    /// independent propagation gives r·sqrt((se_a/ā)² + (se_b/b̄)²) = 4/3·sqrt((0.4082/2)² +
+    /// (0.2887/1.5)²) = 0.3741, nearly twice as wide. Sets that move together (b = 2a) have
+    /// none.
+    #[test]
+    fn a_gain_on_the_same_sets_has_the_paired_standard_error() {
+        let (a, b) = ([2.0, 1.0, 3.0, 2.0], [1.0, 1.0, 2.0, 2.0]);
+        let se = paired_ratio_se(&a, &b).unwrap();
+        assert!((se - (5.0f64 / 54.0).sqrt() / 1.5).abs() < 1e-12, "{se}");
+        assert!((se - 0.202_860_2).abs() < 1e-6, "{se}");
+        let indep = 4.0 / 3.0
+            * ((f64::sqrt(2.0 / 3.0) / 2.0 / 2.0).powi(2)
+                + (f64::sqrt(1.0 / 3.0) / 2.0 / 1.5).powi(2))
+            .sqrt();
+        assert!((indep - 0.374_055_7).abs() < 1e-6, "{indep}");
+        assert_eq!(
+            paired_ratio_se(&[1.0, 2.0, 3.0], &[2.0, 4.0, 6.0]),
+            Some(0.0)
+        );
+        assert_eq!(paired_ratio_se(&[1.0], &[1.0]), None);
+        assert_eq!(paired_ratio_se(&[1.0, 2.0], &[1.0]), None);
+        assert_eq!(paired_ratio_se(&[1.0, 2.0], &[0.0, 0.0]), None);
+    }
+
+    /// A gap's sign is always written.
+    #[test]
+    fn gaps_carry_their_sign() {
+        assert_eq!(signed(4.07, 1, "%"), "+4.1%");
+        assert_eq!(signed(-16.5, 1, "%"), "-16.5%");
+        assert_eq!(signed(0.0, 1, "%"), "+0.0%");
+        assert_eq!(signed(f64::NAN, 1, "%"), "NaN%");
+        assert_eq!(
+            Estimate::with_se(17.46, 0.31).signed_text(1, "%"),
+            "+17.5% ± 0.3%"
+        );
+        assert_eq!(Estimate::exact(-0.84).signed_text(1, "%"), "-0.8%");
+        assert_eq!(
+            Estimate::with_se(0.94, 0.03).signed_text(1, "%"),
+            "+0.9% ± < 0.05%"
+        );
     }
 
     /// The texts the tables print.

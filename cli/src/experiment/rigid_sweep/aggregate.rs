@@ -21,6 +21,10 @@ pub struct Agg {
     pub sets: usize,
     /// Mean total failures per scenario, averaged over the sets.
     pub mean_failures: f64,
+    /// Each set's expected ratio by set index, for the paired standard error of a gain
+    /// between two aggregates of the same sets (not written: the summary keeps its columns).
+    #[serde(skip)]
+    pub per_set: Vec<(u64, f64)>,
 }
 
 /// Aggregates cells by (x, algo, priority), in first-seen order.
@@ -61,6 +65,12 @@ pub fn aggregate(cells: &[RigidCell]) -> Vec<Agg> {
                 max,
                 sets: rows.len(),
                 mean_failures: mf,
+                per_set: {
+                    let mut v: Vec<(u64, f64)> =
+                        rows.iter().map(|(c, s)| (c.set, s.mean)).collect();
+                    v.sort_by_key(|e| e.0);
+                    v
+                },
             }
         })
         .collect()

@@ -585,8 +585,8 @@ fn gain_line(m: Measure, rd: NodeReturns, results: &[SynthCell]) -> String {
     let tol = Tolerance::PRINTED;
     let v = verdict::judge(Paper::Value(2.0), Estimate::with_se(sp[0], se), tol);
     format!(
-        "\nGain SFSJ − Baseline (useful, paired per seed): {:.2} ± {:.2} points over {} seeds (paper: 2; {}: {}).\n",
-        sp[0],
+        "\nGain SFSJ − Baseline (useful, paired per seed): {} ± {:.2} points over {} seeds (paper: +2; {}: {}).\n",
+        verdict::signed(sp[0], 2, ""),
         se,
         d.len(),
         tol.text(),
