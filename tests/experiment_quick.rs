@@ -355,7 +355,7 @@ fn moldable_eps_and_time_grid_options() {
         ..quick(dir.path())
     };
     let o = experiment::run("moldable-table1", &opts).unwrap();
-    assert!(o.markdown.contains("ε = 1/10") && o.markdown.contains("times exact"));
+    assert!(o.markdown.contains("ε = 0.1,") && o.markdown.contains("times exact"));
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("manifest.json")).unwrap())
             .unwrap();

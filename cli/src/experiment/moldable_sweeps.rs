@@ -19,7 +19,7 @@ use super::eval;
 use super::moldable_table1::{self, mold_cell, MoldCell, MoldSetup};
 use super::moldable_table1_paper;
 use super::runner::{self, Cell};
-use super::verdict::{self, Finding};
+use super::verdict::{self, se_from_pop_std, Estimate, Finding, Paper, Tolerance};
 use super::{fmt3, labels, version, Options, Outcome};
 use crate::render::plot::{self, Chart, Figure, LineChart, LinePlot, Series};
 use resched::error::Result;
@@ -110,8 +110,9 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     files.push(p);
 
     let mut md = format!(
-        "# {name} (resched {})\n\nseed {seed}, mix model, LPT, ε = {eps}, times {}, {sets} sets × {scenarios} scenarios per point{}; expected makespan / L' (mean over sets).\n\n",
+        "# {name} (resched {})\n\nseed {seed}, mix model, LPT, ε = {}, times {}, {sets} sets × {scenarios} scenarios per point{}; expected makespan / L' (mean over sets).\n\n",
         super::build_label(),
+        crate::render::decimal(eps),
         super::times_label(grid_bits),
         if opts.quick { " (quick)" } else { "" }
     );
@@ -128,10 +129,11 @@ pub fn run(opts: &Options) -> Result<Outcome> {
         panels,
     )
     .with_subtitle(format!(
-        "around P = {}, n = {}, λ = {:e}; ε = {eps}, LPT, {sets} sets × {scenarios} scenarios per point, seed {seed}{}; error bars: ± 1 standard deviation over the {sets} sets",
+        "around P = {}, n = {}, λ = {:e}; ε = {}, LPT, {sets} sets × {scenarios} scenarios per point, seed {seed}{}; error bars: ± 1 standard deviation over the {sets} sets",
         base.0,
         base.1,
         base.2,
+        crate::render::decimal(eps),
         if opts.quick { " (quick)" } else { "" }
     ));
     files.extend(plot::write_both(&fig, &dir.join("figure5"))?);
@@ -444,9 +446,9 @@ fn lambda_finding(ll: &[(f64, f64)], bl: &[(f64, f64)]) -> Finding {
         "LPA barely affected by λ; BATCH worse as λ grows",
         "yes (Fig. 5(c))",
         format!(
-            "LPA spread {:.3}; BATCH from λ min to max {:+.3}",
+            "LPA spread {:.3}; BATCH from λ min to max {}",
             spread(ll),
-            brise
+            verdict::signed(brise, 3, "")
         ),
         spread(ll) < brise.abs() && brise > 0.0,
     )
@@ -454,8 +456,10 @@ fn lambda_finding(ll: &[(f64, f64)], bl: &[(f64, f64)]) -> Finding {
 
 /// Table 1 "summarizes the makespan ratios ... over the entire set of experiments" (Section
 /// 5.4): our reading for its mix column is the mean over every point of Figures 4 and 5 (each
-/// point's expected ratio weighs the same) and the largest ratio met at any point. The
-/// section's Markdown; its numbers also go into `summary`.
+/// point's expected ratio weighs the same) and the largest ratio met at any point. Each is
+/// judged by the one rule as Table 1's cells are: the mean within 5% or 2 standard errors (the
+/// points' standard errors over their sets, combined as independent), the maximum within 5%.
+/// The section's Markdown; its numbers also go into `summary`.
 fn table1_mix(
     points: &[Point],
     base: Point,
@@ -469,44 +473,71 @@ fn table1_mix(
     );
     let mut t1_rows = Vec::new();
     for &a in columns {
-        let per_point: Vec<(f64, f64)> = points
+        let per_point: Vec<(f64, f64, Option<f64>)> = points
             .iter()
             .map(|&pt| {
-                let (e, _, mx) = moldable_table1::aggregate(&at(results, pt), a);
-                (e, mx)
+                let cs = at(results, pt);
+                let (e, sd, mx) = moldable_table1::aggregate(&cs, a);
+                (e, mx, se_from_pop_std(sd, cs.len()))
             })
             .collect();
         let (mean, _, _) = eval::summary(per_point.iter().map(|x| x.0));
+        let se = per_point
+            .iter()
+            .map(|x| x.2.map(|s| s * s))
+            .sum::<Option<f64>>()
+            .map(|v| v.sqrt() / per_point.len() as f64);
         let max = per_point
             .iter()
             .map(|x| x.1)
             .fold(f64::NEG_INFINITY, f64::max);
         let (ours_default, _, _) = moldable_table1::aggregate(&at(results, base), a);
-        let Some((pe, pm)) = moldable_table1_paper::paper_value(a, MoldModel::Mix) else {
+        // An algorithm without a cell (not run by the build that computed them) has no row.
+        let Some((pe, pm)) =
+            moldable_table1_paper::paper_value(a, MoldModel::Mix).filter(|_| mean.is_finite())
+        else {
             continue;
         };
+        let est = Estimate { value: mean, se };
+        let v_mean = verdict::judge(Paper::Value(pe), est, Tolerance::PRINTED);
+        let v_max = verdict::judge(
+            Paper::Value(pm),
+            Estimate::exact(max),
+            Tolerance::Relative(0.05),
+        );
         t1_rows.push(vec![
             a.to_string(),
             fmt3(ours_default),
-            format!("{} ({:+.1}%)", fmt3(mean), 100.0 * (mean / pe - 1.0)),
+            format!(
+                "{} ({})",
+                est.text(3, ""),
+                verdict::signed(100.0 * (mean / pe - 1.0), 1, "%")
+            ),
             pe.to_string(),
+            v_mean.text().into(),
             fmt3(max),
             pm.to_string(),
+            v_max.text().into(),
         ]);
-        summary.json.push(serde_json::json!({"sweep": "all points", "algo": a, "expected": mean, "maximum": max,
-            "default_point_expected": ours_default, "paper_expected": pe, "paper_maximum": pm, "points": points.len()}));
+        summary.json.push(serde_json::json!({"sweep": "all points", "algo": a, "expected": mean, "expected_se": se, "maximum": max,
+            "default_point_expected": ours_default, "paper_expected": pe, "paper_maximum": pm, "points": points.len(),
+            "verdict_expected": v_mean.plain(), "verdict_maximum": v_max.plain()}));
     }
     md.push_str(&runner::markdown_table(
         &[
             "algorithm".into(),
             "default point".into(),
-            "mean over all points".into(),
+            "mean over all points ± se".into(),
             "paper (Table 1, mix)".into(),
+            "verdict (within 5% or 2 se)".into(),
             "maximum over all points".into(),
             "paper maximum".into(),
+            "verdict (within 5%)".into(),
         ],
         &t1_rows,
     ));
+    md.push('\n');
+    md.push_str(verdict::LEGEND);
     md.push('\n');
     md
 }

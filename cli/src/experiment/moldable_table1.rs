@@ -316,9 +316,10 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     files.push(p);
 
     let mut md = format!(
-        "# {name} (resched {})\n\nseed {seed}, P = {procs}, n = {jobs}, λ = {lambda:e}, {sets} sets × {scenarios} scenarios, ε = {eps}, LPT, times {}{}. \
+        "# {name} (resched {})\n\nseed {seed}, P = {procs}, n = {jobs}, λ = {lambda:e}, {sets} sets × {scenarios} scenarios, ε = {}, LPT, times {}{}. \
          Each entry: ours (paper, difference).\n\n",
         super::build_label(),
+        crate::render::decimal(eps),
         super::times_label(grid_bits),
         if opts.quick { " (quick)" } else { "" }
     );
@@ -332,7 +333,8 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     files.push(p);
     runner::write_results_and_summary(&dir, &manifest, &t.summary, &results, &md, &mut files)?;
     let run = format!(
-        "P = {procs}, n = {jobs}, λ = {lambda:e}, ε = {eps}, LPT, {sets} sets × {scenarios} scenarios per model, seed {seed}{}",
+        "P = {procs}, n = {jobs}, λ = {lambda:e}, ε = {}, LPT, {sets} sets × {scenarios} scenarios per model, seed {seed}{}",
+        crate::render::decimal(eps),
         if opts.quick { " (quick)" } else { "" }
     );
     // ± 1 standard error over the sets of each (algorithm, model).

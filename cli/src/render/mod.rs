@@ -11,6 +11,18 @@
 pub mod gantt;
 pub mod plot;
 
+use resched::time::Time;
+
+/// A parameter as a figure or a page prints it: its exact decimal when it has one of at most
+/// six places ("ε = 0.3", not "3/10"), else the exact fraction with its value to three places
+/// ("1/3 ≈ 0.333"): exact either way, and readable.
+pub fn decimal(t: &Time) -> String {
+    match t.decimal_places(6) {
+        Some(k) => t.to_decimal_string(k),
+        None => format!("{t} ≈ {}", t.to_decimal_string(3)),
+    }
+}
+
 /// The `<metadata>` element of every SVG: this build, as JSON text.
 pub fn metadata_element() -> String {
     let json = serde_json::json!({ "resched": crate::provenance::this_build() }).to_string();
@@ -92,6 +104,16 @@ mod tests {
             "a&lt;b&gt;&amp;&quot;c&apos;␀␇␉␊␡\u{fffd}\u{fffd}é😀"
         );
         assert_eq!(xml_chars("<&\u{1f}"), "<&\u{241f}");
+    }
+
+    /// ε = 3/10 reads "0.3"; 1/4 "0.25"; an integer has no point; 1/3 keeps its fraction.
+    #[test]
+    fn parameters_read_as_decimals() {
+        let t = |s: &str| s.parse::<Time>().unwrap();
+        assert_eq!(decimal(&t("3/10")), "0.3");
+        assert_eq!(decimal(&t("1/4")), "0.25");
+        assert_eq!(decimal(&t("2")), "2");
+        assert_eq!(decimal(&t("1/3")), "1/3 ≈ 0.333");
     }
 
     #[test]

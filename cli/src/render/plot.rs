@@ -243,20 +243,26 @@ impl LinePlot {
             .collect()
     }
 
-    /// The series as drawn: on categories, series `k` of `n` moved by its share of 70% of a
-    /// category's width.
+    /// The series as drawn: on categories, our series `k` of `n` moved by its share of 70% of a
+    /// category's width, and each paper series at the same place as the series it is drawn
+    /// like, so that the paper's value sits on the x of ours, not beside another series'.
     fn placed(&self) -> Vec<(Series, Style)> {
-        let drawn = self.drawn();
-        let n = drawn.len();
-        drawn
+        let n = self.chart.series.len();
+        let dx = |k: usize| {
+            if self.categories && n > 1 {
+                0.7 * (k as f64 / (n - 1) as f64 - 0.5)
+            } else {
+                0.0
+            }
+        };
+        let like: Vec<usize> = (0..n).chain(self.paper.iter().map(|p| p.like)).collect();
+        self.drawn()
             .into_iter()
-            .enumerate()
-            .map(|(k, (s, st))| {
+            .zip(like)
+            .map(|((s, st), k)| {
                 let mut s = s.clone();
-                if self.categories && n > 1 {
-                    let dx = 0.7 * (k as f64 / (n - 1) as f64 - 0.5);
-                    s.points.iter_mut().for_each(|p| p.0 += dx);
-                }
+                let d = dx(k);
+                s.points.iter_mut().for_each(|p| p.0 += d);
                 (s, st)
             })
             .collect()
@@ -390,7 +396,7 @@ impl Figure {
             .sum();
         (
             self.panel_size.0 * cols as u32,
-            self.panel_size.1 * rows as u32 + head,
+            self.panel_size.1 * rows as u32 + head + TOP_MARGIN,
         )
     }
 
@@ -427,6 +433,12 @@ impl Figure {
 
 /// Space above and below a title, in pixels.
 const HEAD_PAD: u32 = 12;
+
+/// White space above a figure's title, in pixels: a title is not drawn against the top edge.
+const TOP_MARGIN: u32 = 14;
+
+/// Space above and below a panel's title, in pixels (half of it above).
+const PANEL_TITLE_PAD: u32 = 18;
 
 /// The figure with every text passed through [`super::xml_chars`]: plotters' SVG backend
 /// escapes markup but writes control characters as they are, which XML forbids (titles and
@@ -629,7 +641,7 @@ fn plot_err<E: std::fmt::Display>(e: E) -> Error {
 
 fn draw_figure<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, fig: &Figure) -> Result<()> {
     root.fill(&WHITE).map_err(plot_err)?;
-    let mut area = root.clone();
+    let mut area = root.clone().margin(TOP_MARGIN, 0, 0, 0);
     for h in fig.head() {
         area = style::head(&area, &h, HEAD_PAD / 2)?;
     }
@@ -653,7 +665,7 @@ fn panel_frame<DB: DrawingBackend>(
     entries: &[(String, Swatch)],
 ) -> Result<DrawingArea<DB, Shift>> {
     let w = area.dim_in_pixel().0.saturating_sub(16);
-    let area = style::head(area, &style::fit(title, w, 18, 11), 10)?;
+    let area = style::head(area, &style::fit(title, w, 18, 11), PANEL_TITLE_PAD)?;
     let area = style::head(&area, &style::fit(note, w, 12, 10), 4)?;
     if entries.is_empty() {
         return Ok(area);
@@ -663,6 +675,23 @@ fn panel_frame<DB: DrawingBackend>(
     let (plot, legend) = style::split_legend(&area, place);
     style::draw_legend(&legend, entries, place)?;
     Ok(plot)
+}
+
+/// The note of a panel whose every value is 0, or that has none: its axis is then a default
+/// one around 0, and the note says why the panel is flat. `None` when some value is not 0.
+fn flat_note(values: impl Iterator<Item = f64>) -> Option<&'static str> {
+    let mut any = false;
+    for v in values.filter(|v| v.is_finite()) {
+        if v != 0.0 {
+            return None;
+        }
+        any = true;
+    }
+    Some(if any {
+        "every value is 0"
+    } else {
+        "no value to draw"
+    })
 }
 
 /// Whether `v` can be drawn on an axis of `scale`.
@@ -726,7 +755,18 @@ fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &LinePlot) ->
         .iter()
         .map(|(s, st)| (s.label.clone(), Swatch::Line(*st)))
         .collect();
-    let area = panel_frame(area, &c.title, &p.note, &entries)?;
+    let flat = flat_note(
+        drawn
+            .iter()
+            .flat_map(|(s, _)| s.points.iter().map(|q| q.1))
+            .filter(|&y| drawable(y, p.y_scale) || y == 0.0),
+    );
+    let note = match (flat, p.note.is_empty()) {
+        (Some(f), true) => f.to_string(),
+        (Some(f), false) => format!("{}; {f}", p.note),
+        (None, _) => p.note.clone(),
+    };
+    let area = panel_frame(area, &c.title, &note, &entries)?;
     let ((x0, x1), (y0, y1)) = plot_ranges(p, &drawn);
     let xa = NatAxis::new(x0, x1, p.x_scale, &p.x_unit).labelled_at(&p.x_ticks);
     let ya = NatAxis::new(y0, y1, p.y_scale, &p.y_unit);
@@ -873,7 +913,9 @@ fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> 
         .enumerate()
         .map(|(i, s)| (s.label.clone(), Swatch::Bar(c.style_of(i))))
         .collect();
-    let area = panel_frame(area, &c.title, "", &entries)?;
+    let flat = flat_note(c.series.iter().flat_map(|s| s.values.iter().copied()));
+    // default: a panel with values to show has no note
+    let area = panel_frame(area, &c.title, flat.unwrap_or(""), &entries)?;
     let ng = c.groups.len().max(1);
     let ns = c.series.len().max(1);
     let (mut y0, mut y1) = (0.0f64, f64::NEG_INFINITY);
@@ -893,10 +935,13 @@ fn draw_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, c: &BarChart) -> 
     if !y1.is_finite() {
         y1 = 1.0;
     }
-    let (y0, y1) = c
-        .y_range
-        // default: the data's own range with 8 % headroom, unless the chart fixes one
-        .unwrap_or((y0, y1 + (y1 - y0).abs().max(1e-9) * 0.08));
+    let (y0, y1) = match c.y_range {
+        Some(r) => r,
+        // Every value 0 and no reference above it: an axis of ±1 around 0, not one of 1e-10.
+        None if y1 - y0 < 1e-9 => (y0 - 1.0, y1 + 1.0),
+        // The data's own range with 8 % headroom.
+        None => (y0, y1 + (y1 - y0) * 0.08),
+    };
     let (y0, y1, base) = bar_base(y0, y1, c.reference);
     let ya = NatAxis::new(y0, y1, Scale::Linear, "");
     let y_w = tick_label_width(&ya);
@@ -1083,6 +1128,102 @@ mod tests {
         let mut bad = p;
         bad.paper[0].like = 3;
         assert!(alone(Chart::Plot(bad)).is_err());
+    }
+
+    /// On categories each series is set apart, and the paper's value of a series sits on that
+    /// series' x (its category plus the series' own offset), not at an offset of its own.
+    #[test]
+    fn paper_values_sit_on_their_series_x() {
+        let names: Vec<String> = ["Roofline", "Amdahl", "Mix"].map(String::from).to_vec();
+        let ours = |l: &str, y: f64| Series::new(l, vec![(0.0, y), (1.0, y), (2.0, y)]);
+        let p = LinePlot::from(LineChart {
+            series: vec![ours("LPA", 1.1), ours("BATCH", 1.2), ours("MINTIME", 1.3)],
+            ..LineChart::default()
+        })
+        .categorical(&names)
+        .with_paper(2, Series::new("MINTIME (paper)", vec![(1.0, 1.4)]))
+        .with_paper(0, Series::new("LPA (paper)", vec![(2.0, 1.0)]));
+        let placed = p.placed();
+        let xs: Vec<Vec<f64>> = placed
+            .iter()
+            .map(|(s, _)| s.points.iter().map(|q| q.0).collect())
+            .collect();
+        let near = |got: &[f64], want: &[f64]| {
+            got.len() == want.len() && got.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-12)
+        };
+        // Three series over 70% of a category: offsets −0.35, 0, +0.35.
+        assert!(near(&xs[0], &[-0.35, 0.65, 1.65]), "{xs:?}");
+        assert!(near(&xs[1], &[0.0, 1.0, 2.0]), "{xs:?}");
+        assert!(near(&xs[2], &[0.35, 1.35, 2.35]), "{xs:?}");
+        // MINTIME's paper value on MINTIME's x at Amdahl, LPA's on LPA's at Mix.
+        assert!(near(&xs[3], &[1.35]) && near(&xs[4], &[1.65]), "{xs:?}");
+        // Not on categories: the paper's x as it gives it.
+        let q = LinePlot::from(line()).with_paper(1, Series::new("p", vec![(0.5, 1.2)]));
+        assert_eq!(q.placed()[2].0.points, [(0.5, 1.2)]);
+    }
+
+    /// A panel whose every value is 0 gets a ±1 axis around 0 (not one of 1e-10) and says so;
+    /// a line panel of zeros says so too, and a panel with a value other than 0 does not.
+    #[test]
+    fn a_panel_of_zeros_has_an_axis_and_says_so() {
+        let b = BarChart {
+            title: "change against Baseline".into(),
+            groups: vec!["a".into(), "b".into()],
+            series: vec![BarSeries {
+                label: "SFSJ".into(),
+                values: vec![0.0, 0.0],
+                err: None,
+            }],
+            ..Default::default()
+        };
+        let s = alone(Chart::Bar(b.clone())).unwrap();
+        assert!(s.contains("every value is 0"), "{s}");
+        let doc = roxmltree::Document::parse(&s).unwrap();
+        let ticks: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.is_text())
+            .filter_map(|n| n.text())
+            .map(str::trim)
+            .collect();
+        for t in ["1.0", "0", "-1.0"] {
+            assert!(ticks.contains(&t), "no tick {t}: {ticks:?}");
+        }
+        assert!(
+            !ticks
+                .iter()
+                .any(|t| t.contains("e-") || t.contains("0.0000")),
+            "{ticks:?}"
+        );
+        let mut some = b;
+        some.series[0].values[1] = 2.0;
+        assert!(!alone(Chart::Bar(some))
+            .unwrap()
+            .contains("every value is 0"));
+        let mut c = line();
+        c.reference = None;
+        for sr in &mut c.series {
+            sr.points.iter_mut().for_each(|q| q.1 = 0.0);
+            sr.err = None;
+        }
+        assert!(alone(Chart::Line(c)).unwrap().contains("every value is 0"));
+        assert!(!alone(Chart::Line(line()))
+            .unwrap()
+            .contains("every value is 0"));
+    }
+
+    /// A figure's title is drawn below a margin, not against the top edge: the first text's y
+    /// (its top, the SVG's `dominant-baseline`) is at least the margin.
+    #[test]
+    fn the_title_has_a_top_margin() {
+        let fig = Figure::grid("A title", 1, vec![Chart::Line(line())]);
+        let s = svg(&fig).unwrap();
+        let doc = roxmltree::Document::parse(&s).unwrap();
+        let title = doc
+            .descendants()
+            .find(|n| n.has_tag_name("text") && n.text().is_some_and(|t| t.contains("A title")))
+            .unwrap();
+        let y: f64 = title.attribute("y").unwrap().parse().unwrap();
+        assert!(y >= f64::from(TOP_MARGIN), "title at y = {y}: {s}");
     }
 
     #[test]

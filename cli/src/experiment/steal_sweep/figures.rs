@@ -40,6 +40,10 @@ pub fn figures(
     seeds: &str,
 ) -> Vec<(String, Figure)> {
     let mut out = Vec::new();
+    let mut seed_ids: Vec<u64> = results.iter().map(|c| c.seed).collect();
+    seed_ids.sort_unstable();
+    seed_ids.dedup();
+    let n_seeds = seed_ids.len();
     for r in NodeReturns::ALL {
         let panels = workloads
             .iter()
@@ -48,8 +52,13 @@ pub fn figures(
         let title = format!(
             "steal-sweep: SFSJ / Baseline against the MTBF (cf. Figures 9–11), node returns {r} by the plan"
         );
-        let sub =
-            format!("{seeds}; error bars: ± 1 standard error over the seeds of the paired ratio");
+        let sub = if n_seeds > 1 {
+            format!(
+                "{seeds}; error bars: ± 1 standard error over the {n_seeds} seeds of the paired ratio"
+            )
+        } else {
+            format!("{seeds}; one seed: no error bars")
+        };
         out.push((
             format!("figure9-{r}"),
             Figure::grid(title, 3, panels).with_subtitle(sub),
