@@ -136,6 +136,7 @@ fn search_opt(prob: &problem::IntProblem) -> i64 {
         node_limit: None,
         memo_limit: 100_000,
         lower_bound: 0,
+        job_energy: None,
     };
     let out = search::solve(prob, greedy::best(prob), limits);
     assert!(out.optimal);
@@ -209,4 +210,44 @@ fn the_last_two_anchors_are_proven() {
         assert!(r.stats.fit_nodes > 0, "seed {seed}");
         assert_eq!(check::check(&inst, &sc, &r.schedule).unwrap(), r.makespan);
     }
+}
+
+/// The root stage keeps to the caller's deadline: rigid P = 8, A = 40, seed 4's area question
+/// at 110 needs ≈ 3.4 M nodes, more than a 10 s limit affords on a loaded machine. With a
+/// deadline already past, the stage stops at its first reading of the clock (every 4096
+/// nodes), proves nothing (the bound stays 110, no schedule) and answers at once; with a
+/// deadline far ahead it answers exactly as the node budget alone does (same answer, same
+/// nodes), so the clock only ever shortens the stage.
+#[test]
+fn the_root_stage_stops_at_its_deadline() {
+    use resched::opt::exact_fit::{at_root, ROOT_NODES};
+    use std::time::Instant;
+    let (inst, sc) = generate::anchor_rigid(40, 8, 4);
+    let prob = problem::build(&inst, &sc).unwrap();
+    let energies = bounds::energies(&prob);
+    let lb = bounds::root(&prob, &energies);
+    assert_eq!(lb, 110);
+    let past = at_root(
+        &prob,
+        &energies,
+        lb,
+        116,
+        ROOT_NODES,
+        Some(Instant::now()),
+        |x| x,
+    );
+    assert_eq!(past.lower_bound, 110);
+    assert!(past.schedule.is_none());
+    assert!(
+        (4096..=2 * 4096).contains(&past.nodes),
+        "{} nodes",
+        past.nodes
+    );
+    let ids: Vec<i64> = (0..=8).collect();
+    let fit = ExactFit::rigid(&prob, &ids, 8, 110).unwrap();
+    let ahead = Instant::now() + Duration::from_secs(3600);
+    let (a, sa) = fit.decide(20_000, 100_000);
+    let (b, sb) = fit.decide_until(20_000, 100_000, Some(ahead));
+    assert_eq!(a, Answer::Unknown);
+    assert_eq!((b, sb.nodes), (a, sa.nodes));
 }

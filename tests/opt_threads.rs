@@ -27,14 +27,9 @@ fn cases() -> Vec<(String, Instance, Scenario, Time)> {
     let mut v = Vec::new();
     // Chosen where the root bound (with the lane and energy bounds) is still below OPT.
     // Seed 7 (A = 16, OPT 26) left: its F_4 energy is exactly 32·25, and the zero-slack stage
-    // (`opt::exact_fit`) proves 25 infeasible at the root.
-    for (attempts, seed, opt) in [
-        (16usize, 6u64, 41),
-        (16, 10, 17),
-        (16, 29, 51),
-        (20, 1, 68),
-        (20, 2, 56),
-    ] {
+    // (`opt::exact_fit`) proves 25 infeasible at the root; seed 6 (A = 16, OPT 41) left: the
+    // job energy (`opt::bounds::JobEnergy`) proves 41 at the root.
+    for (attempts, seed, opt) in [(16usize, 10u64, 17), (16, 29, 51), (20, 1, 68), (20, 2, 56)] {
         let (inst, sc) = generate::anchor_rigid(attempts, 8, seed);
         v.push((
             format!("rigid A={attempts} P=8 seed {seed}"),
@@ -91,7 +86,7 @@ fn a_stopped_portfolio_reports_a_raised_bound_and_the_exact_gap() {
         raised += usize::from(lb > r.stats.root_lower_bound);
     }
     assert!(
-        raised >= 3,
+        raised >= 2,
         "the shared bound rose above the root on only {raised} instances"
     );
 }

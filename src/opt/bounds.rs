@@ -219,7 +219,7 @@ impl JobEnergy {
         }
         let load = Self::load(prob, &self.weight);
         let c = i128::from(self.capacity);
-        // The bound is at most the sum of the chains (every w_j ≤ W*), which fits an Int.
+        // unreachable: the bound is at most the sum of the chains (every w_j ≤ W*), an Int
         Int::try_from((load + c - 1) / c).unwrap_or(Int::MAX)
     }
 
