@@ -267,7 +267,7 @@ fn sweep_table(tn: &str, r: NodeReturns, grid: &Grid, results: &[StealCell], s: 
     s.markdown
         .push_str(&runner::markdown_table(&header, &table));
     s.markdown.push('\n');
-    s.markdown.push_str(&format!("{}\n", VERDICT_NOTE));
+    s.markdown.push_str(&format!("{}\n\n", VERDICT_NOTE));
 }
 
 /// How the verdict column reads (Section 6.2's statements, [`paper_claim`]).
