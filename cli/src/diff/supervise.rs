@@ -56,17 +56,27 @@ pub fn new_mark() -> String {
 
 /// Runs `start` (which spawns a program) with the list of live programs locked, and records the
 /// program's pid: a concurrent [`sweep`] never mistakes a program just started for an orphan.
-/// `None` when resched is ending.
-pub fn started<T>(start: impl FnOnce() -> T, pid: impl Fn(&T) -> Option<u32>) -> Option<T> {
+/// When resched is ending, nothing starts and the caller waits for the end ([`await_the_end`]).
+pub fn started<T>(start: impl FnOnce() -> T, pid: impl Fn(&T) -> Option<u32>) -> T {
     let mut live = lock_live();
     if live.ending {
-        return None;
+        drop(live);
+        await_the_end();
     }
     let t = start();
     if let Some(p) = pid(&t) {
         live.pids.insert(p);
     }
-    Some(t)
+    t
+}
+
+/// Blocks for good: only the signal thread sets `ending`, and it then cleans up and ends the
+/// process by the signal. A worker that returned instead (an error, a report, the exit code of
+/// a run whose program the clean-up killed) could end resched first with another status.
+fn await_the_end() -> ! {
+    loop {
+        std::thread::park();
+    }
 }
 
 /// The program `pid` was reaped (its pid may be reused from now on).
@@ -252,6 +262,9 @@ impl Supervisor {
 
 impl Drop for Supervisor {
     fn drop(&mut self) {
+        if lock_live().ending {
+            await_the_end();
+        }
         #[cfg(unix)]
         if let Some(h) = self.handle.take() {
             h.close();
