@@ -4,9 +4,9 @@
 #
 # 1. A build venv under the cargo target dir (nothing outside the checkout changes) with maturin
 #    from PyPI builds the abi3 wheel (one wheel for every CPython ≥ 3.9) into target/wheels/.
-#    By default under the dev profile, which carries the test profile's settings (Cargo.toml),
-#    so after `cargo test` only the bindings and the crates whose features differ compile;
-#    `bash python/ci.sh --release` builds the release wheel a user would install.
+#    By default under the dev profile, which carries the test profile's settings (Cargo.toml):
+#    overflow checks on, as in the Rust tests; `bash python/ci.sh --release` builds the release
+#    wheel a user would install.
 # 2. A fresh test venv, made anew on every run, installs that wheel (no Rust toolchain or build
 #    step involved) with pytest, hypothesis, pandas, matplotlib, mypy and evalys from PyPI, and
 #    runs the tests from outside the source tree, so the installed package is what is imported.
