@@ -1,6 +1,6 @@
 //! The readings of R-SHELFFILL (rigid paper Section 4.4, Algorithm 3) side by side: Algorithm 3
 //! as written ([`shelf::Shelf`], failed jobs restart on their own processors) and the
-//! idle-processor reading ([`shelf_idle::ShelfIdle`], the shelf's idle processors take queued
+//! idle-processor reading ([`Shelf::idle_fill`], the shelf's idle processors take queued
 //! failed jobs, or any queued job).
 //!
 //! Golden cases computed by hand (each step in its comment), then the manual tools behind
@@ -9,8 +9,7 @@
 use resched::bounds;
 use resched::engine;
 use resched::model::{Instance, Scenario};
-use resched::schedulers::shelf::Shelf;
-use resched::schedulers::shelf_idle::{Pool, ShelfIdle};
+use resched::schedulers::shelf::{Pool, Shelf};
 use resched::schedulers::Priority;
 use resched::workload::sampling::FailureLaw;
 use resched::workload::swf::{Oversize, SwfLog};
@@ -46,16 +45,19 @@ fn build(k: usize, inst: &Instance, pr: Priority) -> Box<dyn engine::Scheduler> 
     match k / 2 {
         0 => Box::new(Shelf::new(false, b, &keys, p, pr, 0)),
         1 => Box::new(Shelf::new(true, b, &keys, p, pr, 0)),
-        2 => Box::new(ShelfIdle::new(b, Pool::Failed, &keys, p, pr, 0)),
-        _ => Box::new(ShelfIdle::new(b, Pool::Any, &keys, p, pr, 0)),
+        2 => Box::new(Shelf::idle_fill(b, Pool::Failed, &keys, p, pr, 0)),
+        _ => Box::new(Shelf::idle_fill(b, Pool::Any, &keys, p, pr, 0)),
     }
 }
 
+/// The reading's makespan, its schedule passed by the invariant checker.
 fn makespan(k: usize, inst: &Instance, sc: &Scenario, pr: Priority) -> Time {
     let mut s = build(k, inst, pr);
-    engine::run(inst, sc, s.as_mut())
-        .unwrap_or_else(|e| panic!("{}: {e}", READINGS[k]))
-        .makespan
+    let run = engine::run(inst, sc, s.as_mut()).unwrap_or_else(|e| panic!("{}: {e}", READINGS[k]));
+    let checked = resched::check::check(inst, sc, &run.schedule)
+        .unwrap_or_else(|v| panic!("{}: {v}", READINGS[k]));
+    assert_eq!(checked, run.makespan, "{}", READINGS[k]);
+    run.makespan
 }
 
 fn inst(procs: u32, jobs: &[(u32, i64)]) -> Instance {

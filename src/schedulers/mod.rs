@@ -12,7 +12,7 @@
 //!   ([`rlist::Reservations::Kept`], the reading of the paper's own simulator);
 //! - `r-shelf-b`, `r-shelf-nb`, `r-shelffill-b`, `r-shelffill-nb` (Algorithms 2 and 3,
 //!   [`shelf::Shelf`]); a second reading of Algorithm 3 that fills the shelf's idle processors,
-//!   for the comparison in docs/results/rigid-shelffill.md ([`shelf_idle::ShelfIdle`]).
+//!   for the comparison in docs/results/rigid-shelffill.md ([`shelf::Shelf::idle_fill`]).
 //!
 //! Moldable algorithms (moldable paper Section 4, [`moldable`]): `lpa-list` (alias `list`),
 //! `mintime`, `minarea`, `batch-list` and `batch-list-uniform` (ε > 0, default 3/10).
@@ -28,6 +28,5 @@ pub mod moldable;
 pub mod priority;
 pub mod rlist;
 pub mod shelf;
-pub mod shelf_idle;
 
 pub use priority::Priority;
