@@ -33,10 +33,19 @@ fn thread_cpu() -> Option<f64> {
 }
 
 fn env_list(name: &str, default: &str) -> Vec<u64> {
-    std::env::var(name)
-        .unwrap_or_else(|_| default.to_string())
-        .split(',')
-        .filter_map(|s| s.trim().parse().ok())
+    // default: the variable unset means the documented default list
+    let text = std::env::var(name).unwrap_or_else(|_| default.to_string());
+    text.split(',')
+        .map(|s| {
+            s.trim().parse().unwrap_or_else(|_| {
+                // A mistyped knob would otherwise measure another table than the one asked for.
+                eprintln!(
+                    "{name}: `{}` is not a whole number (a comma list is expected)",
+                    s.trim()
+                );
+                std::process::exit(2)
+            })
+        })
         .collect()
 }
 
