@@ -36,6 +36,7 @@ fn env_list(name: &str, default: &str) -> Vec<u64> {
     // default: the variable unset means the documented default list
     let text = std::env::var(name).unwrap_or_else(|_| default.to_string());
     text.split(',')
+        .filter(|s| !s.trim().is_empty())
         .map(|s| {
             s.trim().parse().unwrap_or_else(|_| {
                 // A mistyped knob would otherwise measure another table than the one asked for.
