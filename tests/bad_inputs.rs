@@ -96,6 +96,8 @@ struct After {
 /// What one run of the binary gave.
 struct Ran {
     code: Option<i32>,
+    /// The signal that ended the child, if one did.
+    signal: Option<i32>,
     /// Peak resident set size of the child, in bytes.
     peak_rss: u64,
     stdout: String,
@@ -290,6 +292,7 @@ fn run(name: &str, dir: &Path, case: &Case) -> Result<Ran, String> {
     };
     Ok(Ran {
         code: status.code(),
+        signal: std::os::unix::process::ExitStatusExt::signal(&status),
         peak_rss,
         stdout: out.join().unwrap_or_default(),
         stderr: err.join().unwrap_or_default(),
@@ -340,7 +343,9 @@ fn hard_rules(name: &str, ran: &Ran, inputs: &[String]) -> Vec<String> {
     }
     if ran.code.is_none() {
         broken.push(format!(
-            "{name}: killed by a signal (an abort?)\nstderr: {}",
+            "{name}: killed by signal {} (6 is an abort)\nstderr: {}",
+            ran.signal
+                .map_or_else(|| "?".to_string(), |s| s.to_string()),
             ran.stderr
         ));
     }

@@ -221,7 +221,7 @@ struct Session {
 
 impl Session {
     fn start(template: &Template) -> Result<Session> {
-        ignore_sigpipe();
+        super::supervise::ignore_sigpipe();
         let argv = template.render(&|_| String::new());
         let (mut child, mark) = process::spawn(&argv, Stdio::piped())?;
         let (Some(stdin), Some(stdout), Some(err)) =
@@ -454,25 +454,6 @@ pub fn response(line: &str, id: u64) -> (std::result::Result<Answer, Failure>, b
         true,
     )
 }
-
-/// resched's own `main` restores SIGPIPE's default action (so that `resched … | head` ends
-/// quietly); a JSONL program that dies would then kill resched when it writes the next request.
-/// Ignoring SIGPIPE turns that write into an `EPIPE` error, reported as the program's crash.
-/// (Children still start with the default action: std resets it in every child it spawns.)
-/// A handler (one that only sets a flag) has the same effect as ignoring it, without `unsafe`.
-#[cfg(unix)]
-fn ignore_sigpipe() {
-    // default: a handler that cannot be installed leaves SIGPIPE's action as it was; a dying
-    // program then ends resched too, which the report cannot explain but nothing is corrupted
-    let _ = signal_hook::flag::register(
-        signal_hook::consts::SIGPIPE,
-        std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
-    );
-}
-
-/// Elsewhere there is no SIGPIPE: a write to a closed pipe is an error already.
-#[cfg(not(unix))]
-fn ignore_sigpipe() {}
 
 /// A directory of our own under the system temporary directory, removed when dropped.
 struct TempDir(PathBuf);

@@ -253,6 +253,10 @@ impl Supervisor {
             // default: without the subreaper, orphans go to init and only process groups reach them
             let _ = nix::sys::prctl::set_child_subreaper(true);
         }
+        // Before the signal thread exists: closing its handle writes to a socket whose reader
+        // (the thread) may already have seen the close and gone, and with resched's default
+        // SIGPIPE action that write would kill resched as it ends.
+        ignore_sigpipe();
         Supervisor {
             #[cfg(unix)]
             handle: signal_thread(),
@@ -296,6 +300,27 @@ fn signal_thread() -> Option<signal_hook::iterator::Handle> {
     Some(handle)
 }
 
+/// resched's own `main` restores SIGPIPE's default action (so that `resched … | head` ends
+/// quietly). Under `diff`, a write to a closed pipe or socket must be an error instead: a JSONL
+/// program that died would otherwise kill resched when it writes the next request, and so
+/// would the signal thread's own wake-up socket once the thread has ended. An `EPIPE` on
+/// standard output still ends resched quietly with 141 ([`crate::out`]). Children start with
+/// the default action again (std resets it in every child it spawns, and exec drops handlers).
+/// A handler that only sets a flag has the effect of ignoring the signal, without `unsafe`.
+#[cfg(unix)]
+pub fn ignore_sigpipe() {
+    // default: a handler that cannot be installed leaves SIGPIPE's action as it was; a dying
+    // program then ends resched too, which the report cannot explain but nothing is corrupted
+    let _ = signal_hook::flag::register(
+        signal_hook::consts::SIGPIPE,
+        std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+    );
+}
+
+/// Elsewhere there is no SIGPIPE: a write to a closed pipe is an error already.
+#[cfg(not(unix))]
+pub fn ignore_sigpipe() {}
+
 /// Kills the process group `pid` leads (SIGKILL). Harmless when it has already gone (ESRCH is
 /// ignored), and a pid that is no process group of ours (0, or beyond `pid_t`) is left alone.
 #[cfg(unix)]
@@ -321,4 +346,25 @@ pub fn kill_group(pid: u32) {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .status();
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    /// The test harness ignores SIGPIPE already; afterwards a handler must be installed (neither
+    /// the default action, which would kill resched, nor left as it was).
+    #[test]
+    fn sigpipe_gets_a_handler() {
+        super::ignore_sigpipe();
+        // SAFETY: sigaction with a null new action only reads the current one into `old`.
+        let action = unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            assert_eq!(
+                libc::sigaction(libc::SIGPIPE, std::ptr::null(), &mut old),
+                0
+            );
+            old.sa_sigaction
+        };
+        assert_ne!(action, libc::SIG_DFL);
+        assert_ne!(action, libc::SIG_IGN);
+    }
 }
