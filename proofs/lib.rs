@@ -9,8 +9,8 @@
 //! [`resched::engine::run`], passes every schedule through [`resched::check::check`], compares with
 //! the exact optimum (small cases) or the lower bound L, and asserts the bound.
 //!
-//! This module depends on the engine, never the reverse: nothing under `src/` except the CLI
-//! names `proofs::` (a test in `tests/ledger_layering.rs` enforces it).
+//! The ledger depends on the engine, never the reverse: the engine (`src/`) never names
+//! `proofs::`, which the crate graph enforces (`resched` does not depend on `resched-proofs`).
 //!
 //! Ratios are exact [`Time`] values. A ratio "against L" (a lower bound on OPT) over-estimates
 //! the true ratio against OPT, so an upper bound checked against L is checked in a *stronger*

@@ -9,7 +9,7 @@
 //!
 //! # How to add a campaign
 //!
-//! Add a module to `src/experiment/` with its cell type and a run function built on
+//! Add a module to `cli/src/experiment/` with its cell type and a run function built on
 //! [`experiment::runner`] (parallel, resumable, atomic outputs) and
 //! [`experiment::eval::evaluate`] (exact ratios, the first scenario of every cell certified),
 //! add one [`experiment::Campaign`] entry to [`experiment::CAMPAIGNS`] (name, paper, section,

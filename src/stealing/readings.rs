@@ -31,7 +31,7 @@
 //! Section 5.1 adds a node's return. It does not say what happens to the reservations when a
 //! job ends before its walltime or a job arrives; its numbers come from Batsched, whose
 //! conservative backfilling (`ConservativeBackfilling::make_decisions` in
-//! `src/algo/conservative_bf.cpp` of oar-team/batsched) decides at each call:
+//! `batsched/src/algo/conservative_bf.cpp` of oar-team/batsched) decides at each call:
 //! - if no job has ended since the last call, each newly released job is inserted first-fit
 //!   (`add_job_first_fit`) into the current schedule, and no other reservation moves;
 //! - else the ended jobs are removed from the schedule, and every queued job, in queue order

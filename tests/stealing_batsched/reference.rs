@@ -1,5 +1,5 @@
 //! An independent conservative backfilling for the tests, written from Batsched's
-//! `ConservativeBackfilling::make_decisions` (oar-team/batsched, `src/algo/conservative_bf.cpp`)
+//! `ConservativeBackfilling::make_decisions` (oar-team/batsched, `batsched/src/algo/conservative_bf.cpp`)
 //! and sharing no code with `src/stealing`: jobs with integer release, node count, run time and
 //! walltime, no failures, a free-node profile rebuilt from a list of occupations at every
 //! decision, plain scans (O(n) per question, O(n²) per pass).
