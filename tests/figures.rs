@@ -171,7 +171,8 @@ fn rigid_qbar_figures() {
             "R-ShelfFill-B max (paper, §5.2 text: 1.2)",
             "R-Shelf-B",
         ],
-        &[],
+        // One panel: no panel title or note repeating the figure's head.
+        &["Shelf heuristics", "standard deviation over 2 sets"],
     );
     check(
         &dir.path().join("heuristics.svg"),

@@ -62,15 +62,16 @@ pub(super) fn write(
     let mut files = Vec::new();
     let subtitle = run_line(sw, seed);
     let shelf_labels = labels(&shelves())?;
+    // One panel: the figure's title and subtitle say what it is and what the bars are.
     let shelf = line(
-        format!("Shelf heuristics, LPT (like Figure {})", sw.figures.0),
+        String::new(),
         shelf_labels
             .iter()
             .map(|h| series_of(h, "LPT", h.to_string()))
             .collect(),
         heuristic_styles(&shelf_labels),
     );
-    let mut fig = Figure::single(with_paper_bound(shelf, xs, sw.sets));
+    let mut fig = Figure::single(with_paper_bound(shelf, xs));
     fig.title = format!(
         "{}: shelf heuristics, LPT (like Figure {})",
         sw.name, sw.figures.0
@@ -146,14 +147,13 @@ fn run_line(sw: &Sweep, seed: u64) -> String {
 /// algorithm, R-ShelfFill-B, has a maximum normalized makespan of 1.2 in this set of
 /// experiments" — drawn as a dashed line in R-ShelfFill-B's colour across the sweep. The
 /// curves themselves are only in the paper's picture, not in its text: none is drawn.
-fn with_paper_bound(chart: Chart, xs: &[f64], sets: usize) -> Chart {
+fn with_paper_bound(chart: Chart, xs: &[f64]) -> Chart {
     let Chart::Line(c) = chart else { return chart };
     let (lo, hi) = (
         xs.iter().copied().fold(f64::INFINITY, f64::min),
         xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
     );
-    let mut plot =
-        LinePlot::from(c).with_note(format!("bars: ± 1 standard deviation over {sets} sets"));
+    let mut plot = LinePlot::from(c);
     if let Some(i) = plot
         .chart
         .series
