@@ -302,8 +302,13 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     };
     let dir = cfg.out.clone();
     let mut files = vec![write_cells_csv(&dir, &results)?];
+    let seeds_words = if seeds == 1 {
+        "1 failure seed".to_string()
+    } else {
+        format!("{seeds} failure seeds")
+    };
     let intro = format!(
-        "# {name} (resched {})\n\nseed {seed}, {seeds} failure seed(s) per point, C = R = 5 min, jobs ≤ {MAX_JOB_NODES} nodes; \
+        "# {name} (resched {})\n\nseed {seed}, {seeds_words} per point, C = R = 5 min, jobs ≤ {MAX_JOB_NODES} nodes; \
          ratios SFSJ (H111) / Baseline of the seed means, ± the standard error of the per-seed ratios \
          (utilization: > 1 favours SFSJ; flows: < 1 favours SFSJ){}. Both readings of node returns \
          (`unforeseen`, the default: the node is out of the plan until it is back, Section 5.1's \
@@ -318,7 +323,7 @@ pub fn run(opts: &Options) -> Result<Outcome> {
     files.push(tables::write_summary_csv(&dir, &summary)?);
     runner::write_results_and_summary(&dir, &manifest, &summary.json, &results, &md, &mut files)?;
     let seeds_label =
-        format!("{seeds} failure seed(s) per point from seed {seed}, compression at {compression}");
+        format!("{seeds_words} per point from seed {seed}, compression at {compression}");
     for (stem, fig) in figures::figures(&workloads, &grid, &results, &seeds_label) {
         files.extend(plot::write_both(&fig, &dir.join(stem))?);
     }
