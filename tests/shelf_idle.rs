@@ -365,14 +365,17 @@ fn the_authors_failures_follow_our_qbar_law() {
 /// The Mira days (`SHELF_TRACES`, days of ≥ 20 jobs) under the readings of the failure rate:
 /// `day` (ours: λ from the day's mean area), `window` (λ from the mean area over the trace's
 /// days), `t only` (a rate per job-second, q_j = 1 − (1 − q̄)^(t_j/t̄)), and `fit` (the day's
-/// λ times the one factor that gives Table 1's average #failures, 15.2913 and 254.453).
-/// Per reading and q̄ ∈ {0.05, 0.1}: mean over days of the expected #failures, then of the
+/// λ times the one factor that gives Table 1's average #failures, 15.2913 and 254.453), then
+/// the day's λ times each factor of `SHELF_K` (comma-separated, none by default). Per reading and q̄ ∈ {0.05, 0.1}: mean over days of the expected #failures, then of the
 /// expected ratio of `FAILURE_ALGOS`. `SHELF_SCENARIOS` (default 200), `SHELF_SEED` (1).
 #[test]
 #[ignore = "manual tool: docs/results/rigid-shelffill.md"]
 fn mira_days_failure_readings() {
     let traces = std::env::var("SHELF_TRACES").expect("SHELF_TRACES");
     let (seed, scen) = (env("SHELF_SEED", 1), env("SHELF_SCENARIOS", 200));
+    let factors: Vec<f64> = std::env::var("SHELF_K")
+        .map(|v| v.split(',').map(|k| k.parse().unwrap()).collect())
+        .unwrap_or_default();
     println!("seed {seed}, {scen} scenarios per day, LPT");
     for (ti, path) in traces.split(',').enumerate() {
         let log = SwfLog::load(std::path::Path::new(path)).unwrap();
@@ -414,7 +417,7 @@ fn mira_days_failure_readings() {
                 }
             }
             let fit = lo.exp();
-            let readings: Vec<(String, Box<dyn Fn(&Instance) -> Option<FailureLaw>>)> = vec![
+            let mut readings: Vec<(String, Box<dyn Fn(&Instance) -> Option<FailureLaw>>)> = vec![
                 (
                     "day".into(),
                     Box::new(move |i: &Instance| FailureLaw::rigid_qbar(i, qbar).ok()),
@@ -440,6 +443,15 @@ fn mira_days_failure_readings() {
                     }),
                 ),
             ];
+            for &k in &factors {
+                readings.push((
+                    format!("×{k}"),
+                    Box::new(move |i: &Instance| {
+                        let a = areas(i);
+                        FailureLaw::from_exposure(k * rate / mean(&a), &a).ok()
+                    }),
+                ));
+            }
             for (name, law) in &readings {
                 let laws: Option<Vec<FailureLaw>> = days.iter().map(|d| law(&d.instance)).collect();
                 let Some(laws) = laws else {
