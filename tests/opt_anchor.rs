@@ -101,3 +101,33 @@ fn anchor_table() {
         }
     }
 }
+
+/// The time limit is the whole solve's: the root stages (job energy, local search, zero-slack
+/// decisions) count against it, so an instance the search cannot close within the limit
+/// returns after about the limit, not the root stages plus a whole limit for the search.
+/// Rigid P = 32, A = 60, seed 4 is an open instance of the bench table, so the search runs
+/// until the deadline; its local search alone runs to its own deadline, a fifth of the limit,
+/// which a search clock started after the root stages added to the limit.
+#[test]
+fn the_time_limit_bounds_the_whole_solve() {
+    let (inst, sc) = generate::anchor_rigid(60, 32, 4);
+    let limit = Duration::from_secs(2);
+    let cfg = OptConfig {
+        time_limit: limit,
+        ..OptConfig::with_method(Method::Search)
+    };
+    let started = Instant::now();
+    let r = opt::solve(&inst, &sc, &cfg).unwrap();
+    let wall = started.elapsed();
+    assert!(
+        !r.is_optimal(),
+        "proven in {wall:?}: the test needs an open instance"
+    );
+    assert_eq!(check::check(&inst, &sc, &r.schedule).unwrap(), r.makespan);
+    // After the deadline: one clock check of the search (every 1,024 nodes) and the
+    // schedule's check, milliseconds; the old clock overshot by the local search's limit / 5.
+    assert!(
+        wall < limit + limit / 10,
+        "{wall:?} for a limit of {limit:?}"
+    );
+}

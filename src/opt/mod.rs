@@ -88,8 +88,11 @@ impl std::str::FromStr for Method {
 #[derive(Debug, Clone)]
 pub struct OptConfig {
     pub method: Method,
-    /// Wall-clock budget of each method; when it runs out, the best schedule found is returned
-    /// with [`Status::Feasible`].
+    /// Wall-clock budget of the whole solve, counted from the call: the root stages (bounds,
+    /// incumbent, zero-slack decisions) and then the search or the ILP share it. With
+    /// [`Method::Both`], the ILP that checks the search gets a budget of its own of the same
+    /// length after it (so at most twice the limit in all). When it runs out, the best schedule
+    /// found is returned with [`Status::Feasible`].
     pub time_limit: Duration,
     /// Node budget of the search (None: unlimited).
     pub node_limit: Option<u64>,

@@ -160,8 +160,9 @@ pub(crate) fn solve_scaled(
     stats.incumbent = prob.to_time(greedy.makespan);
 
     let run_search = |stats: &mut OptStats| -> Result<SearchAnswer> {
+        // The time limit is the whole solve's: the root stages above already spent part of it.
         let limits = search::Limits {
-            deadline: Some(Instant::now() + cfg.time_limit),
+            deadline: Some(started + cfg.time_limit),
             node_limit: cfg.node_limit,
             memo_limit: cfg.memo_limit,
             lower_bound: root_lb,
@@ -215,7 +216,7 @@ pub(crate) fn solve_scaled(
             }
         }
         Method::Ilp => {
-            let out = ilp::solve(inst, sc, &prob, &greedy, root_lb, cfg)?;
+            let out = ilp::solve(inst, sc, &prob, &greedy, root_lb, &remaining(cfg, started))?;
             stats.ilp_vars = out.vars;
             stats.ilp_constraints = out.constraints;
             stats.certificate = out.certificate;
@@ -292,6 +293,15 @@ pub(crate) fn solve_scaled(
     let mut result = result;
     result.stats.elapsed = started.elapsed();
     Ok(result)
+}
+
+/// `cfg` with the time limit cut to what is left of it since `started` (the root stages count
+/// against it): the ILP's own clock starts when it is called.
+fn remaining(cfg: &OptConfig, started: Instant) -> OptConfig {
+    OptConfig {
+        time_limit: cfg.time_limit.saturating_sub(started.elapsed()),
+        ..cfg.clone()
+    }
 }
 
 /// The incumbent both methods start from (see the module documentation): a packing that meets

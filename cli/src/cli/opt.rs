@@ -26,7 +26,8 @@ pub struct Args {
     /// (the default then).
     #[arg(long, value_name = "microlp|highs")]
     pub backend: Option<String>,
-    /// Wall-clock budget of each method: seconds (`2.5`, `1/3`) or a duration with a unit
+    /// Wall-clock budget of the whole solve (with `both`: the search's, then as much again for
+    /// the ILP): seconds (`2.5`, `1/3`) or a duration with a unit
     /// (`90s`, `10min`, `1h`), positive, at most 10^7 s; when it runs out the best schedule found
     /// is printed with a proven lower bound and the gap.
     #[arg(long, default_value = "10", value_name = "DURATION")]
