@@ -362,6 +362,9 @@ fn the_authors_failures_follow_our_qbar_law() {
     );
 }
 
+/// A reading of the failure rate: the law of a job set.
+type LawOf = Box<dyn Fn(&Instance) -> Option<FailureLaw>>;
+
 /// The Mira days (`SHELF_TRACES`, days of ≥ 20 jobs) under the readings of the failure rate:
 /// `day` (ours: λ from the day's mean area), `window` (λ from the mean area over the trace's
 /// days), `t only` (a rate per job-second, q_j = 1 − (1 − q̄)^(t_j/t̄)), and `fit` (the day's
@@ -391,8 +394,8 @@ fn mira_days_failure_readings() {
         let window_area = mean(&all);
         println!("{path}: {} days", days.len());
         println!("| q̄ | reading | failures | {} |", FAILURE_ALGOS.join(" | "));
-        for (qbar, paper) in [(0.05, 15.2913), (0.1, 254.453)] {
-            let rate = -(-qbar as f64).ln_1p();
+        for (qbar, paper) in [(0.05f64, 15.2913), (0.1, 254.453)] {
+            let rate = -(-qbar).ln_1p();
             // Σ_j e^(k·λ·a_j) − 1 per day, written out: a large k makes some q_j round to 1.
             let failures = |k: f64| {
                 mean(
@@ -417,7 +420,7 @@ fn mira_days_failure_readings() {
                 }
             }
             let fit = lo.exp();
-            let mut readings: Vec<(String, Box<dyn Fn(&Instance) -> Option<FailureLaw>>)> = vec![
+            let mut readings: Vec<(String, LawOf)> = vec![
                 (
                     "day".into(),
                     Box::new(move |i: &Instance| FailureLaw::rigid_qbar(i, qbar).ok()),
