@@ -6,7 +6,10 @@
 #    from PyPI builds the abi3 wheel (one wheel for every CPython ≥ 3.9) into target/wheels/.
 #    By default under the dev profile, which carries the test profile's settings (Cargo.toml):
 #    overflow checks on, as in the Rust tests; `bash python/ci.sh --release` builds the release
-#    wheel a user would install.
+#    wheel a user would install. The dev build turns on the crate's `test-build-features`
+#    (python/Cargo.toml), and `--features LIST` adds the features `cargo test` was given
+#    (.ci/run passes its own), so that cargo resolves every shared dependency exactly as the
+#    test build did and reuses it: only pyo3 and the workspace's crates are compiled here.
 # 2. A fresh test venv, made anew on every run, installs that wheel (no Rust toolchain or build
 #    step involved) with pytest, hypothesis, pandas, matplotlib, mypy and evalys from PyPI, and
 #    runs the tests from outside the source tree, so the installed package is what is imported.
@@ -28,13 +31,31 @@ buildvenv="$target/python-build-venv"
 wheels="$target/wheels/resched-oracle"
 rm -rf "$wheels"
 profile=()
-if [ "${1:-}" = "--release" ]; then
-    profile=(--release)
-elif [ -n "${1:-}" ]; then
-    echo "python/ci.sh: unknown argument '$1' (the only one is --release)" >&2
-    exit 2
+features=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --release) profile=(--release) ;;
+        --features)
+            if [ $# -lt 2 ] || [ -z "$2" ]; then
+                echo "python/ci.sh: --features needs a comma-separated list" >&2
+                exit 2
+            fi
+            features+=("$2")
+            shift
+            ;;
+        *)
+            echo "python/ci.sh: unknown argument '$1' (the arguments are --release and --features LIST)" >&2
+            exit 2
+            ;;
+    esac
+    shift
+done
+[ ${#profile[@]} -gt 0 ] || features+=(test-build-features)
+feature_args=()
+if [ ${#features[@]} -gt 0 ]; then
+    feature_args=(--features "$(IFS=,; echo "${features[*]}")")
 fi
-"$buildvenv/bin/maturin" build "${profile[@]}" --quiet -m python/Cargo.toml --out "$wheels"
+"$buildvenv/bin/maturin" build "${profile[@]}" "${feature_args[@]}" --quiet -m python/Cargo.toml --out "$wheels"
 wheel="$(ls "$wheels"/resched_oracle-*.whl)"
 echo "python/ci.sh: built $(basename "$wheel") in $((SECONDS - started)) s"
 
