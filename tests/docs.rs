@@ -381,23 +381,7 @@ fn kind(block: &Block) -> Result<Kind, String> {
 
 /// Every `.md` file below `dir`, recursively, in a stable order.
 fn markdown_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                todo.push(path);
-            } else if path.extension().is_some_and(|e| e == "md") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
+    files_with(dir, &["md"])
 }
 
 /// The pages whose console blocks run: the README and the book.
@@ -549,6 +533,119 @@ fn every_relative_link_leads_to_a_file() {
         "{} broken link(s):\n{}",
         broken.len(),
         broken.join("\n")
+    );
+}
+
+/// The top folders of the repository that a path in backticks may start with.
+const REPO_FOLDERS: [&str; 11] = [
+    "src", "tests", "cli", "benches", "docs", "python", "examples", "slurm", "fuzz", "proofs",
+    ".ci",
+];
+
+/// Repository paths a text names in backticks (`` `src/opt/search.rs` ``, `` `tests/cases/` ``)
+/// that do not exist, as `line: path`. A path of another repository is written with that
+/// repository's name first (`` `batsched/src/algo/…` ``), so it is not taken for one of ours;
+/// paths with wildcards or placeholders (`*`, `<`, `{`) are patterns, not files.
+fn missing_repo_paths(text: &str) -> Vec<(usize, String)> {
+    let root = repo();
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let parts: Vec<&str> = line.split('`').collect();
+        for (k, quoted) in parts.iter().enumerate() {
+            // Even parts are outside backticks; the last odd one is unclosed on this line.
+            let inside = k % 2 == 1 && k + 1 < parts.len();
+            if !inside || quoted.contains(|c: char| c.is_whitespace() || "*<{[$:\",".contains(c)) {
+                continue;
+            }
+            let Some((top, _)) = quoted.split_once('/') else {
+                continue;
+            };
+            if REPO_FOLDERS.contains(&top) && !root.join(quoted.trim_end_matches('/')).exists() {
+                out.push((i + 1, quoted.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// Every file under `dir` whose extension is one of `exts`, recursively, in a stable order.
+fn files_with(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                todo.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|e| exts.iter().any(|x| e == *x))
+            {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A file the docs or a comment name (`` `src/opt/bounds.rs` ``, `` `tests/shelf_idle.rs` ``)
+/// exists: a module renamed or removed leaves no reader looking for it.
+#[test]
+fn every_repository_path_named_in_backticks_exists() {
+    let root = repo();
+    let mut texts = vec![
+        root.join("README.md"),
+        root.join("HACKING.md"),
+        root.join("benches/README.md"),
+    ];
+    texts.extend(markdown_files(&root.join("docs")));
+    for dir in [
+        "src",
+        "cli/src",
+        "cli/benches",
+        "proofs",
+        "benches",
+        "tests",
+        "python",
+    ] {
+        texts.extend(files_with(
+            &root.join(dir),
+            &["rs", "py", "pyi", "sh", "md"],
+        ));
+    }
+    let mut missing = Vec::new();
+    for file in &texts {
+        if file.components().any(|c| c.as_os_str() == ".venv") {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        for (line, path) in missing_repo_paths(&text) {
+            // The link check's own test names a missing path on purpose.
+            if file.ends_with("tests/docs.rs") && path == "docs/missing.png" {
+                continue;
+            }
+            missing.push(format!("{}:{line}: `{path}` does not exist", shown(file)));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "{} path(s) named but missing:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
+    // The check can fail: a missing file is reported, another repository's path is not.
+    // (Split so that this line does not name the missing file itself.)
+    let planted = concat!(
+        "`src/opt/search.rs` `src/opt/",
+        "gone.rs` `batsched/src/x.cpp` `tests/*.rs`"
+    );
+    assert_eq!(
+        missing_repo_paths(planted),
+        vec![(1, "src/opt/gone.rs".to_string())]
     );
 }
 
