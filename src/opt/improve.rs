@@ -257,6 +257,18 @@ fn justify(prob: &IntProblem, first: &[usize], s: &IntSchedule) -> Cand {
     }
 }
 
+/// `first[j]`: the index of job j's first gene (its attempts' genes follow it).
+fn first_genes(prob: &IntProblem) -> Vec<usize> {
+    prob.jobs
+        .iter()
+        .scan(0usize, |acc, j| {
+            let at = *acc;
+            *acc += j.attempts as usize;
+            Some(at)
+        })
+        .collect()
+}
+
 /// The list and genes of a complete schedule: its attempts by start time (ties: job order),
 /// each with the option it used.
 fn encode(prob: &IntProblem, first: &[usize], s: &IntSchedule, genes: &mut [u32]) -> Vec<usize> {
@@ -288,12 +300,7 @@ pub fn improve(
     if start.attempts.len() != total || total < 2 || start.makespan <= lower_bound {
         return start.clone();
     }
-    let mut first = Vec::with_capacity(prob.jobs.len());
-    let mut acc = 0usize;
-    for j in &prob.jobs {
-        first.push(acc);
-        acc += j.attempts as usize;
-    }
+    let first = first_genes(prob);
     let mut genes = vec![AUTO; total];
     let list = encode(prob, &first, start, &mut genes);
     let (sched, ends) = decode(prob, &first, &list, &genes);
@@ -438,8 +445,6 @@ mod tests {
         assert!(strictly_better >= 6, "only {strictly_better} improved");
     }
 
-    /// The decoder on a hand-made case: P = 3, A(2 procs, 2), B(2 procs, 1), C(1 proc, 3).
-    /// List A, B, C: A [0,2), B cannot fit beside A → [2,3), C beside A → [0,3). Makespan 3.
     /// Double justification alone, on greedy schedules of seeded rigid and moldable instances:
     /// feasible (the independent checker), never longer, and strictly shorter on some (a
     /// greedy list leaves holes that the backward and forward passes close).
@@ -455,14 +460,8 @@ mod tests {
             ];
             for (ci, (inst, sc)) in cases.iter().enumerate() {
                 let prob = problem::build(inst, sc).unwrap();
-                let mut first = Vec::new();
-                let mut acc = 0;
-                for j in &prob.jobs {
-                    first.push(acc);
-                    acc += j.attempts as usize;
-                }
                 let g = greedy::best(&prob);
-                let c = justify(&prob, &first, &g);
+                let c = justify(&prob, &first_genes(&prob), &g);
                 assert!(c.sched.makespan <= g.makespan, "seed {seed} case {ci}");
                 shorter += usize::from(c.sched.makespan < g.makespan);
                 let sched = to_schedule(inst, &prob, &c.sched, "justify");
@@ -487,6 +486,8 @@ mod tests {
         assert_eq!(s.makespan, 164);
     }
 
+    /// The decoder on a hand-made case: P = 3, A(2 procs, 2), B(2 procs, 1), C(1 proc, 3).
+    /// List A, B, C: A [0,2), B cannot fit beside A → [2,3), C beside A → [0,3). Makespan 3.
     #[test]
     fn decoder_places_at_earliest_fit() {
         let t = crate::Time::from_int;
