@@ -231,17 +231,22 @@ fn mira_days_every_reading() {
                     expected_ratios(&d.instance, qbar, seed, set, scen)
                 })
                 .collect();
-            let cells: Vec<String> = (0..READINGS.len())
-                .map(|r| {
-                    format!(
-                        "{:.3}",
-                        mean(&per_day.iter().map(|v| v[r]).collect::<Vec<_>>())
-                    )
-                })
-                .collect();
+            let cells = column_means(&per_day, READINGS.len());
             println!("| {qbar} | {} |", cells.join(" | "));
         }
     }
+}
+
+/// The mean over days of each of the first `n` columns, to three decimals (a table row's cells).
+fn column_means(per_day: &[Vec<f64>], n: usize) -> Vec<String> {
+    (0..n)
+        .map(|c| {
+            format!(
+                "{:.3}",
+                mean(&per_day.iter().map(|v| v[c]).collect::<Vec<_>>())
+            )
+        })
+        .collect()
 }
 
 /// R-LIST-0 (GREEDY) and the four shelf schedulers as in the catalogue, for the failure-rate
@@ -480,14 +485,7 @@ fn mira_days_failure_readings() {
                         law_ratios(&d.instance, l, seed, set, scen)
                     })
                     .collect();
-                let cells: Vec<String> = (0..FAILURE_ALGOS.len())
-                    .map(|a| {
-                        format!(
-                            "{:.3}",
-                            mean(&per_day.iter().map(|v| v[a]).collect::<Vec<_>>())
-                        )
-                    })
-                    .collect();
+                let cells = column_means(&per_day, FAILURE_ALGOS.len());
                 println!("| {qbar} | {name} | {fails:.2} | {} |", cells.join(" | "));
             }
         }
