@@ -111,8 +111,8 @@ fn anchor_table() {
 #[test]
 fn the_time_limit_bounds_the_whole_solve() {
     let (inst, sc) = generate::anchor_rigid(60, 32, 4);
-    // Long enough that the old overshoot (a fifth of the limit, 1 s) stands well clear of a
-    // loaded machine's scheduling delays within the margin allowed (a tenth, 0.5 s).
+    // Long enough that a clock started after the root stages (an overshoot of a fifth of the
+    // limit, 1 s) stands clear of a loaded machine's delays within the margin (a tenth, 0.5 s).
     let limit = Duration::from_secs(5);
     let cfg = OptConfig {
         time_limit: limit,
@@ -127,7 +127,8 @@ fn the_time_limit_bounds_the_whole_solve() {
     );
     assert_eq!(check::check(&inst, &sc, &r.schedule).unwrap(), r.makespan);
     // After the deadline: one clock check of the search (every 1,024 nodes) and the
-    // schedule's check, milliseconds; the old clock overshot by the local search's limit / 5.
+    // schedule's check, milliseconds; a clock started after the root stages would add the
+    // local search's limit / 5.
     assert!(
         wall < limit + limit / 10,
         "{wall:?} for a limit of {limit:?}"

@@ -311,8 +311,8 @@ pub fn improve(
         ends,
     };
     // Justification on rigid instances only: it fixes every gene to the option the schedule
-    // used (no AUTO left), which on moldable ones narrows the later moves; the rigid anchor
-    // family is where it was measured (open instances closed at the root).
+    // used (no AUTO left), which on moldable ones would narrow the later moves to the options
+    // the start schedule happened to use.
     let rigid = prob.jobs.iter().all(|j| j.options.len() == 1);
     if rigid {
         let justified = justify(prob, &first, &cur.sched);
