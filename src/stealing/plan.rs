@@ -22,7 +22,7 @@
 //! reference and compares them on random profiles): the earliest start depends only on the step
 //! *function*, never on how its steps are stored.
 //!
-//! Two more things keep a backlogged plan cheap to search, and neither changes an output (the
+//! Three more things keep a backlogged plan cheap to search, and none changes an output (the
 //! `stealing` bench's `archive` cases measure them):
 //! - a block whose runs are all too short for the window sought is passed over whole: each
 //!   block keeps, once searched `BUILD_AFTER` times since it last changed, the summary of
@@ -30,7 +30,10 @@
 //!   one by one;
 //! - a breakpoint where the count does not change is removed as soon as an addition leaves one
 //!   (a reservation given back, two reservations meeting end to start), so the plan holds about
-//!   one step per reservation and not every breakpoint it ever had.
+//!   one step per reservation and not every breakpoint it ever had;
+//! - a compression pass remembers, per node count and length, the windows it found no room in
+//!   ([`fails`]), so the next job of the same shape (job arrays queue hundreds) searches only
+//!   from where the one before it stopped, not from the plan's start again.
 //!
 //! # Why integer ticks
 //! The step function itself ([`steps`]) is generic over the instant type, and a profile holds
@@ -63,6 +66,7 @@ use std::collections::VecDeque;
 use steps::Steps;
 
 mod block_runs;
+mod fails;
 mod instant;
 mod pass;
 mod steps;
@@ -454,6 +458,7 @@ impl Profile {
         let mut out = Compressed {
             checks: 0,
             moves: 0,
+            shortened: 0,
             moved: None,
             started: Vec::new(),
         };
@@ -474,7 +479,7 @@ impl Profile {
                 .iter()
                 .filter_map(|&k| Some((k, sc.time(q.slots[k].start?))))
                 .collect();
-            (out.checks, out.moves) = (d.checks, d.moves);
+            (out.checks, out.moves, out.shortened) = (d.checks, d.moves, d.shortened);
             out.moved = d.moved.map(|(a, b)| (sc.time(a), sc.time(b)));
             return out;
         }
@@ -485,7 +490,8 @@ impl Profile {
             .iter()
             .filter_map(|&k| Some((k, slots[k].start.clone()?)))
             .collect();
-        (out.checks, out.moves, out.moved) = (d.checks, d.moves, d.moved);
+        (out.checks, out.moves, out.shortened) = (d.checks, d.moves, d.shortened);
+        out.moved = d.moved;
         out
     }
 
@@ -682,6 +688,9 @@ pub struct Compressed {
     /// Jobs checked (placed or asked whether they can move) and moved.
     pub checks: u64,
     pub moves: u64,
+    /// Searches begun past the windows an earlier job of the same shape was found to have no
+    /// room in ([`fails`]).
+    pub shortened: u64,
     /// The hull of the slots the moves freed (`None`: nobody moved, the plan is settled).
     pub moved: Option<(Time, Time)>,
     /// The jobs given a start (a new job placed, or a job moved), by queue index, with it.
@@ -1521,6 +1530,101 @@ mod tests {
 
     /// A positive instant below `hi`, on the 1/1000 grid or off it (1/3, 1/7), for the tests of
     /// the passes.
+    /// A queue of job arrays (a few shapes, each repeated in runs) is where a pass shortens
+    /// searches by the windows an earlier job of the same shape had no room in ([`fails`]):
+    /// its starts and profile stay those of the plain remove-and-replace pass, through moves
+    /// that make earlier records stale, in ticks and on exact rationals, over two passes (the
+    /// second raised where the first moved jobs from).
+    #[test]
+    fn compress_on_job_arrays_gives_the_starts_of_the_plain_pass() {
+        use rand::{RngExt, SeedableRng};
+        let (mut shortened, mut moves) = (0, 0);
+        for seed in 0..3000u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let nodes = rng.random_range(2..16u32);
+            let running: Vec<Busy> = (0..rng.random_range(1..5))
+                .map(|_| Busy {
+                    from: i(0),
+                    to: drawn(&mut rng, 50),
+                    count: rng.random_range(1..=nodes.div_ceil(2)),
+                })
+                .collect();
+            let shapes: Vec<(u32, Time)> = (0..rng.random_range(1..4))
+                .map(|_| (rng.random_range(1..=nodes), drawn(&mut rng, 30)))
+                .collect();
+            let mut prof = Profile::new(&i(0), nodes, &running);
+            let mut queue: Vec<QueuedSlot> = Vec::new();
+            let mut shape = 0;
+            for _ in 0..rng.random_range(5..40) {
+                if rng.random_bool(0.2) {
+                    shape = rng.random_range(0..shapes.len());
+                }
+                let (p, len) = shapes[shape].clone();
+                let s = prof.earliest(p, &len, &i(0));
+                prof.reserve(&s, &len, p);
+                queue.push(QueuedSlot {
+                    p,
+                    len,
+                    start: Some(s),
+                });
+            }
+            let done = &running[rng.random_range(0..running.len())];
+            prof.release(&done.from, &done.to, done.count);
+            let mut raised = (done.from.clone(), done.to.clone());
+            for round in 0..4 {
+                let ctx = format!("seed {seed}, round {round}");
+                // A queued job leaves (cancelled, or its array ended): its slot rises too.
+                if round > 0 && queue.len() > 1 && rng.random_bool(0.5) {
+                    let j = queue.remove(rng.random_range(0..queue.len()));
+                    let Some(s) = &j.start else { continue };
+                    prof.unreserve(s, &j.len, j.p);
+                    let end = s + &j.len;
+                    raised = (raised.0.min(s.clone()), raised.1.max(end));
+                }
+                // A job jumps the queue (as a stolen job does under SFSJ): a job of its shape
+                // may now come after it with an earlier start.
+                if rng.random_bool(0.5) {
+                    let j = queue.remove(rng.random_range(0..queue.len()));
+                    queue.insert(0, j);
+                }
+                let mut plain = prof.exact_copy();
+                let mut want = queue.clone();
+                for j in &mut want {
+                    let Some(s) = &j.start else { continue };
+                    plain.unreserve(s, &j.len, j.p);
+                    let s = plain.earliest_before(j.p, &j.len, &i(0), Some(s));
+                    plain.reserve(&s, &j.len, j.p);
+                    j.start = Some(s);
+                }
+                let starts =
+                    |js: &[QueuedSlot]| js.iter().map(|j| j.start.clone()).collect::<Vec<_>>();
+                let mut moved = None;
+                for mut pr in [prof.clone(), prof.exact_copy()] {
+                    let d =
+                        pr.compress(&mut Queue::new(), || queue.clone(), &i(0), Some(&raised), 0);
+                    let mut got = queue.clone();
+                    for (k, s) in d.started {
+                        got[k].start = Some(s);
+                    }
+                    assert_eq!(starts(&got), starts(&want), "{ctx}");
+                    assert_eq!(pr.exact_copy().steps(), plain.steps(), "{ctx}");
+                    (shortened, moves) = (shortened + d.shortened, moves + d.moves);
+                    moved = d.moved;
+                }
+                // The next pass is raised where this one moved jobs from; nothing moved, the
+                // plan is settled, and only a leaving job raises it.
+                raised = moved.unwrap_or((i(0), i(0)));
+                prof = plain;
+                queue = want;
+            }
+        }
+        // The searches were shortened, and between moves.
+        assert!(
+            shortened > 500 && moves > 500,
+            "{shortened} shortened, {moves} moves"
+        );
+    }
+
     fn drawn(rng: &mut rand_chacha::ChaCha8Rng, hi: i64) -> Time {
         use rand::RngExt;
         let den = [1, 1, 2, 1000, 3, 7][rng.random_range(0..6)];

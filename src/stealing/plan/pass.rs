@@ -4,6 +4,7 @@
 //! than its current start; new jobs placed at their earliest slot) and the full recomputation
 //! (every job placed at its earliest slot). Why each filter of the compression is exact is in
 //! the doc of `Sim::replan_pass`; why the passes run here, in the doc of [`super`].
+use super::fails::Fails;
 use super::instant::Instant;
 use super::steps::{Rises, Runs, Steps};
 use rustc_hash::FxHashMap;
@@ -19,12 +20,14 @@ pub(super) struct Slot<K> {
     pub(super) start: Option<K>,
 }
 
-/// What a pass did: the checks and moves it made, the hull of the slots its moves freed (what
+/// What a pass did: the checks and moves it made, the searches it shortened, the hull of the slots its moves freed (what
 /// the next pass inherits as raised), and the jobs given a start, by queue index.
 #[derive(Clone, Debug)]
 pub(super) struct Done<K> {
     pub(super) checks: u64,
     pub(super) moves: u64,
+    /// Searches begun later than their first window, past what [`Fails`] knew to fail.
+    pub(super) shortened: u64,
     pub(super) moved: Option<(K, K)>,
     pub(super) started: Vec<usize>,
 }
@@ -32,7 +35,7 @@ pub(super) struct Done<K> {
 /// The pass over `slots` (in priority order) on `steps`, from `now`, with `raised` the hull of
 /// where the counts rose since the plan was last settled and `unplanned` the slots with no
 /// start. Gives each slot its new start and returns what it did.
-pub(super) fn compress<K: Instant>(
+pub(super) fn compress<K: Instant + Hash>(
     steps: &mut Steps<K>,
     slots: &mut VecDeque<Slot<K>>,
     now: &K,
@@ -42,6 +45,7 @@ pub(super) fn compress<K: Instant>(
     let mut done = Done {
         checks: 0,
         moves: 0,
+        shortened: 0,
         moved: None,
         started: Vec::new(),
     };
@@ -56,6 +60,7 @@ pub(super) fn compress<K: Instant>(
     // Per node count, the runs where jobs of that size could start before the end of
     // `raised` ([`Steps::runs_before`]), valid until a move changes the profile.
     let mut runs: FxHashMap<u32, Runs<K>> = FxHashMap::default();
+    let mut fails = Fails::new();
     // Nothing raised: nothing can move (a move needs a rise), so only the slots with no
     // start are visited. They are new jobs, at the end of the queue, as a rule: the walk
     // starts at the first of them, found from the back, and not at the head of a queue that
@@ -102,31 +107,49 @@ pub(super) fn compress<K: Instant>(
                 .map(|r| steps.rises_in(r.into_buffer(), now, Some(b), false));
             rises_stale = false;
         }
-        let r = rises.get_or_insert_with(|| steps.rises_in(Vec::new(), now, Some(b), false));
-        if !r.reaches_before(steps, p, below) {
-            continue;
-        }
         let len = &slot.len;
         // The first start whose window can meet [a, b) (`now` when a − ℓ is before it).
         let from = match a > now {
             true => a.minus(len).max(now.clone()),
             false => now.clone(),
         };
-        // The runs answer "can it move" for every job of `p` nodes starting after `b`; only
-        // a job that can is searched for its new start.
-        if from == *now
-            && b <= start
-            && !runs
-                .entry(p)
-                .or_insert_with(|| steps.runs_before(p, now, b))
-                .fit(len, start)
-        {
+        // The runs answer "can it move" for every job of `p` nodes starting after `b`
+        // (`below` is `b` then); only a job that can is searched for its new start. Once
+        // taken for `p`, they also answer whether `p` are free before `b`.
+        let by_runs = from == *now && b <= start;
+        let fit = match by_runs.then(|| runs.get(&p)).flatten() {
+            Some(rn) => Some(rn.fit(len, start)),
+            None => {
+                let r =
+                    rises.get_or_insert_with(|| steps.rises_in(Vec::new(), now, Some(b), false));
+                if !r.reaches_before(steps, p, below) {
+                    fails.failed(p, len, now, below, start);
+                    continue;
+                }
+                by_runs.then(|| {
+                    runs.entry(p)
+                        .or_insert_with(|| steps.runs_before(p, now, b))
+                        .fit(len, start)
+                })
+            }
+        };
+        // Not recorded in `fails`: the next job of this size that the runs can answer is
+        // answered by them, and one that they cannot (start before `b`) rarely follows.
+        if fit == Some(false) {
             continue;
         }
         // Nothing before `below`: the job keeps its slot, still free (every other
         // reservation was placed with it present), so it never moves later.
         let to = if in_place {
-            steps.earlier_start(p, len, &from, below, start)
+            // The windows an earlier job of this size and length ruled out are not searched.
+            let skip = fails.skip_to(p, len, &from, start);
+            done.shortened += u64::from(skip.is_some());
+            // default: no such job, the search begins at `from`.
+            let s = steps.earlier_start(p, len, skip.as_ref().unwrap_or(&from), below, start);
+            if s.is_none() {
+                fails.failed(p, len, &from, below, start);
+            }
+            s
         } else {
             let end = start.plus(len);
             steps.add(start, &end, i64::from(p));
@@ -143,6 +166,7 @@ pub(super) fn compress<K: Instant>(
         let end = start.plus(len);
         if in_place {
             steps.move_earlier(start, &end, &s, &s.plus(len), p);
+            fails.moved(start);
         }
         done.moves += 1;
         widen(&mut done.moved, start, &end);

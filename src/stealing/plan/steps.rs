@@ -128,6 +128,10 @@ impl<K: Instant> Rises<K> {
     /// The first instant at which at least `p` nodes are free (None: never), among the
     /// instants scanned so far (all of them when built with `all`).
     pub(super) fn first_at_least(&self, p: u32) -> Option<&K> {
+        // Most jobs fit in what is free at the first instant scanned.
+        if let Some((_, t)) = self.highs.first().filter(|(c, _)| *c >= i64::from(p)) {
+            return Some(t);
+        }
         let i = self.highs.partition_point(|(c, _)| *c < i64::from(p));
         self.highs.get(i).map(|(_, t)| t)
     }
