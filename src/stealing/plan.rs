@@ -1339,19 +1339,7 @@ mod tests {
             let raised = (done.from.clone(), done.to.clone());
             let unplanned = queue.iter().filter(|j| j.start.is_none()).count();
             // The plain pass, on exact rationals.
-            let mut plain = prof.exact_copy();
-            let mut want = queue.clone();
-            for j in &mut want {
-                let s = match &j.start {
-                    None => plain.earliest(j.p, &j.len, &i(0)),
-                    Some(s) => {
-                        plain.unreserve(s, &j.len, j.p);
-                        plain.earliest_before(j.p, &j.len, &i(0), Some(s))
-                    }
-                };
-                plain.reserve(&s, &j.len, j.p);
-                j.start = Some(s);
-            }
+            let (plain, want) = plain_pass(&prof, &queue);
             let run = |pr: &mut Profile, q: &mut Queue, jobs: &[QueuedSlot]| {
                 let d = pr.compress(q, || jobs.to_vec(), &i(0), Some(&raised), unplanned);
                 let mut got = jobs.to_vec();
@@ -1528,13 +1516,12 @@ mod tests {
         }
     }
 
-    /// A positive instant below `hi`, on the 1/1000 grid or off it (1/3, 1/7), for the tests of
-    /// the passes.
     /// A queue of job arrays (a few shapes, each repeated in runs) is where a pass shortens
     /// searches by the windows an earlier job of the same shape had no room in ([`fails`]):
     /// its starts and profile stay those of the plain remove-and-replace pass, through moves
-    /// that make earlier records stale, in ticks and on exact rationals, over two passes (the
-    /// second raised where the first moved jobs from).
+    /// that make earlier records stale, in ticks and on exact rationals, over four passes (each
+    /// raised where the one before moved jobs from, and where a leaving job was), with jobs
+    /// jumping the queue between them.
     #[test]
     fn compress_on_job_arrays_gives_the_starts_of_the_plain_pass() {
         use rand::{RngExt, SeedableRng};
@@ -1587,15 +1574,7 @@ mod tests {
                     let j = queue.remove(rng.random_range(0..queue.len()));
                     queue.insert(0, j);
                 }
-                let mut plain = prof.exact_copy();
-                let mut want = queue.clone();
-                for j in &mut want {
-                    let Some(s) = &j.start else { continue };
-                    plain.unreserve(s, &j.len, j.p);
-                    let s = plain.earliest_before(j.p, &j.len, &i(0), Some(s));
-                    plain.reserve(&s, &j.len, j.p);
-                    j.start = Some(s);
-                }
+                let (plain, want) = plain_pass(&prof, &queue);
                 let starts =
                     |js: &[QueuedSlot]| js.iter().map(|j| j.start.clone()).collect::<Vec<_>>();
                 let mut moved = None;
@@ -1625,6 +1604,28 @@ mod tests {
         );
     }
 
+    /// The plain pass of Section 4.1 on exact rationals: each queued job, in priority order,
+    /// removed and put back at its earliest slot no later than its start (a new job at its
+    /// earliest slot). Returns the profile and the queue with their new starts.
+    fn plain_pass(prof: &Profile, queue: &[QueuedSlot]) -> (Profile, Vec<QueuedSlot>) {
+        let mut plain = prof.exact_copy();
+        let mut want = queue.to_vec();
+        for j in &mut want {
+            let s = match &j.start {
+                None => plain.earliest(j.p, &j.len, &i(0)),
+                Some(s) => {
+                    plain.unreserve(s, &j.len, j.p);
+                    plain.earliest_before(j.p, &j.len, &i(0), Some(s))
+                }
+            };
+            plain.reserve(&s, &j.len, j.p);
+            j.start = Some(s);
+        }
+        (plain, want)
+    }
+
+    /// A positive instant below `hi`, on the 1/1000 grid or off it (1/3, 1/7), for the tests of
+    /// the passes.
     fn drawn(rng: &mut rand_chacha::ChaCha8Rng, hi: i64) -> Time {
         use rand::RngExt;
         let den = [1, 1, 2, 1000, 3, 7][rng.random_range(0..6)];

@@ -16,8 +16,9 @@
 //! A record holds while the counts before `s_A` did not rise. Within a pass they rise only
 //! where a job moved from, at or after its old start, so a record stays valid while every
 //! later move left from an old start at or after `s_A`. Placing a new job only lowers counts,
-//! which keeps every witness. The pass's own test (`compress_gives_the_starts_of_the_plain_pass`)
-//! compares its starts with the plain remove-and-replace pass on random queues.
+//! which keeps every witness. The plan's test
+//! `compress_on_job_arrays_gives_the_starts_of_the_plain_pass` compares the pass with the plain
+//! remove-and-replace pass on queues of job arrays.
 use super::instant::Instant;
 use rustc_hash::FxHasher;
 use std::hash::{Hash, Hasher};

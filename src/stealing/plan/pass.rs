@@ -20,8 +20,9 @@ pub(super) struct Slot<K> {
     pub(super) start: Option<K>,
 }
 
-/// What a pass did: the checks and moves it made, the searches it shortened, the hull of the slots its moves freed (what
-/// the next pass inherits as raised), and the jobs given a start, by queue index.
+/// What a pass did: the checks and moves it made, the searches it shortened, the hull of the
+/// slots its moves freed (what the next pass inherits as raised), and the jobs given a start,
+/// by queue index.
 #[derive(Clone, Debug)]
 pub(super) struct Done<K> {
     pub(super) checks: u64,
