@@ -34,6 +34,7 @@
 //!    schedule with the bound and the gap, as a time limit would.
 pub mod bounds;
 pub mod chains;
+pub mod config_lp;
 pub mod exact_fit;
 pub mod generate;
 pub mod greedy;
