@@ -51,7 +51,7 @@ fn proposition4_witness_optimum_p3_and_p4() {
 fn time_limited_run_reports_its_gap_and_threads_agree() {
     // A node limit stops the search on a P = 16 anchor instance that the greedy does not
     // solve at the root; the gap is (best − bound)/bound exactly.
-    let (inst, sc) = opt::generate::anchor_rigid(50, 16, 3);
+    let (inst, sc) = opt::generate::anchor_rigid(50, 16, 4);
     let cfg = OptConfig {
         node_limit: Some(2_000),
         ..OptConfig::with_method(Method::Search)

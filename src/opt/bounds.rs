@@ -709,7 +709,7 @@ mod tests {
         best
     }
 
-    /// The job energy, now started from the configuration LP's prices too, never exceeds the
+    /// The job energy, started from the configuration LP's prices too, never exceeds the
     /// optimum: seeded random tiny rigid instances against a brute force.
     #[test]
     fn job_energy_never_exceeds_the_optimum() {
@@ -757,8 +757,8 @@ mod tests {
     #[test]
     fn the_configuration_lp_raises_the_job_energy() {
         // Rigid anchor P = 8, A = 50, seed 3: the ascent from the per-width starts alone stops
-        // at 168; the configuration LP's value is 168.4, so 169, the optimum: the search now only
-        // has to find a schedule of 169 (before, the bound 168 stayed open after 10 s).
+        // at 168; the configuration LP's value is 168.4, so 169, the optimum: the search only has
+        // to find a schedule of 169, with no target below it to refute.
         let (inst, sc) = crate::opt::generate::anchor_rigid(50, 8, 3);
         let prob = super::super::problem::build(&inst, &sc).unwrap();
         let je = JobEnergy::best(&prob).unwrap();
