@@ -329,7 +329,7 @@ impl JobEnergy {
 /// capacity of one scale and not of another).
 fn lp_weights(y: &[f64], top: Int) -> Vec<Vec<Int>> {
     let ymax = y.iter().copied().fold(0.0f64, f64::max);
-    if !(ymax > 0.0) {
+    if ymax.is_nan() || ymax <= 0.0 {
         return Vec::new();
     }
     [1.0, 0.75, 0.5]
