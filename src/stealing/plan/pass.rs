@@ -59,7 +59,7 @@ pub(super) fn compress<K: Instant + Hash>(
     // The rises are taken again after a move (the profile rose), in the same memory.
     let mut rises_stale = false;
     // Per node count, the runs where jobs of that size could start before the end of
-    // `raised` ([`Steps::runs_before`]), valid until a move changes the profile.
+    // `raised`, as a bound ([`Steps::runs_bound`]), valid until a move changes the profile.
     let mut runs: FxHashMap<u32, Runs<K>> = FxHashMap::default();
     let mut fails = Fails::new();
     // Nothing raised: nothing can move (a move needs a rise), so only the slots with no
@@ -118,7 +118,15 @@ pub(super) fn compress<K: Instant + Hash>(
         // (`below` is `b` then); only a job that can is searched for its new start. Once
         // taken for `p`, they also answer whether `p` are free before `b`.
         let by_runs = from == *now && b <= start;
-        let fit = match by_runs.then(|| runs.get(&p)).flatten() {
+        // Runs already taken for `p` also reject a job starting before `b`: a window it could
+        // move to begins in `[now, start)` inside a run they count, which is then at least ℓ
+        // long or reaches `start`.
+        let taken = runs.get(&p);
+        if !by_runs && taken.is_some_and(|rn| !rn.fit(len, start)) {
+            fails.failed(p, len, now, below, start);
+            continue;
+        }
+        let fit = match taken.filter(|_| by_runs) {
             Some(rn) => Some(rn.fit(len, start)),
             None => {
                 let r =
@@ -129,7 +137,7 @@ pub(super) fn compress<K: Instant + Hash>(
                 }
                 by_runs.then(|| {
                     runs.entry(p)
-                        .or_insert_with(|| steps.runs_before(p, now, b))
+                        .or_insert_with(|| steps.runs_bound(p, now, b))
                         .fit(len, start)
                 })
             }

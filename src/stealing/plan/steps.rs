@@ -462,6 +462,111 @@ impl<K: Instant> Steps<K> {
         out
     }
 
+    /// [`Steps::runs_before`] as a bound: `longest` and `last_end` are at least the exact ones
+    /// (and `any` is exact), so [`Runs::fit`] is true whenever it is true on the exact runs, and
+    /// "no fit" is still a proof that the job cannot move. A block that lies wholly before
+    /// `below`, entered at its first step and whose runs are summarised ([`BlockRuns`]), is
+    /// read from its summary instead of step by step: its prefix run is closed exactly, its
+    /// inner runs count for [`BlockRuns::longest`] (an upper bound) ending no later than its
+    /// last step, and its suffix run is opened exactly. The compression pass takes these for
+    /// every node count it meets, after every move; the exact walk would read every step up
+    /// to the end of the raised hull each time.
+    pub(super) fn runs_bound(&self, p: u32, from: &K, below: &K) -> Runs<K> {
+        let p = i64::from(p);
+        let mut out = Runs {
+            longest: K::zero(),
+            last_end: None,
+            any: false,
+        };
+        if below <= from {
+            return out;
+        }
+        // The start of the run of ≥ p being read (counted from `from`), if one is open.
+        let mut open: Option<K> = None;
+        let close = |out: &mut Runs<K>, s: K, end: &K| {
+            let l = end.minus(&s);
+            if l > out.longest {
+                out.longest = l;
+            }
+            if out.last_end.as_ref().is_none_or(|e| end > e) {
+                out.last_end = Some(end.clone());
+            }
+        };
+        let (b0, i0) = self.locate(from);
+        for b in b0..self.blocks.len() {
+            let blk = &self.blocks[b];
+            let i_start = if b == b0 { i0 } else { 0 };
+            // `from` may precede the profile, whose first step then begins the first run.
+            let first = match b == b0 && *from > blk.t[i0] {
+                true => from,
+                false => &blk.t[i_start],
+            };
+            if open.is_none() && first >= below {
+                return out;
+            }
+            if blk.min + blk.add >= p {
+                if open.is_none() {
+                    open = Some(first.clone());
+                    out.any = true;
+                }
+                continue;
+            }
+            if blk.max + blk.add < p {
+                if let Some(s) = open.take() {
+                    close(&mut out, s, first);
+                }
+                continue;
+            }
+            let last = &blk.t[blk.t.len() - 1];
+            let q = p - blk.add;
+            if let Some(runs) = blk.runs.get().filter(|_| i_start == 0 && last < below) {
+                // `min < p ≤ max`: the prefix run (if any) ends inside the block.
+                if blk.v[0] >= q {
+                    // default: a run begins at the block's first step
+                    let s = open.take().unwrap_or_else(|| first.clone());
+                    out.any = true;
+                    if let Below::At(k) = runs.first_below(q, 0) {
+                        close(&mut out, s, &blk.t[k]);
+                    }
+                } else if let Some(s) = open.take() {
+                    close(&mut out, s, first);
+                }
+                if let Some(l) = runs.longest(q) {
+                    out.any = true;
+                    if *l > out.longest {
+                        out.longest = l.clone();
+                    }
+                    if out.last_end.as_ref().is_none_or(|e| last > e) {
+                        out.last_end = Some(last.clone());
+                    }
+                }
+                if let Some(k) = runs.suffix_begin(q) {
+                    open = Some(blk.t[k].clone());
+                    out.any = true;
+                }
+                continue;
+            }
+            for i in i_start..blk.v.len() {
+                let t = if i == i_start { first } else { &blk.t[i] };
+                if blk.v[i] >= q {
+                    if open.is_none() {
+                        if t >= below {
+                            return out;
+                        }
+                        open = Some(t.clone());
+                        out.any = true;
+                    }
+                } else if let Some(s) = open.take() {
+                    close(&mut out, s, t);
+                }
+            }
+        }
+        if open.is_some() {
+            out.last_end = None;
+        }
+        out
+    }
+
     /// [`Steps::earliest_before`]; with `clip`, windows are only checked up to `clip`.
     fn search(&self, p: u32, len: &K, not_before: &K, limit: Option<&K>, clip: Option<&K>) -> K {
         if let Some(l) = limit {
@@ -789,6 +894,10 @@ mod tests {
     #[test]
     fn summarised_searches_answer_as_the_plain_walk() {
         let mut summarised = 0usize;
+        // Fits by the exact runs, by the bound, and cases; runs bounded above the exact ones.
+        let mut fits = (0u64, 0u64, 0u64);
+        let mut loose = 0u64;
+        let mut rejected = 0u64;
         for seed in 0..16u64 {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let nodes = rng.random_range(2..48u32);
@@ -831,6 +940,46 @@ mod tests {
                         .map(|(t, _)| t.clone());
                     assert_eq!(below, plain, "{ctx}, p {p}, from {nb}");
                 }
+                // Without summaries the bound walks every step, and is the exact runs.
+                let mut walked = s.clone();
+                walked.blocks.iter_mut().for_each(Block::forget_runs);
+                for _ in 0..20 {
+                    let p = rng.random_range(1..=nodes);
+                    let from = i(rng.random_range(0..22_000));
+                    let below = &from + &i(rng.random_range(0..8_000));
+                    let ctx = format!("{ctx}, p {p}, from {from}, below {below}");
+                    let exact = s.runs_before(p, &from, &below);
+                    let bound = s.runs_bound(p, &from, &below);
+                    assert_eq!(walked.runs_bound(p, &from, &below), exact, "{ctx}");
+                    assert_eq!(exact.any, bound.any, "{ctx}");
+                    assert!(bound.longest >= exact.longest, "{ctx}");
+                    match (&bound.last_end, &exact.last_end) {
+                        (Some(b), Some(e)) => assert!(b >= e, "{ctx}"),
+                        (Some(_), None) => panic!("{ctx}: the bound ends a run that never ends"),
+                        _ => {}
+                    }
+                    loose += u64::from(bound != exact);
+                    // A job starting before `below` that the bound rejects cannot move either:
+                    // no window from `from` on fits up to its start.
+                    for _ in 0..10 {
+                        let len = i(rng.random_range(1..3000));
+                        let start = &from + &i(rng.random_range(1..8_000));
+                        if start <= below && !bound.fit(&len, &start) {
+                            let moved = s.earlier_start(p, &len, &from, &start, &start);
+                            assert_eq!(moved, None, "{ctx}, len {len}, start {start}");
+                            rejected += 1;
+                        }
+                    }
+                    for _ in 0..10 {
+                        let len = i(rng.random_range(1..3000));
+                        let start = &below + &i(rng.random_range(0..3000));
+                        let (e, b) = (exact.fit(&len, &start), bound.fit(&len, &start));
+                        assert!(b || !e, "{ctx}, len {len}, start {start}: a fit rejected");
+                        fits.0 += u64::from(e);
+                        fits.1 += u64::from(b);
+                        fits.2 += 1;
+                    }
+                }
                 summarised += s.blocks.iter().filter(|b| b.runs.get().is_some()).count();
                 match rng.random_range(0..4u8) {
                     0 if !held.is_empty() => {
@@ -865,5 +1014,12 @@ mod tests {
             }
         }
         assert!(summarised > 0, "no block was summarised");
+        // The summaries were read, and the bound rejects nearly every job the exact runs do.
+        assert!(loose > 0, "the bound never read a summary");
+        assert!(rejected > 1000, "{rejected} jobs before `below` rejected");
+        assert!(
+            (fits.1 - fits.0) * 1000 <= fits.2,
+            "fits by the exact runs, the bound, cases: {fits:?}"
+        );
     }
 }
