@@ -168,8 +168,9 @@ pub fn clique(width: &[Int], left: &[Int], procs: Int) -> Int {
 /// all run together with the others (rigid P = 32, A = 50, seed 4 of the anchor family: 159
 /// where the other root bounds give 153).
 ///
-/// The weights are found by a deterministic coordinate ascent on the ratio from the identity
-/// and every Fekete–Schepers DFF ([`JobEnergy::best`]); W* is an exact 0/1 knapsack over the
+/// The weights are found by a deterministic coordinate ascent on the ratio from the identity,
+/// every Fekete–Schepers DFF and the configuration LP's dual prices rounded to integers
+/// ([`JobEnergy::best`], [`crate::opt::config_lp`]); W* is an exact 0/1 knapsack over the
 /// widths, so the bound is exact whatever weights the ascent ends with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JobEnergy {
@@ -227,8 +228,9 @@ impl JobEnergy {
     /// several options, when n·P exceeds [`JOB_ENERGY_MAX_WORK`], or when it adds nothing to
     /// the per-width energies (its ratio is not above theirs).
     ///
-    /// The ascent: from each start (the widths, then F_1..F_16 of the widths), for a step
-    /// halving from a quarter of the largest weight down to 1, raise or lower one weight by
+    /// The ascent: from each start (the widths, F_1..F_16 of the widths, then the LP's prices
+    /// on three scales, which the ascent alone does not reach: its ratio is not smooth), for a
+    /// step halving from a quarter of the largest weight down to 1, raise or lower one weight by
     /// the step while that raises Σ w·k·t / W* (compared exactly, in 128 bits), weights kept
     /// in 0..=16·P, at most [`JOB_ENERGY_PASSES`] passes over the jobs per start. The best
     /// ratio over the starts wins.
