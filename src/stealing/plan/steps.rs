@@ -111,13 +111,26 @@ type Pos = (usize, usize);
 /// counts, `t` the first instant the free count reaches `count`. Answers "when are `p` nodes
 /// first free" in O(log) (see [`Steps::rises_in`]), or, built with it on demand,
 /// scans the profile only as far as a question needs.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Rises<K> {
     highs: Vec<(i64, K)>,
     /// Where the scan resumes (`None`: done); the first resume is inside its step.
     next: Option<K>,
     until: Option<K>,
+    /// The last count [`Rises::reaches_before`] found, and where: the highs only grow by
+    /// higher counts, so the first high reaching it stays where it is. Queued jobs of one
+    /// size come in runs (job arrays), each asking the same question.
+    found: Option<(u32, usize)>,
 }
+
+/// Rises are equal when their highs and scan are: `found` only remembers an answer.
+impl<K: Instant> PartialEq for Rises<K> {
+    fn eq(&self, o: &Rises<K>) -> bool {
+        (&self.highs, &self.next, &self.until) == (&o.highs, &o.next, &o.until)
+    }
+}
+
+impl<K: Instant> Eq for Rises<K> {}
 
 impl<K: Instant> Rises<K> {
     /// The vector of highs, for [`Steps::rises_in`] to use again.
@@ -128,12 +141,17 @@ impl<K: Instant> Rises<K> {
     /// The first instant at which at least `p` nodes are free (None: never), among the
     /// instants scanned so far (all of them when built with `all`).
     pub(super) fn first_at_least(&self, p: u32) -> Option<&K> {
+        self.index_at_least(p).map(|i| &self.highs[i].1)
+    }
+
+    /// The index of the first high of at least `p`, among those scanned so far.
+    fn index_at_least(&self, p: u32) -> Option<usize> {
         // Most jobs fit in what is free at the first instant scanned.
-        if let Some((_, t)) = self.highs.first().filter(|(c, _)| *c >= i64::from(p)) {
-            return Some(t);
+        if self.highs.first().is_some_and(|(c, _)| *c >= i64::from(p)) {
+            return Some(0);
         }
         let i = self.highs.partition_point(|(c, _)| *c < i64::from(p));
-        self.highs.get(i).map(|(_, t)| t)
+        (i < self.highs.len()).then_some(i)
     }
 
     /// Whether at least `p` nodes are free at some instant before `below`, scanning `prof` on
@@ -141,9 +159,13 @@ impl<K: Instant> Rises<K> {
     /// only lost nodes since the first part (reservations), a count seen is at least the
     /// count now, so "no" stays a proof that `p` are not free before `below`.
     pub(super) fn reaches_before(&mut self, prof: &Steps<K>, p: u32, below: &K) -> bool {
+        if let Some((_, i)) = self.found.filter(|f| f.0 == p) {
+            return self.highs[i].1 < *below;
+        }
         loop {
-            if let Some(t) = self.first_at_least(p) {
-                return t < below;
+            if let Some(i) = self.index_at_least(p) {
+                self.found = Some((p, i));
+                return self.highs[i].1 < *below;
             }
             // `scan_block` sets where the next scan resumes; a resume point at or after
             // `below` stays for a later, longer question.
@@ -627,6 +649,7 @@ impl<K: Instant> Steps<K> {
             highs: buf,
             next: until.is_none_or(|u| from < u).then(|| from.clone()),
             until: until.cloned(),
+            found: None,
         };
         if all {
             while let Some(at) = r.next.take() {
