@@ -715,13 +715,7 @@ mod tests {
     /// optimum: seeded random tiny rigid instances against a brute force.
     #[test]
     fn job_energy_never_exceeds_the_optimum() {
-        let mut seed = 5u64;
-        let mut next = |m: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % m
-        };
+        let mut next = crate::opt::draws(5);
         let mut used = 0;
         for case in 0..400 {
             let procs = 2 + next(7) as u32;

@@ -214,13 +214,7 @@ mod tests {
     /// x ≥ 0, each job's demand met exactly), and the two objectives agree: both optimal.
     #[test]
     fn prices_are_optimal_by_duality() {
-        let mut seed = 11u64;
-        let mut next = |m: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % m
-        };
+        let mut next = crate::opt::draws(11);
         for case in 0..300 {
             let cap = 2 + next(7) as u32;
             let n = 1 + next(7) as usize;

@@ -302,13 +302,7 @@ mod tests {
 
     #[test]
     fn partition_matches_brute_force() {
-        let mut seed = 11u64;
-        let mut next = |m: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % m
-        };
+        let mut next = crate::opt::draws(11);
         for case in 0..500 {
             let n = 1 + next(5) as usize;
             let dur: Vec<Int> = (0..n).map(|_| 1 + next(40) as Int).collect();

@@ -364,6 +364,18 @@ pub fn ratio(makespan: &Time, opt: &Time) -> Option<Time> {
     makespan.checked_div(opt)
 }
 
+/// Seeded draws in `0..m` for the module's randomised tests: a 64-bit linear congruential
+/// generator read in its high bits, the same sequence everywhere and with no dependency.
+#[cfg(test)]
+fn draws(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |m| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % m
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -220,6 +220,15 @@ pub(super) struct Runs<K> {
 }
 
 impl<K: Instant> Runs<K> {
+    /// No run at all.
+    fn none() -> Runs<K> {
+        Runs {
+            longest: K::zero(),
+            last_end: None,
+            any: false,
+        }
+    }
+
     /// [`Steps::earlier_start`]`(p, len, from, below, start).is_some()` for the `p`, `from`
     /// and `below` these runs were taken with, and any `start ≥ below`.
     pub(super) fn fit(&self, len: &K, start: &K) -> bool {
@@ -451,11 +460,7 @@ impl<K: Instant> Steps<K> {
     /// profile changes.
     pub(super) fn runs_before(&self, p: u32, from: &K, below: &K) -> Runs<K> {
         let p = i64::from(p);
-        let mut out = Runs {
-            longest: K::zero(),
-            last_end: None,
-            any: false,
-        };
+        let mut out = Runs::none();
         if below <= from {
             return out;
         }
@@ -495,11 +500,7 @@ impl<K: Instant> Steps<K> {
     /// to the end of the raised hull each time.
     pub(super) fn runs_bound(&self, p: u32, from: &K, below: &K) -> Runs<K> {
         let p = i64::from(p);
-        let mut out = Runs {
-            longest: K::zero(),
-            last_end: None,
-            any: false,
-        };
+        let mut out = Runs::none();
         if below <= from {
             return out;
         }
