@@ -1516,6 +1516,58 @@ mod tests {
         }
     }
 
+    /// The runs a pass takes for a size after the raised hull also answer a later job of that
+    /// size that starts inside the hull, and must let through one whose window fits a run
+    /// shorter than the first job. Three nodes; two occupations given back raise 2 free on
+    /// [30, 37) and 1 on [37, 45). Job A (2 nodes for 40, reserved at 100) cannot move and
+    /// takes the runs for 2 nodes: the longest is 7, the last ends at 37. Job B (2 nodes for
+    /// 5, reserved at 40, inside the hull) fits in [30, 35): it moves to 30, as in the plain
+    /// pass. A filter asking for more than B's length, or for a run reaching B's start, keeps
+    /// it at 40.
+    #[test]
+    fn runs_taken_after_the_hull_let_a_job_inside_it_move() {
+        let busy = |from: i64, to: i64, count: u32| Busy {
+            from: i(from),
+            to: i(to),
+            count,
+        };
+        let occupied = [
+            busy(0, 30, 3),
+            busy(30, 37, 1),
+            busy(37, 40, 2),
+            busy(45, 100, 2),
+            busy(30, 37, 2),
+            busy(37, 45, 1),
+        ];
+        let mut prof = Profile::new(&i(0), 3, &occupied);
+        let queue = vec![
+            QueuedSlot {
+                p: 2,
+                len: i(40),
+                start: Some(i(100)),
+            },
+            QueuedSlot {
+                p: 2,
+                len: i(5),
+                start: Some(i(40)),
+            },
+        ];
+        for j in &queue {
+            prof.reserve(j.start.as_ref().unwrap(), &j.len, j.p);
+        }
+        prof.release(&i(30), &i(37), 2);
+        prof.release(&i(37), &i(45), 1);
+        let raised = (i(30), i(45));
+        let (plain, want) = plain_pass(&prof, &queue);
+        assert_eq!(want[0].start, Some(i(100)));
+        assert_eq!(want[1].start, Some(i(30)));
+        for mut pr in [prof.clone(), prof.exact_copy()] {
+            let d = pr.compress(&mut Queue::new(), || queue.clone(), &i(0), Some(&raised), 0);
+            assert_eq!(d.started, vec![(1, i(30))], "in ticks: {}", pr.in_ticks());
+            assert_eq!(pr.steps(), plain.steps(), "in ticks: {}", pr.in_ticks());
+        }
+    }
+
     /// A queue of job arrays (a few shapes, each repeated in runs) is where a pass shortens
     /// searches by the windows an earlier job of the same shape had no room in ([`fails`]):
     /// its starts and profile stay those of the plain remove-and-replace pass, through moves
