@@ -121,14 +121,16 @@ pub(super) fn compress<K: Instant + Hash>(
         // Runs already taken for `p` also reject a job starting before `b`: a window it could
         // move to begins in `[now, start)` inside a run they count, which is then at least ℓ
         // long or reaches `start`.
-        let taken = runs.get(&p);
-        if !by_runs && taken.is_some_and(|rn| !rn.fit(len, start)) {
-            fails.failed(p, len, now, below, start);
-            continue;
-        }
-        let fit = match taken.filter(|_| by_runs) {
-            Some(rn) => Some(rn.fit(len, start)),
-            None => {
+        let fit = match runs.get(&p) {
+            Some(rn) if !rn.fit(len, start) => {
+                // Not recorded in `fails` after the hull: see below.
+                if !by_runs {
+                    fails.failed(p, len, now, below, start);
+                }
+                continue;
+            }
+            Some(_) if by_runs => Some(true),
+            _ => {
                 let r =
                     rises.get_or_insert_with(|| steps.rises_in(Vec::new(), now, Some(b), false));
                 if !r.reaches_before(steps, p, below) {

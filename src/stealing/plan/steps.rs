@@ -506,15 +506,16 @@ impl<K: Instant> Steps<K> {
         }
         // The start of the run of ≥ p being read (counted from `from`), if one is open.
         let mut open: Option<K> = None;
-        let close = |out: &mut Runs<K>, s: K, end: &K| {
-            let l = end.minus(&s);
-            if l > out.longest {
-                out.longest = l;
+        // A run (or a bound on runs) of length `l` ending at `end`.
+        let note = |out: &mut Runs<K>, l: &K, end: &K| {
+            if *l > out.longest {
+                out.longest = l.clone();
             }
             if out.last_end.as_ref().is_none_or(|e| end > e) {
                 out.last_end = Some(end.clone());
             }
         };
+        let close = |out: &mut Runs<K>, s: K, end: &K| note(out, &end.minus(&s), end);
         let (b0, i0) = self.locate(from);
         for b in b0..self.blocks.len() {
             let blk = &self.blocks[b];
@@ -556,12 +557,7 @@ impl<K: Instant> Steps<K> {
                 }
                 if let Some(l) = runs.longest(q) {
                     out.any = true;
-                    if *l > out.longest {
-                        out.longest = l.clone();
-                    }
-                    if out.last_end.as_ref().is_none_or(|e| last > e) {
-                        out.last_end = Some(last.clone());
-                    }
+                    note(&mut out, l, last);
                 }
                 if let Some(k) = runs.suffix_begin(q) {
                     open = Some(blk.t[k].clone());
