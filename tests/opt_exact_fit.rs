@@ -1,12 +1,13 @@
 //! The zero-slack decision (`opt::exact_fit`): hand instances, agreement with
 //! the branch-and-bound search (run without the decision) on seeded random zero-slack
-//! instances, and the two anchors it decides (rigid P = 8, A = 40, seeds 2 and 4).
+//! instances (the per-width energies and the job energy's per-job weights), and the anchors
+//! it decides (rigid P = 8, A = 40, seeds 2 and 4; P = 16, A = 30 and 50, seed 1002).
 //!
 //! A failure prints the seed and the instance (JSON) to reproduce it.
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use resched::model::{Attempt, Instance, Job, Scenario, Schedule};
-use resched::opt::exact_fit::{Answer, ExactFit};
+use resched::opt::exact_fit::{self, Answer, ExactFit};
 use resched::opt::greedy::IntSchedule;
 use resched::opt::{self, bounds, generate, greedy, problem, search, Method, OptConfig};
 use resched::{check, Time};
@@ -229,7 +230,10 @@ fn the_root_stage_stops_at_its_deadline() {
     assert_eq!(lb, 110);
     let past = at_root(
         &prob,
-        &energies,
+        exact_fit::Weights {
+            per_width: &energies,
+            per_job: None,
+        },
         lb,
         116,
         ROOT_NODES,
@@ -250,4 +254,135 @@ fn the_root_stage_stops_at_its_deadline() {
     let (b, sb) = fit.decide_until(20_000, 100_000, Some(ahead));
     assert_eq!(a, Answer::Unknown);
     assert_eq!((b, sb.nodes), (a, sa.nodes));
+}
+
+/// The job-energy question (`ExactFit::job_weighted`: job j weighs w_j, the capacity is W*, the
+/// heaviest set of distinct jobs that fit side by side) against the search, on seeded random
+/// rigid instances and seeded random weights: whenever Σ w_j·k_j·t_j = W*·T for an integer T,
+/// feasible at T ⇔ OPT = T (the schedule passes the checker), infeasible ⇔ OPT > T, and a
+/// relaxed "feasible" (a job of weight 0 dropped) only when some weight is 0.
+#[test]
+fn job_weighted_questions_agree_with_the_search() {
+    let (mut feasible, mut infeasible, mut relaxed) = (0, 0, 0);
+    for seed in 0..300u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let procs: u32 = rng.random_range(2..=5);
+        let n = rng.random_range(2..=5);
+        let jobs: Vec<Job> = (0..n)
+            .map(|i| {
+                Job::rigid(
+                    format!("J{}", i + 1),
+                    rng.random_range(1..=procs),
+                    Time::from_int(rng.random_range(1..=3)),
+                )
+            })
+            .collect();
+        let failures: Vec<u32> = (0..n).map(|_| rng.random_range(0..=1)).collect();
+        let (inst, sc) = (Instance { procs, jobs }, Scenario::new(failures));
+        let ctx = || format!("seed {seed}: {} {}", inst.to_json(), sc.to_json());
+        let prob = problem::build(&inst, &sc).unwrap();
+        let opt = search_opt(&prob);
+        for _ in 0..8 {
+            let weight: Vec<i64> = (0..n).map(|_| rng.random_range(0..=3)).collect();
+            let cap = bounds::JobEnergy::capacity_of(&prob, &weight);
+            let load: i64 = prob
+                .jobs
+                .iter()
+                .zip(&weight)
+                .map(|(j, &w)| w * i64::from(j.attempts) * j.min_dur)
+                .sum();
+            if cap == 0 || load % cap != 0 {
+                assert!(
+                    ExactFit::job_weighted(&prob, &weight, cap, (load / cap.max(1)).max(1))
+                        .is_none(),
+                    "{}",
+                    ctx()
+                );
+                continue;
+            }
+            let t = load / cap;
+            // The weighted energy is a lower bound: T ≤ OPT.
+            assert!(t <= opt, "{}", ctx());
+            let fit = ExactFit::job_weighted(&prob, &weight, cap, t).unwrap();
+            match fit.decide(1_000_000, 100_000).0 {
+                Answer::Feasible(Some(s)) => {
+                    assert_eq!(opt, t, "{}", ctx());
+                    assert_eq!(checked(&inst, &sc, &s), Time::from_int(t), "{}", ctx());
+                    feasible += 1;
+                }
+                Answer::Feasible(None) => {
+                    assert!(weight.contains(&0), "{}", ctx());
+                    relaxed += 1;
+                }
+                Answer::Infeasible => {
+                    assert!(opt > t, "{}", ctx());
+                    infeasible += 1;
+                }
+                Answer::Unknown => panic!("budget on a tiny instance; {}", ctx()),
+            }
+        }
+    }
+    println!("feasible {feasible}, infeasible {infeasible}, relaxed {relaxed}");
+    // Both answers and the relaxation occur (the counts are fixed by the seeds).
+    assert_eq!((feasible, infeasible, relaxed), (95, 510, 514));
+}
+
+/// Rigid P = 16, A = 30, seed 1002 of the anchor family: the configuration LP's optimum is 104
+/// exactly, and the job energy's weights from its prices meet it exactly (Σ w·k·t = 64·104),
+/// a zero-slack question that the per-width energies (their bound is 103) do not pose; it is
+/// infeasible (201 nodes), so OPT ≥ 105, the makespan of a schedule the incumbent finds.
+#[test]
+fn the_job_energy_question_proves_an_anchor() {
+    let (inst, sc) = generate::anchor_rigid(30, 16, 1002);
+    let prob = problem::build(&inst, &sc).unwrap();
+    let energies = bounds::energies(&prob);
+    assert_eq!(bounds::root(&prob, &energies), 103);
+    let je = bounds::JobEnergy::best(&prob).unwrap();
+    assert_eq!((je.root_bound(&prob), je.capacity), (104, 64));
+    let fit = ExactFit::job_weighted(&prob, &je.weight, je.capacity, 104).unwrap();
+    let (answer, stats) = fit.decide(exact_fit::ROOT_NODES, exact_fit::ROOT_MEMO);
+    assert_eq!((answer, stats.nodes), (Answer::Infeasible, 201));
+    // The root stage asks it after the per-width energies (none of them exact at 104) and
+    // raises the bound to 105.
+    let root = exact_fit::at_root(
+        &prob,
+        exact_fit::Weights {
+            per_width: &energies,
+            per_job: Some(&je),
+        },
+        104,
+        106,
+        exact_fit::ROOT_NODES,
+        None,
+        |x| x,
+    );
+    assert_eq!((root.lower_bound, root.nodes), (105, 201));
+    assert!(root.schedule.is_none());
+}
+
+/// The whole solve on the two anchors the job-energy question proves (rigid P = 16, A = 30,
+/// seed 1002: OPT = 105; A = 50, seed 1002: OPT = 195, a question of 1,256,853 nodes). Node
+/// budgets decide, not the clock.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release only: run with --release")]
+fn the_job_energy_anchors_are_proven() {
+    for (a, want, fit_nodes) in [(30usize, 105i64, 201u64), (50, 195, 1_256_853)] {
+        let (inst, sc) = generate::anchor_rigid(a, 16, 1002);
+        let cfg = OptConfig {
+            time_limit: Duration::from_secs(3600),
+            node_limit: Some(2_000_000),
+            ..OptConfig::with_method(Method::Search)
+        };
+        let r = opt::solve(&inst, &sc, &cfg).unwrap();
+        assert!(
+            r.is_optimal(),
+            "A = {a}: best {} bound {}",
+            r.makespan,
+            r.lower_bound()
+        );
+        assert_eq!(r.makespan, Time::from_int(want), "A = {a}");
+        assert_eq!(r.stats.root_lower_bound, Time::from_int(want), "A = {a}");
+        assert_eq!(r.stats.fit_nodes, fit_nodes, "A = {a}");
+        assert_eq!(check::check(&inst, &sc, &r.schedule).unwrap(), r.makespan);
+    }
 }

@@ -111,14 +111,51 @@ impl ExactFit {
         capacity: Int,
         horizon: Int,
     ) -> Option<ExactFit> {
+        Self::weighted(
+            prob,
+            |_, procs| weight.get(procs as usize).copied(),
+            capacity,
+            horizon,
+        )
+    }
+
+    /// The same question for the job energy ([`super::bounds::JobEnergy`]): job j's F-width is
+    /// `weight[j]` and `capacity` is W*, the heaviest set of distinct jobs that fit side by
+    /// side; `None` as for [`ExactFit::rigid`] (or when `weight` is not one per job).
+    ///
+    /// Why the fill argument holds: the jobs running at an instant are distinct and fit in P,
+    /// so their weights sum to at most W*, as F-widths sum to at most F(P); the node bounds
+    /// apply dual feasible functions to those weights, which again sum to at most their value
+    /// at W* (a DFF is defined on any items that sum to at most the capacity); a job of weight
+    /// W* runs beside jobs of weight 0 only, which are dropped (the relaxation below).
+    pub fn job_weighted(
+        prob: &IntProblem,
+        weight: &[Int],
+        capacity: Int,
+        horizon: Int,
+    ) -> Option<ExactFit> {
+        if weight.len() != prob.jobs.len() {
+            return None;
+        }
+        Self::weighted(prob, |j, _| weight.get(j).copied(), capacity, horizon)
+    }
+
+    /// [`ExactFit::rigid`] with job j's F-width `width_of(j, p_j)`.
+    fn weighted(
+        prob: &IntProblem,
+        width_of: impl Fn(usize, u32) -> Option<Int>,
+        capacity: Int,
+        horizon: Int,
+    ) -> Option<ExactFit> {
         let mut energy: Int = 0;
         let mut all = Vec::with_capacity(prob.jobs.len());
         for (job, j) in prob.jobs.iter().enumerate() {
             let [o] = j.options.as_slice() else {
                 return None;
             };
-            let width = *weight.get(o.procs as usize)?;
-            // A dual feasible function never maps a width above F(P) nor below 0.
+            let width = width_of(job, o.procs)?;
+            // A dual feasible function never maps a width above F(P) nor below 0, nor does a
+            // job weight exceed W* (the job alone is a set that fits).
             if !(0..=capacity).contains(&width) {
                 return None;
             }
@@ -553,15 +590,25 @@ pub struct RootFit {
     pub nodes: u64,
 }
 
+/// The energies whose zero-slack questions [`at_root`] asks, in this order.
+#[derive(Debug, Clone, Copy)]
+pub struct Weights<'a> {
+    /// The per-width energies ([`super::bounds::energies`], the identity first).
+    pub per_width: &'a [super::bounds::Energy],
+    /// The job energy of a rigid instance ([`super::bounds::JobEnergy::best`]), if any.
+    pub per_job: Option<&'a super::bounds::JobEnergy>,
+}
+
 /// The root stage: while the bound `lb` is below the incumbent's makespan and some energy
-/// (`energies`, the identity first) is met exactly at `lb`, decide the zero-slack question.
-/// Infeasible raises the bound to the next reachable makespan above `lb` (`round`: the
+/// (`weights`: the per-width ones, the identity first, then the job energy, whose weights come
+/// from the configuration LP's prices and so can meet an integral LP optimum exactly) is met
+/// exactly at `lb`, decide the zero-slack question. Infeasible raises the bound to the next reachable makespan above `lb` (`round`: the
 /// lattice of [`super::lattice`]), where another energy may be met exactly; a schedule ends the
 /// stage; a relaxed "feasible" moves on to the next energy; an unknown answer stops (the node
 /// `budget`, or the `deadline`).
 pub fn at_root(
     prob: &IntProblem,
-    energies: &[super::bounds::Energy],
+    weights: Weights<'_>,
     mut lb: Int,
     incumbent: Int,
     budget: u64,
@@ -570,8 +617,15 @@ pub fn at_root(
 ) -> RootFit {
     let mut out = RootFit::default();
     'raise: while lb < incumbent {
-        for e in energies {
-            let Some(fit) = ExactFit::rigid(prob, &e.weight, e.capacity, lb) else {
+        let per_width = weights
+            .per_width
+            .iter()
+            .map(|e| ExactFit::rigid(prob, &e.weight, e.capacity, lb));
+        let per_job = weights
+            .per_job
+            .map(|je| ExactFit::job_weighted(prob, &je.weight, je.capacity, lb));
+        for fit in per_width.chain(per_job) {
+            let Some(fit) = fit else {
                 continue;
             };
             let (answer, stats) =

@@ -144,7 +144,10 @@ pub(crate) fn solve_scaled(
     // [`exact_fit`] decides where the search and the energy bounds cannot.
     let fit = exact_fit::at_root(
         &prob,
-        &energies,
+        exact_fit::Weights {
+            per_width: &energies,
+            per_job: job_energy.as_ref(),
+        },
         root_lb,
         greedy.makespan,
         exact_fit::ROOT_NODES,
