@@ -1,24 +1,26 @@
 //! What a compression pass (node-stealing paper, Section 4.1) learnt from the jobs that could
-//! not move, kept so that a later job of the same node count and length skips the windows
-//! already known to fail. On a backlogged platform most checks answer "cannot move", and
-//! queued jobs of one shape (job arrays, resubmissions) come in long runs, each of which would
-//! otherwise search the profile from the same instant to its own start again.
+//! not move, kept so that a later job at least as wide and as long skips the windows already
+//! known to fail. On a backlogged platform most checks answer "cannot move", and queued jobs
+//! of one shape (job arrays, resubmissions) come in long runs, each of which would otherwise
+//! search the profile from the same instant to its own start again.
 //!
 //! A job A (`p` nodes, length `ℓ`, current start `s_A`) with no new start in `[from_A, below_A)`
 //! means: for every `s` there, some instant `t ∈ [s, min(s + ℓ, s_A))` has fewer than `p` free
 //! (the window reaches only up to the job's own start, from which its own nodes are free to it:
-//! [`super::steps::Steps::earlier_start`]). For a later job B of the same `p` and `ℓ` with
-//! `from_B ≥ from_A`, a window `s < below_A` fails on the same witness whenever that witness
-//! is before `s_B`: always when `s_A ≤ s_B`, and when `s + ℓ ≤ s_B` otherwise. B's search may
+//! [`super::steps::Steps::earlier_start`]). For a later job B of at least `p` nodes and at
+//! least `ℓ` long with `from_B ≥ from_A`, a window `s < below_A` fails on the same witness
+//! (fewer than `p`, so fewer than B's count, inside B's longer window) whenever that witness is
+//! before `s_B`: always when `s_A ≤ s_B`, and when `s + ℓ ≤ s_B` otherwise. B's search may
 //! therefore begin at `below_A`, or at `min(below_A, s_B − ℓ)`, and finds the same earliest
-//! start; if it fails, B's record covers `[from_B, below_B)` whole.
+//! start; if it fails, B's record covers `[from_B, below_B)` whole. A job asks the record of
+//! its own shape, and when that one skips nothing, the last few records of any shape.
 //!
 //! A record holds while the counts before `s_A` did not rise. Within a pass they rise only
 //! where a job moved from, at or after its old start, so a record stays valid while every
 //! later move left from an old start at or after `s_A`. Placing a new job only lowers counts,
 //! which keeps every witness. The plan's test
 //! `compress_on_job_arrays_gives_the_starts_of_the_plain_pass` compares the pass with the plain
-//! remove-and-replace pass on queues of job arrays.
+//! remove-and-replace pass on queues of job arrays of a few shapes.
 use super::instant::Instant;
 use rustc_hash::FxHasher;
 use std::hash::{Hash, Hasher};
@@ -26,6 +28,10 @@ use std::hash::{Hash, Hasher};
 /// Slots of the record table: a record is only a hint (a job with none searches in full), so
 /// the table is direct-mapped and a new record takes the slot of an older one.
 const SLOTS: usize = 1024;
+
+/// How many of the latest failures, of any shape, a job also asks: each is a comparison on
+/// every search, and the record of the job just before serves most of the jobs it can.
+const RECENT: usize = 2;
 
 /// A failed check: the search began at `from`, no window before `below` fitted, the job's own
 /// start was `start`; `moves` is how many moves the pass had made when it was recorded.
@@ -43,6 +49,9 @@ struct Fail<K> {
 #[derive(Debug)]
 pub(super) struct Fails<K> {
     last: Vec<Option<Fail<K>>>,
+    /// The last [`RECENT`] failures of any size and length, for the jobs they dominate.
+    recent: [Option<Fail<K>>; RECENT],
+    next_recent: usize,
     moves: u64,
     /// The moves' old starts as `(move index, old start)`, old starts strictly rising from
     /// the bottom: the earliest old start among the moves from index `m` on is that of the
@@ -55,6 +64,8 @@ impl<K: Instant + Hash> Fails<K> {
     pub(super) fn new() -> Fails<K> {
         Fails {
             last: vec![None; SLOTS],
+            recent: std::array::from_fn(|_| None),
+            next_recent: 0,
             moves: 0,
             lowest: Vec::new(),
         }
@@ -63,16 +74,37 @@ impl<K: Instant + Hash> Fails<K> {
     /// Where the search of a job of `p` nodes and length `len`, currently at `start` and to be
     /// searched from `from`, may begin instead: every window before it is known to fail.
     pub(super) fn skip_to(&self, p: u32, len: &K, from: &K, start: &K) -> Option<K> {
-        let f = self.last[slot(p, len)].as_ref()?;
-        if f.p != p || f.len != *len || *from < f.from || !self.holds(f) {
+        // The record of the job's own shape first: jobs of one shape come in runs, and it
+        // answers most of them; the latest records of other shapes only when it cannot.
+        if let Some(to) = self.last[slot(p, len)]
+            .as_ref()
+            .and_then(|f| self.skip_by(f, p, len, from, start))
+        {
+            return Some(to);
+        }
+        let mut best: Option<K> = None;
+        for f in self.recent.iter().flatten() {
+            if let Some(to) = self.skip_by(f, p, len, from, start) {
+                if best.as_ref().is_none_or(|b| to > *b) {
+                    best = Some(to);
+                }
+            }
+        }
+        best
+    }
+
+    /// Where record `f` lets the search of the job begin, if it dominates the job (at most
+    /// `p` nodes, at most `len` long, searched from no later) and skips anything.
+    fn skip_by(&self, f: &Fail<K>, p: u32, len: &K, from: &K, start: &K) -> Option<K> {
+        if f.p > p || f.len > *len || *from < f.from {
             return None;
         }
         let to = if f.start <= *start {
             f.below.clone()
         } else {
-            f.below.clone().min(start.minus(len))
+            f.below.clone().min(start.minus(&f.len))
         };
-        (to > *from).then_some(to)
+        (to > *from && self.holds(f)).then_some(to)
     }
 
     /// Records that a job of `p` nodes and length `len` at `start` has no window in
@@ -90,6 +122,8 @@ impl<K: Instant + Hash> Fails<K> {
             below: below.clone(),
             start: start.clone(),
         };
+        self.recent[self.next_recent] = Some(f.clone());
+        self.next_recent = (self.next_recent + 1) % RECENT;
         self.last[slot(p, len)] = Some(f);
     }
 
@@ -120,4 +154,53 @@ fn slot<K: Hash>(p: u32, len: &K) -> usize {
     (p, len).hash(&mut h);
     // FxHash mixes into the high bits.
     (h.finish() >> 54) as usize % SLOTS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fails;
+    use crate::time::Time;
+
+    fn i(n: i64) -> Time {
+        Time::from_int(n)
+    }
+
+    /// A failure of `p` nodes for `ℓ` serves a later job with at least `p` nodes and at least
+    /// `ℓ` long (its windows hold A's witnesses), from A's `below`, or from `s_B − ℓ_A` when B
+    /// starts before A; never a job narrower or shorter, nor after a move from before `s_A`.
+    #[test]
+    fn a_failure_serves_the_jobs_it_dominates() {
+        let mut f: Fails<Time> = Fails::new();
+        // A: 2 nodes for 5, at 30, no window in [0, 20).
+        f.failed(2, &i(5), &i(0), &i(20), &i(30));
+        assert_eq!(f.skip_to(2, &i(5), &i(0), &i(30)), Some(i(20)));
+        assert_eq!(f.skip_to(3, &i(7), &i(0), &i(40)), Some(i(20)));
+        assert_eq!(f.skip_to(3, &i(7), &i(0), &i(25)), Some(i(20)));
+        assert_eq!(f.skip_to(3, &i(7), &i(0), &i(22)), Some(i(17)));
+        assert_eq!(f.skip_to(3, &i(7), &i(2), &i(40)), Some(i(20)));
+        assert_eq!(f.skip_to(1, &i(7), &i(0), &i(40)), None);
+        assert_eq!(f.skip_to(3, &i(4), &i(0), &i(40)), None);
+        assert_eq!(f.skip_to(3, &i(7), &i(21), &i(40)), None);
+        // A move from at or after A's start keeps the record; one from before it does not.
+        f.moved(&i(35));
+        assert_eq!(f.skip_to(3, &i(7), &i(0), &i(40)), Some(i(20)));
+        f.moved(&i(10));
+        assert_eq!(f.skip_to(3, &i(7), &i(0), &i(40)), None);
+        assert_eq!(f.skip_to(2, &i(5), &i(0), &i(30)), None);
+    }
+
+    /// A job's own shape's record answers it; when there is none, of the latest records that
+    /// dominate it, the one that skips furthest.
+    #[test]
+    fn the_own_shape_then_the_furthest_skip() {
+        let mut f: Fails<Time> = Fails::new();
+        f.failed(1, &i(2), &i(0), &i(10), &i(60));
+        f.failed(2, &i(3), &i(0), &i(30), &i(60));
+        assert_eq!(f.skip_to(3, &i(6), &i(0), &i(70)), Some(i(30)));
+        assert_eq!(f.skip_to(1, &i(6), &i(0), &i(70)), Some(i(10)));
+        assert_eq!(f.skip_to(1, &i(2), &i(0), &i(70)), Some(i(10)));
+        f.failed(4, &i(6), &i(0), &i(50), &i(60));
+        assert_eq!(f.skip_to(4, &i(6), &i(0), &i(70)), Some(i(50)));
+        assert_eq!(f.skip_to(5, &i(9), &i(0), &i(70)), Some(i(50)));
+    }
 }
