@@ -130,6 +130,32 @@ fn padded(seed: u64) -> (Instance, Scenario, i64) {
     (Instance { procs, jobs }, Scenario::new(failures), horizon)
 }
 
+/// What an answer of the exact fill at `t` was, checked against the optimum `opt` of the
+/// instance: a schedule passes the checker with makespan `t = opt`, "infeasible" means
+/// `opt > t`, and a tiny instance never runs out of budget.
+enum Tally {
+    Feasible,
+    /// A schedule of a relaxation (an image question, or jobs weighted 0 left out).
+    Relaxed,
+    Infeasible,
+}
+
+fn tally(answer: Answer, (inst, sc): (&Instance, &Scenario), opt: i64, t: i64, ctx: &str) -> Tally {
+    match answer {
+        Answer::Feasible(Some(s)) => {
+            assert_eq!(opt, t, "{ctx}");
+            assert_eq!(checked(inst, sc, &s), Time::from_int(t), "{ctx}");
+            Tally::Feasible
+        }
+        Answer::Feasible(None) => Tally::Relaxed,
+        Answer::Infeasible => {
+            assert!(opt > t, "{ctx}");
+            Tally::Infeasible
+        }
+        Answer::Unknown => panic!("budget on a tiny instance; {ctx}"),
+    }
+}
+
 /// The optimum by the search alone (no zero-slack stage: `search::solve` from the greedy start).
 fn search_opt(prob: &problem::IntProblem) -> i64 {
     let limits = search::Limits {
@@ -164,18 +190,10 @@ fn agrees_with_the_search_on_random_zero_slack_instances() {
                 let answer = fit.decide(1_000_000, 100_000).0;
                 // The table of failed states never changes an answer.
                 assert_eq!(fit.decide(1_000_000, 0).0, answer, "memo; {}", ctx());
-                match answer {
-                    Answer::Feasible(Some(s)) => {
-                        assert_eq!(opt, t, "{}", ctx());
-                        assert_eq!(checked(&inst, &sc, &s), Time::from_int(t), "{}", ctx());
-                        feasible += 1;
-                    }
-                    Answer::Feasible(None) => assert!(k > 0, "{}", ctx()),
-                    Answer::Infeasible => {
-                        assert!(opt > t, "{}", ctx());
-                        infeasible += 1;
-                    }
-                    Answer::Unknown => panic!("budget on a tiny instance; {}", ctx()),
+                match tally(answer, (&inst, &sc), opt, t, &ctx()) {
+                    Tally::Feasible => feasible += 1,
+                    Tally::Relaxed => assert!(k > 0, "{}", ctx()),
+                    Tally::Infeasible => infeasible += 1,
                 }
             }
         }
@@ -304,21 +322,19 @@ fn job_weighted_questions_agree_with_the_search() {
             // The weighted energy is a lower bound: T ≤ OPT.
             assert!(t <= opt, "{}", ctx());
             let fit = ExactFit::job_weighted(&prob, &weight, cap, t).unwrap();
-            match fit.decide(1_000_000, 100_000).0 {
-                Answer::Feasible(Some(s)) => {
-                    assert_eq!(opt, t, "{}", ctx());
-                    assert_eq!(checked(&inst, &sc, &s), Time::from_int(t), "{}", ctx());
-                    feasible += 1;
-                }
-                Answer::Feasible(None) => {
+            match tally(
+                fit.decide(1_000_000, 100_000).0,
+                (&inst, &sc),
+                opt,
+                t,
+                &ctx(),
+            ) {
+                Tally::Feasible => feasible += 1,
+                Tally::Relaxed => {
                     assert!(weight.contains(&0), "{}", ctx());
                     relaxed += 1;
                 }
-                Answer::Infeasible => {
-                    assert!(opt > t, "{}", ctx());
-                    infeasible += 1;
-                }
-                Answer::Unknown => panic!("budget on a tiny instance; {}", ctx()),
+                Tally::Infeasible => infeasible += 1,
             }
         }
     }
