@@ -212,23 +212,35 @@ fn agrees_with_the_search_on_random_zero_slack_instances() {
 #[cfg_attr(debug_assertions, ignore = "release only: run with --release")]
 fn the_last_two_anchors_are_proven() {
     for (seed, want) in [(2u64, 117), (4, 111)] {
-        let (inst, sc) = generate::anchor_rigid(40, 8, seed);
-        let cfg = OptConfig {
-            time_limit: Duration::from_secs(3600),
-            node_limit: Some(2_000_000),
-            ..OptConfig::with_method(Method::Search)
-        };
-        let r = opt::solve(&inst, &sc, &cfg).unwrap();
-        assert!(
-            r.is_optimal(),
-            "seed {seed}: best {} bound {}",
-            r.makespan,
-            r.lower_bound()
-        );
-        assert_eq!(r.makespan, Time::from_int(want), "seed {seed}");
+        let r = proven_anchor(40, 8, seed, want);
         assert!(r.stats.fit_nodes > 0, "seed {seed}");
-        assert_eq!(check::check(&inst, &sc, &r.schedule).unwrap(), r.makespan);
     }
+}
+
+/// The whole solve of a rigid anchor under a node budget of 2 M (the clock far away): proven,
+/// of makespan `want`, its schedule passing the checker.
+fn proven_anchor(a: usize, procs: u32, seed: u64, want: i64) -> opt::OptResult {
+    let (inst, sc) = generate::anchor_rigid(a, procs, seed);
+    let cfg = OptConfig {
+        time_limit: Duration::from_secs(3600),
+        node_limit: Some(2_000_000),
+        ..OptConfig::with_method(Method::Search)
+    };
+    let r = opt::solve(&inst, &sc, &cfg).unwrap();
+    let ctx = format!("A = {a}, P = {procs}, seed {seed}");
+    assert!(
+        r.is_optimal(),
+        "{ctx}: best {} bound {}",
+        r.makespan,
+        r.lower_bound()
+    );
+    assert_eq!(r.makespan, Time::from_int(want), "{ctx}");
+    assert_eq!(
+        check::check(&inst, &sc, &r.schedule).unwrap(),
+        r.makespan,
+        "{ctx}"
+    );
+    r
 }
 
 /// The root stage keeps to the caller's deadline: rigid P = 8, A = 40, seed 4's area question
@@ -383,22 +395,8 @@ fn the_job_energy_question_proves_an_anchor() {
 #[cfg_attr(debug_assertions, ignore = "release only: run with --release")]
 fn the_job_energy_anchors_are_proven() {
     for (a, want, fit_nodes) in [(30usize, 105i64, 201u64), (50, 195, 1_256_853)] {
-        let (inst, sc) = generate::anchor_rigid(a, 16, 1002);
-        let cfg = OptConfig {
-            time_limit: Duration::from_secs(3600),
-            node_limit: Some(2_000_000),
-            ..OptConfig::with_method(Method::Search)
-        };
-        let r = opt::solve(&inst, &sc, &cfg).unwrap();
-        assert!(
-            r.is_optimal(),
-            "A = {a}: best {} bound {}",
-            r.makespan,
-            r.lower_bound()
-        );
-        assert_eq!(r.makespan, Time::from_int(want), "A = {a}");
+        let r = proven_anchor(a, 16, 1002, want);
         assert_eq!(r.stats.root_lower_bound, Time::from_int(want), "A = {a}");
         assert_eq!(r.stats.fit_nodes, fit_nodes, "A = {a}");
-        assert_eq!(check::check(&inst, &sc, &r.schedule).unwrap(), r.makespan);
     }
 }
