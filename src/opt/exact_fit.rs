@@ -602,10 +602,10 @@ pub struct Weights<'a> {
 /// The root stage: while the bound `lb` is below the incumbent's makespan and some energy
 /// (`weights`: the per-width ones, the identity first, then the job energy, whose weights come
 /// from the configuration LP's prices and so can meet an integral LP optimum exactly) is met
-/// exactly at `lb`, decide the zero-slack question. Infeasible raises the bound to the next reachable makespan above `lb` (`round`: the
-/// lattice of [`super::lattice`]), where another energy may be met exactly; a schedule ends the
-/// stage; a relaxed "feasible" moves on to the next energy; an unknown answer stops (the node
-/// `budget`, or the `deadline`).
+/// exactly at `lb`, decide the zero-slack question. Infeasible raises the bound to the next
+/// reachable makespan above `lb` (`round`: the lattice of [`super::lattice`]), where another
+/// energy may be met exactly; a schedule ends the stage; a relaxed "feasible" moves on to the
+/// next energy; an unknown answer stops (the node `budget`, or the `deadline`).
 pub fn at_root(
     prob: &IntProblem,
     weights: Weights<'_>,
