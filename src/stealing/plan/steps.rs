@@ -15,13 +15,15 @@ const BLOCK_MAX: usize = 64;
 #[derive(Clone, Debug)]
 pub(super) struct Steps<K> {
     blocks: Vec<Block<K>>,
+    /// Each block's first instant, in a vector of their own: locating an instant's block, the
+    /// first step of every split and search, then reads one small array instead of one line
+    /// of memory per block it probes.
+    firsts: Vec<K>,
 }
 
 /// A run of consecutive steps: starts `t`, counts `v[i] + add`, and `min`/`max` of `v`.
 #[derive(Clone, Debug)]
 struct Block<K> {
-    /// `t[0]`, kept beside the counts so that finding a block reads no step vector.
-    first: K,
     t: Vec<K>,
     v: Vec<i64>,
     add: i64,
@@ -55,7 +57,6 @@ impl<K: Instant> Eq for Block<K> {}
 impl<K: Instant> Block<K> {
     fn new(t: Vec<K>, v: Vec<i64>) -> Block<K> {
         let mut b = Block {
-            first: t[0].clone(),
             t,
             v,
             add: 0,
@@ -68,10 +69,9 @@ impl<K: Instant> Block<K> {
         b
     }
 
-    /// Recomputes `first`, `min` and `max` (a block is never empty) and drops the cached runs.
+    /// Recomputes `min` and `max` (a block is never empty) and drops the cached runs.
     fn refresh(&mut self) {
         debug_assert!(!self.v.is_empty());
-        self.first = self.t[0].clone();
         self.forget_runs();
         let (mut lo, mut hi) = (i64::MAX, i64::MIN);
         for &x in &self.v {
@@ -81,7 +81,31 @@ impl<K: Instant> Block<K> {
         (self.min, self.max) = (lo, hi);
     }
 
-    /// Drops the cached runs after a change of `t` or `v` that keeps `first`, `min` and `max`.
+    /// Keeps `min` and `max` after `delta` was added to some of the counts, which are now
+    /// between `lo` and `hi` (`lo > hi`: none), and drops the cached runs. The other counts
+    /// did not change, so one bound follows from the old one and the changed counts; the other
+    /// does too unless the counts that held it were among those changed, and only then are
+    /// the counts read again.
+    fn changed_by(&mut self, delta: i64, lo: i64, hi: i64) {
+        self.forget_runs();
+        if lo > hi || delta == 0 {
+            return;
+        }
+        if delta < 0 {
+            self.min = self.min.min(lo);
+            if hi - delta < self.max {
+                return;
+            }
+        } else {
+            self.max = self.max.max(hi);
+            if lo - delta > self.min {
+                return;
+            }
+        }
+        self.refresh();
+    }
+
+    /// Drops the cached runs after a change of `t` or `v` that keeps `min` and `max`.
     fn forget_runs(&mut self) {
         self.runs = OnceCell::new();
         self.asked.set(0);
@@ -199,11 +223,7 @@ impl<K: Instant> Rises<K> {
                 }
             }
         }
-        self.next = prof
-            .blocks
-            .get(b + 1)
-            .map(|n| n.first.clone())
-            .filter(|t| before(t));
+        self.next = prof.firsts.get(b + 1).filter(|t| before(t)).cloned();
     }
 }
 
@@ -288,7 +308,13 @@ impl<K: Instant> Steps<K> {
             ));
         }
         blocks.push(Block::new(t, v));
-        Steps { blocks }
+        Steps::of(blocks)
+    }
+
+    /// The profile of `blocks` (in time order, none empty), with its index of first instants.
+    fn of(blocks: Vec<Block<K>>) -> Steps<K> {
+        let firsts = blocks.iter().map(|b| b.t[0].clone()).collect();
+        Steps { blocks, firsts }
     }
 
     /// The steps (for tests and reports).
@@ -304,8 +330,8 @@ impl<K: Instant> Steps<K> {
     fn locate(&self, t: &K) -> Pos {
         // Most look-ups are at the plan's start (`now`: every compression check begins there),
         // so the first step is tried before the binary searches.
-        let bi = match self.blocks.get(1) {
-            Some(b) if b.first <= *t => self.blocks.partition_point(|b| b.first <= *t) - 1,
+        let bi = match self.firsts.get(1) {
+            Some(f) if f <= t => self.firsts.partition_point(|f| f <= t) - 1,
             _ => 0,
         };
         let bt = &self.blocks[bi].t;
@@ -674,6 +700,7 @@ impl<K: Instant> Steps<K> {
             let mut right = Block::new(blk.t.split_off(half), blk.v.split_off(half));
             right.add = blk.add;
             blk.refresh();
+            self.firsts.insert(b + 1, right.t[0].clone());
             self.blocks.insert(b + 1, right);
             if i + 1 >= half {
                 return (b + 1, i + 1 - half);
@@ -698,10 +725,13 @@ impl<K: Instant> Steps<K> {
         let (b0, i0) = at_from;
         // Steps [i0, i1) of b0 when b0 == b1; else the tail of b0, whole blocks, head of b1.
         let partial = |blk: &mut Block<K>, r: std::ops::Range<usize>| {
+            let (mut lo, mut hi) = (i64::MAX, i64::MIN);
             for x in &mut blk.v[r] {
                 *x += delta;
+                lo = lo.min(*x);
+                hi = hi.max(*x);
             }
-            blk.refresh();
+            blk.changed_by(delta, lo, hi);
         };
         if b0 == b1 {
             partial(&mut self.blocks[b0], i0..i1);
@@ -739,6 +769,7 @@ impl<K: Instant> Steps<K> {
         let blk = &mut self.blocks[b];
         if blk.t.len() == 1 {
             self.blocks.remove(b);
+            self.firsts.remove(b);
             return;
         }
         blk.t.remove(i);
@@ -750,6 +781,7 @@ impl<K: Instant> Steps<K> {
             blk.forget_runs();
         } else {
             blk.refresh();
+            self.firsts[b] = blk.t[0].clone();
         }
     }
 
@@ -772,12 +804,10 @@ impl<K: Instant> Steps<K> {
     /// so that a plan kept across events does not grow with the simulated time.
     pub(super) fn forget_before(&mut self, now: &K) {
         // Whole blocks whose successor starts at or before `now`.
-        let keep = self
-            .blocks
-            .partition_point(|b| b.first <= *now)
-            .saturating_sub(1);
+        let keep = self.firsts.partition_point(|f| f <= now).saturating_sub(1);
         if keep > 0 {
             self.blocks.drain(..keep);
+            self.firsts.drain(..keep);
         }
         let blk = &mut self.blocks[0];
         let i = blk.t.partition_point(|s| s <= now).saturating_sub(1);
@@ -785,6 +815,7 @@ impl<K: Instant> Steps<K> {
             blk.t.drain(..i);
             blk.v.drain(..i);
             blk.refresh();
+            self.firsts[0] = blk.t[0].clone();
         }
     }
 
@@ -835,9 +866,8 @@ impl<K: Instant> Steps<K> {
     /// The same step function with every instant mapped by `f` (which must keep their order):
     /// the move to another representation.
     pub(super) fn map<K2: Instant>(&self, f: impl Fn(&K) -> K2) -> Steps<K2> {
-        Steps {
-            blocks: self
-                .blocks
+        Steps::of(
+            self.blocks
                 .iter()
                 .map(|b| {
                     let mut nb = Block::new(b.t.iter().map(&f).collect(), b.v.clone());
@@ -845,7 +875,7 @@ impl<K: Instant> Steps<K> {
                     nb
                 })
                 .collect(),
-        }
+        )
     }
 
     /// The first and the last breakpoint (every instant the profile holds lies between them).
@@ -906,6 +936,22 @@ mod tests {
         }
     }
 
+    /// What the blocks keep beside their steps is what the steps give: each block's first
+    /// instant in the index, and the minimum and maximum of its counts.
+    fn assert_kept(s: &Steps<Time>, ctx: &str) {
+        assert_eq!(s.firsts.len(), s.blocks.len(), "{ctx}");
+        for (k, (f, b)) in s.firsts.iter().zip(&s.blocks).enumerate() {
+            assert_eq!(*f, b.t[0], "{ctx}: block {k}'s first instant");
+            let lo = b.v.iter().min().copied();
+            let hi = b.v.iter().max().copied();
+            assert_eq!(
+                (Some(b.min), Some(b.max)),
+                (lo, hi),
+                "{ctx}: block {k}'s bounds"
+            );
+        }
+    }
+
     /// The searches (blocks passed over by their summarised runs, a window left through the
     /// next block's prefix run) against the plain walk over the steps, on profiles of many
     /// blocks searched often enough that their runs are summarised, then changed by
@@ -935,6 +981,7 @@ mod tests {
             let mut held: Vec<(Time, Time, u32)> = Vec::new();
             for step in 0..120 {
                 let ctx = format!("seed {seed}, step {step}, {} blocks", s.blocks.len());
+                assert_kept(&s, &ctx);
                 let st = s.steps();
                 for _ in 0..40 {
                     let p = rng.random_range(1..=nodes);
