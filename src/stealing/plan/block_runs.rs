@@ -26,15 +26,26 @@
 //! `q`), which only makes a skip less frequent, never wrong. A run cut short by the search's
 //! own start (`not_before` inside it) is shorter still.
 use super::instant::Instant;
+use std::cell::RefCell;
+
+thread_local! {
+    /// The monotone stack and the inner runs `(threshold, first step, end step)` of the last
+    /// summary built, kept for the next one: a summary is built hundreds of thousands of times
+    /// on an archive trace (a block is summarised again after every change), so these working
+    /// vectors are not grown and freed each time.
+    static SCRATCH: RefCell<(Vec<u32>, Vec<(i64, u32, u32)>)> = const {
+        RefCell::new((Vec::new(), Vec::new()))
+    };
+}
 
 /// The summary of a block's runs by threshold (see the module doc).
 #[derive(Clone, Debug)]
 pub(super) struct BlockRuns<K> {
-    /// `suffix_min[i]` = min of `v[i..]`: non-decreasing in `i`.
-    suffix_min: Vec<i64>,
-    /// `prefix_min[i]` = min of `v[..=i]`: non-increasing in `i`.
-    prefix_min: Vec<i64>,
-    /// `suffix_min`'s first and last values, and the bound over every threshold (the last
+    /// `mins[i]` = min of `v[i..]` (the suffix minima, non-decreasing in `i`), then
+    /// `mins[n + i]` = min of `v[..=i]` (the prefix minima, non-increasing in `i`): one vector
+    /// for both, as they are built and dropped together.
+    mins: Vec<i64>,
+    /// The suffix minima's first and last values, and the bound over every threshold (the last
     /// of `longest`), kept inline: a search passes over most blocks on these alone, without
     /// reading the vectors.
     min_all: i64,
@@ -51,52 +62,42 @@ impl<K: Instant> BlockRuns<K> {
     pub(super) fn new(t: &[K], v: &[i64]) -> BlockRuns<K> {
         let n = v.len();
         debug_assert!(n > 0 && t.len() == n);
-        let mut suffix_min = v.to_vec();
-        for i in (0..n.saturating_sub(1)).rev() {
-            suffix_min[i] = suffix_min[i].min(suffix_min[i + 1]);
+        let mut mins = Vec::with_capacity(2 * n);
+        mins.extend_from_slice(v);
+        mins.extend_from_slice(v);
+        for i in (0..n - 1).rev() {
+            mins[i] = mins[i].min(mins[i + 1]);
         }
-        let mut prefix_min = v.to_vec();
-        for i in 1..n {
-            prefix_min[i] = prefix_min[i].min(prefix_min[i - 1]);
+        for i in n + 1..2 * n {
+            mins[i] = mins[i].min(mins[i - 1]);
         }
         // One pass of a monotone stack (non-decreasing counts): step k leaves it when a
         // strictly smaller count comes at i, so its run at threshold v[k] ends at t[i] (inner)
         // and begins after the step below it on the stack. Of equal counts only the lowest on
         // the stack gets the whole run (the others a part of it: smaller, so harmless in a
         // maximum); steps still on the stack at the end hold the last step's run (not inner).
-        let mut by_threshold: Vec<(i64, K)> = Vec::with_capacity(n);
-        let mut stack: Vec<usize> = Vec::with_capacity(n);
-        for i in 0..n {
-            while let Some(&k) = stack.last().filter(|&&k| v[k] > v[i]) {
-                stack.pop();
-                let left = stack.last().map_or(0, |&b| b + 1);
-                by_threshold.push((v[k], t[i].minus(&t[left])));
-            }
-            stack.push(i);
-        }
-        // Equal thresholds are merged by their maximum below, so their order does not matter.
-        by_threshold.sort_unstable_by_key(|b| std::cmp::Reverse(b.0));
-        let mut longest: Vec<(i64, K)> = Vec::with_capacity(by_threshold.len());
-        for (q, len) in by_threshold {
-            match longest.last_mut() {
-                Some(last) if last.0 == q => {
-                    if len > last.1 {
-                        last.1 = len;
-                    }
+        let longest = SCRATCH.with_borrow_mut(|(stack, by_threshold)| {
+            stack.clear();
+            by_threshold.clear();
+            // A block holds far fewer than 2^32 steps.
+            for (i, &x) in (0u32..).zip(v) {
+                while let Some(&k) = stack.last().filter(|&&k| v[k as usize] > x) {
+                    stack.pop();
+                    let left = stack.last().map_or(0, |&b| b + 1);
+                    by_threshold.push((v[k as usize], left, i));
                 }
-                Some(last) => {
-                    let len = if last.1 > len { last.1.clone() } else { len };
-                    longest.push((q, len));
-                }
-                None => longest.push((q, len)),
+                stack.push(i);
             }
-        }
+            // Equal thresholds are merged by their maximum below, so their order does not
+            // matter.
+            by_threshold.sort_unstable_by_key(|b| std::cmp::Reverse(b.0));
+            longest_by_threshold(t, by_threshold)
+        });
         BlockRuns {
-            min_all: suffix_min[0],
-            last: suffix_min[n - 1],
+            min_all: mins[0],
+            last: mins[n - 1],
             longest_all: longest.last().map(|(_, l)| l.clone()),
-            suffix_min,
-            prefix_min,
+            mins,
             longest,
         }
     }
@@ -124,22 +125,54 @@ impl<K: Instant> BlockRuns<K> {
         if self.min_all >= q {
             return Some(0);
         }
-        let k = self.suffix_min.partition_point(|m| *m < q);
-        (k < self.suffix_min.len()).then_some(k)
+        let suffix_min = self.suffix_min();
+        let k = suffix_min.partition_point(|m| *m < q);
+        (k < suffix_min.len()).then_some(k)
     }
 
     /// The first step at or after `i` with a raw count below `q`, as far as the summary
     /// knows it (see [`Below`]).
     pub(super) fn first_below(&self, q: i64, i: usize) -> Below {
-        if self.suffix_min[i] >= q {
+        if self.suffix_min()[i] >= q {
             return Below::None;
         }
         if i > 0 {
             return Below::Walk;
         }
         // `suffix_min[0] < q`, so the prefix minimum drops below `q` at some step.
-        Below::At(self.prefix_min.partition_point(|m| *m >= q))
+        Below::At(self.prefix_min().partition_point(|m| *m >= q))
     }
+
+    fn suffix_min(&self) -> &[i64] {
+        &self.mins[..self.mins.len() / 2]
+    }
+
+    fn prefix_min(&self) -> &[i64] {
+        &self.mins[self.mins.len() / 2..]
+    }
+}
+
+/// The bound of [`BlockRuns::longest`] by threshold, from the inner runs `(threshold, first
+/// step, end step)` sorted by decreasing threshold: `(threshold, longest)` with thresholds
+/// strictly decreasing and each length the largest at that threshold or a higher one.
+fn longest_by_threshold<K: Instant>(t: &[K], by_threshold: &[(i64, u32, u32)]) -> Vec<(i64, K)> {
+    let mut longest: Vec<(i64, K)> = Vec::with_capacity(by_threshold.len());
+    for &(q, l, r) in by_threshold {
+        let len = t[r as usize].minus(&t[l as usize]);
+        match longest.last_mut() {
+            Some(last) if last.0 == q => {
+                if len > last.1 {
+                    last.1 = len;
+                }
+            }
+            Some(last) => {
+                let len = if last.1 > len { last.1.clone() } else { len };
+                longest.push((q, len));
+            }
+            None => longest.push((q, len)),
+        }
+    }
+    longest
 }
 
 /// [`BlockRuns::first_below`]'s answer.
