@@ -190,6 +190,10 @@ pub(super) fn compress<K: Instant + Hash>(
     done
 }
 
+/// How many of the last jobs placed, of any size and length, bound the search of the next
+/// one in [`place_all`].
+const PLACED: usize = 4;
+
 /// Section 4.1, full recomputation: every slot placed, in priority order, at its earliest slot
 /// from `now` on `steps` (the occupations known now, with no reservation yet).
 pub(super) fn place_all<K: Instant + Hash>(
@@ -197,18 +201,27 @@ pub(super) fn place_all<K: Instant + Hash>(
     slots: &mut VecDeque<Slot<K>>,
     now: &K,
 ) {
-    // The start given to the last job of each size and length: during this placement the
-    // profile only loses nodes, so the set of feasible starts of a (p, ℓ) job only shrinks
-    // and its earliest start only grows; the search of the next such job begins there
-    // (from a later `not_before` the earliest feasible start is the same one).
+    // The start given to the last job of each size and length, and to the last few jobs of
+    // any: during this placement the profile only loses nodes, so a window that fits a job
+    // of at least `p` nodes and at least `ℓ` long now would have fitted a (p, ℓ) job placed
+    // before it, at or after that job's earliest start. The search of such a job begins at
+    // the latest of those starts (from a later `not_before` the earliest feasible start is
+    // the same one).
     let mut last: FxHashMap<(u32, K), K> = FxHashMap::default();
-    for slot in slots {
+    let mut recent: [Option<(u32, K, K)>; PLACED] = std::array::from_fn(|_| None);
+    for (k, slot) in slots.iter_mut().enumerate() {
         let key = (slot.p, slot.len.clone());
         // default: no such job placed yet
-        let from = last.get(&key).unwrap_or(now);
+        let mut from = last.get(&key).unwrap_or(now);
+        for (p, len, s) in recent.iter().flatten() {
+            if *p <= slot.p && *len <= slot.len && s > from {
+                from = s;
+            }
+        }
         let s = steps.earliest_before(slot.p, &slot.len, from, None);
         steps.add(&s, &s.plus(&slot.len), -i64::from(slot.p));
         last.insert(key, s.clone());
+        recent[k % PLACED] = Some((slot.p, slot.len.clone(), s.clone()));
         slot.start = Some(s);
     }
 }
