@@ -29,8 +29,15 @@ fn cases() -> Vec<(String, Instance, Scenario, Time)> {
     // Seed 7 (A = 16, OPT 26) left: its F_4 energy is exactly 32·25, and the zero-slack stage
     // (`opt::exact_fit`) proves 25 infeasible at the root; seed 6 (A = 16, OPT 41) left: the
     // job energy (`opt::bounds::JobEnergy`) proves 41 at the root; seed 10 (A = 16, OPT 17)
-    // left: the job energy is exactly met at 16, and the zero-slack stage proves 16 infeasible.
-    for (attempts, seed, opt) in [(16usize, 56u64, 59), (16, 29, 51), (20, 1, 68), (20, 2, 56)] {
+    // left: the job energy is exactly met at 16, and the zero-slack stage proves 16 infeasible;
+    // seed 29 (A = 16, OPT 51) left: the job energy's bounded-slack question proves 50
+    // infeasible at the root.
+    for (attempts, seed, opt) in [
+        (16usize, 56u64, 59),
+        (16, 156, 54),
+        (20, 1, 68),
+        (20, 2, 56),
+    ] {
         let (inst, sc) = generate::anchor_rigid(attempts, 8, seed);
         v.push((
             format!("rigid A={attempts} P=8 seed {seed}"),

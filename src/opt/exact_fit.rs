@@ -34,6 +34,13 @@
 //! to 0) is dropped, which only relaxes the question: "infeasible" stays a proof, "feasible"
 //! then proves nothing ([`Answer::Feasible`] carries no schedule).
 //!
+//! The *bounded-slack* question ([`ExactFit::job_weighted_slack`]) asks the same of a job
+//! energy E below W*·T: a schedule of makespan ≤ T then leaves the F-capacity idle for an
+//! F-area of exactly S = W*·T − E in [0, T), so the search also branches on fills that leave
+//! capacity idle until the next end, and cuts a branch once its idle area exceeds S. With a
+//! small S (a fractional configuration LP a unit below T) this decides what the bound alone
+//! cannot: [`at_root`] asks it when the incumbent is at most two steps above the bound.
+//!
 //! Limits: a node budget (so that answers are the same on every machine), a table size, and
 //! in [`at_root`] the caller's deadline (so that the stage never outlasts the time limit of
 //! [`super::solve`]); out of budget or time the answer is [`Answer::Unknown`].
@@ -42,7 +49,7 @@ use super::greedy::{IntAttempt, IntSchedule};
 use super::problem::{Int, IntProblem};
 use super::search::MixHasher;
 use num_integer::Integer;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::time::Instant;
 
@@ -72,13 +79,17 @@ pub struct ExactFit {
     full_time: Int,
     /// True when jobs of F-width 0 were dropped (a relaxation).
     relaxed: bool,
+    /// The F-area that may stay idle in [0, T): F(P)·T − the F-energy (0: the zero-slack
+    /// question; see [`ExactFit::job_weighted_slack`]).
+    slack: Int,
 }
 
 /// The answer of [`ExactFit::decide`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
-    /// A schedule of makespan T exists; it is given unless the question was relaxed (then it
-    /// is a schedule of the relaxation only and is not returned).
+    /// A schedule of makespan ≤ T exists (= T for a zero-slack question); it is given unless
+    /// the question was relaxed (then it is a schedule of the relaxation only and is not
+    /// returned).
     Feasible(Option<IntSchedule>),
     /// No schedule of makespan ≤ T exists.
     Infeasible,
@@ -116,6 +127,7 @@ impl ExactFit {
             |_, procs| weight.get(procs as usize).copied(),
             capacity,
             horizon,
+            false,
         )
     }
 
@@ -137,15 +149,53 @@ impl ExactFit {
         if weight.len() != prob.jobs.len() {
             return None;
         }
-        Self::weighted(prob, |j, _| weight.get(j).copied(), capacity, horizon)
+        Self::weighted(
+            prob,
+            |j, _| weight.get(j).copied(),
+            capacity,
+            horizon,
+            false,
+        )
     }
 
-    /// [`ExactFit::rigid`] with job j's F-width `width_of(j, p_j)`.
+    /// [`ExactFit::job_weighted`] when the job energy E falls short of W*·T: the *bounded-slack*
+    /// question, where the F-capacity may stay idle for an F-area of at most S = W*·T − E in
+    /// all (any schedule of makespan ≤ T leaves exactly that much idle in [0, T), the
+    /// capacity minus the energy). `None` as for [`ExactFit::job_weighted`], or when E > W*·T.
+    ///
+    /// Why the event search stays complete: every schedule can be shifted left, attempt by
+    /// attempt, until each attempt starts at 0 or where another one ends; so at each instant
+    /// where an attempt ends, the search branches on every set of available jobs that fits
+    /// (not only the exact fills), and a set that leaves F-capacity f idle until the next end,
+    /// dt later, spends f·dt of the slack; a branch that spends more than S is cut. Reaching
+    /// a state with more idle area spent is never better (the same state later in time), so a
+    /// failed state is remembered with the least idle area it failed with.
+    pub fn job_weighted_slack(
+        prob: &IntProblem,
+        weight: &[Int],
+        capacity: Int,
+        horizon: Int,
+    ) -> Option<ExactFit> {
+        if weight.len() != prob.jobs.len() {
+            return None;
+        }
+        Self::weighted(prob, |j, _| weight.get(j).copied(), capacity, horizon, true)
+    }
+
+    /// The idle F-area the question allows (0 for the zero-slack questions), in the F-widths
+    /// divided by their gcd.
+    pub fn slack(&self) -> Int {
+        self.slack
+    }
+
+    /// [`ExactFit::rigid`] with job j's F-width `width_of(j, p_j)`; with `slack`, an energy
+    /// below F(P)·T is allowed too.
     fn weighted(
         prob: &IntProblem,
         width_of: impl Fn(usize, u32) -> Option<Int>,
         capacity: Int,
         horizon: Int,
+        slack: bool,
     ) -> Option<ExactFit> {
         let mut energy: Int = 0;
         let mut all = Vec::with_capacity(prob.jobs.len());
@@ -171,7 +221,8 @@ impl ExactFit {
                 attempts: j.attempts,
             });
         }
-        if capacity <= 0 || horizon <= 0 || energy != capacity.checked_mul(horizon)? {
+        let room = capacity.checked_mul(horizon)?;
+        if capacity <= 0 || horizon <= 0 || energy > room || (!slack && energy != room) {
             return None;
         }
         // Divide the F-widths by their gcd: the question is the same, and the node bounds are
@@ -187,6 +238,7 @@ impl ExactFit {
             full: Vec::new(),
             full_time: 0,
             relaxed: false,
+            slack: (room - energy) / g,
         };
         for mut c in all {
             c.width /= g;
@@ -268,10 +320,9 @@ impl ExactFit {
         for &(i, a, start) in path {
             attempts.push(attempt(&self.chains[i], a, start + self.full_time));
         }
-        IntSchedule {
-            attempts,
-            makespan: self.horizon(),
-        }
+        // The horizon exactly when no slack is allowed (the F-capacity is never idle).
+        let makespan = attempts.iter().map(|a| a.start + a.dur).max().unwrap_or(0); // default: no attempt at all ends at 0
+        IntSchedule { attempts, makespan }
     }
 }
 
@@ -304,7 +355,10 @@ struct Dfs<'a> {
     energies: Vec<(Vec<Int>, Int)>,
     /// The reduced F-widths, for the clique bound.
     widths: Vec<Int>,
-    memo: HashSet<Box<[u32]>, BuildHasherDefault<MixHasher>>,
+    /// Failed states, each with the least idle F-area it failed with.
+    memo: HashMap<Box<[u32]>, Int, BuildHasherDefault<MixHasher>>,
+    /// The idle F-area spent so far (at most the question's slack).
+    idle: Int,
     memo_limit: usize,
     /// The state key of the current node (reused: lookups allocate nothing).
     key: Vec<u32>,
@@ -346,7 +400,8 @@ impl<'a> Dfs<'a> {
             t: 0,
             energies,
             widths: fit.chains.iter().map(|c| c.width).collect(),
-            memo: HashSet::default(),
+            memo: HashMap::default(),
+            idle: 0,
             memo_limit,
             key: Vec::with_capacity(n),
             need: vec![0; n],
@@ -412,7 +467,11 @@ impl<'a> Dfs<'a> {
             return Step::Fail;
         }
         self.make_key();
-        if self.memo.contains(self.key.as_slice()) {
+        if self
+            .memo
+            .get(self.key.as_slice())
+            .is_some_and(|&idle| idle <= self.idle)
+        {
             return Step::Fail;
         }
         let step = self.branch(depth);
@@ -423,7 +482,11 @@ impl<'a> Dfs<'a> {
             if self.memo_limit > 0 {
                 // The branch restored the state: the key is this node's again.
                 self.make_key();
-                self.memo.insert(self.key.as_slice().into());
+                let idle = self.idle;
+                self.memo
+                    .entry(self.key.as_slice().into())
+                    .and_modify(|i| *i = (*i).min(idle))
+                    .or_insert(idle);
             }
         }
         step
@@ -483,36 +546,45 @@ impl<'a> Dfs<'a> {
         let room = self.fit.procs - running.map(|i| self.fit.chains[i].procs).sum::<Int>();
         let groups = self.groups();
         let mut fills = Vec::new();
+        // Each unit of time the fill leaves idle costs at least the capacity left unfilled.
+        let spare = self.fit.slack - self.idle;
         fills_of(
             &self.fit.chains,
             &groups,
             0,
             free,
             room,
+            spare,
             &mut Vec::new(),
             &mut fills,
         );
-        let (saved, t0) = (self.rem.clone(), self.t);
+        let (saved, t0, idle0) = (self.rem.clone(), self.t, self.idle);
         for fill in fills {
             let path_len = self.path.len();
+            let mut unfilled = free;
             for &(g, c) in &fill {
+                unfilled -= self.fit.chains[groups[g].0].width * c as Int;
                 self.start(groups[g].0, c);
             }
-            // The fill is nonempty (free > 0 at every node), so some attempt runs and ends.
+            // Without slack the fill is nonempty (free > 0 at every node); with it, an empty
+            // fill beside running attempts waits for the next end, and one with nothing
+            // running fails.
             let dt = self.rem.iter().filter(|&&r| r > 0).min().copied();
             let step = match dt {
-                Some(dt) => {
+                Some(dt) if unfilled * dt <= spare => {
                     for r in self.rem.iter_mut().filter(|r| **r > 0) {
                         *r -= dt;
                     }
                     self.t += dt;
+                    self.idle += unfilled * dt;
                     self.node(depth + 1)
                 }
-                None => Step::Fail,
+                _ => Step::Fail,
             };
             if !matches!(step, Step::Fail) {
                 return step;
             }
+            self.idle = idle0;
             self.t = t0;
             self.rem.copy_from_slice(&saved);
             while self.path.len() > path_len {
@@ -526,13 +598,16 @@ impl<'a> Dfs<'a> {
 }
 
 /// Every choice of counts per group (forced groups: all members) whose F-widths sum to
-/// exactly `free` within `room` processors, in order: larger counts of the wider groups first.
+/// exactly `free` within `room` processors, or to at least `free − spare` (the idle F-capacity
+/// a fill may leave), in order: larger counts of the wider groups first.
+#[allow(clippy::too_many_arguments)]
 fn fills_of(
     chains: &[Chain],
     groups: &[(usize, usize, bool)],
     g: usize,
     free: Int,
     room: Int,
+    spare: Int,
     cur: &mut Vec<(usize, usize)>,
     out: &mut Vec<Vec<(usize, usize)>>,
 ) {
@@ -543,6 +618,10 @@ fn fills_of(
         return;
     }
     let Some(&(first, size, forced)) = groups.get(g) else {
+        // Every group decided: an unfilled rest within the slack is a fill too.
+        if free <= spare {
+            out.push(cur.clone());
+        }
         return;
     };
     let (w, p) = (chains[first].width, chains[first].procs);
@@ -560,6 +639,7 @@ fn fills_of(
             g + 1,
             free - w * c as Int,
             room - p * c as Int,
+            spare,
             cur,
             out,
         );
@@ -574,6 +654,9 @@ fn fills_of(
 /// above both and leaves most of the default 10 s limit to the search when a question is not
 /// decided (the `opt` bench measures the cost of a node).
 pub const ROOT_NODES: u64 = 5_000_000;
+
+/// Node budget of the bounded-slack question of [`at_root`] (within [`ROOT_NODES`]).
+pub const SLACK_NODES: u64 = 500_000;
 
 /// Failed states the root stage remembers before its table is cleared (≈ 150 bytes each for
 /// 30 jobs; seed 4 above keeps 1.25 M).
@@ -602,7 +685,9 @@ pub struct Weights<'a> {
 /// The root stage: while the bound `lb` is below the incumbent's makespan and some energy
 /// (`weights`: the per-width ones, the identity first, then the job energy, whose weights come
 /// from the configuration LP's prices and so can meet an integral LP optimum exactly) is met
-/// exactly at `lb`, decide the zero-slack question. Infeasible raises the bound to the next
+/// exactly at `lb`, decide the zero-slack question; when none is, and the incumbent is at most
+/// two steps above `lb`, the job energy's bounded-slack question (at most [`SLACK_NODES`]
+/// nodes over the stage). Infeasible raises the bound to the next
 /// reachable makespan above `lb` (`round`: the lattice of [`super::lattice`]), where another
 /// energy may be met exactly; a schedule ends the stage; a relaxed "feasible" moves on to the
 /// next energy; an unknown answer stops (the node `budget`, or the `deadline`).
@@ -616,6 +701,7 @@ pub fn at_root(
     round: impl Fn(Int) -> Int,
 ) -> RootFit {
     let mut out = RootFit::default();
+    let mut slack_nodes = 0;
     'raise: while lb < incumbent {
         let per_width = weights
             .per_width
@@ -642,6 +728,35 @@ pub fn at_root(
                 }
                 Answer::Feasible(None) => continue,
                 Answer::Unknown => break 'raise,
+            }
+        }
+        // No energy met exactly at lb decided it. When at most two steps of the bound are
+        // left to the incumbent, the job energy's bounded-slack question decides one: a
+        // schedule found is optimal, infeasible raises the bound (at the last step, to the
+        // incumbent). Its nodes are limited apart, so that a question it cannot decide leaves
+        // the search most of the time limit.
+        let slack_fit = weights
+            .per_job
+            .filter(|_| slack_nodes < SLACK_NODES && round(round(lb + 1) + 1) >= incumbent)
+            .and_then(|je| ExactFit::job_weighted_slack(prob, &je.weight, je.capacity, lb))
+            .filter(|f| f.slack() > 0);
+        if let Some(fit) = slack_fit {
+            let left = budget
+                .saturating_sub(out.nodes)
+                .min(SLACK_NODES - slack_nodes);
+            let (answer, stats) = fit.decide_until(left, ROOT_MEMO, deadline);
+            out.nodes += stats.nodes;
+            slack_nodes += stats.nodes;
+            match answer {
+                Answer::Infeasible => {
+                    lb = round(lb + 1);
+                    continue 'raise;
+                }
+                Answer::Feasible(Some(s)) => {
+                    out.schedule = Some(s);
+                    break 'raise;
+                }
+                Answer::Feasible(None) | Answer::Unknown => {}
             }
         }
         break;
