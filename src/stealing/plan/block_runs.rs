@@ -28,12 +28,15 @@
 use super::instant::Instant;
 use std::cell::RefCell;
 
+/// An inner run as [`BlockRuns::new`] finds it: `(threshold, first step, end step)`.
+type InnerRun = (i64, u32, u32);
+
 thread_local! {
-    /// The monotone stack and the inner runs `(threshold, first step, end step)` of the last
-    /// summary built, kept for the next one: a summary is built hundreds of thousands of times
-    /// on an archive trace (a block is summarised again after every change), so these working
-    /// vectors are not grown and freed each time.
-    static SCRATCH: RefCell<(Vec<u32>, Vec<(i64, u32, u32)>)> = const {
+    /// The monotone stack and the inner runs of the last summary built, kept for the next
+    /// one: a summary is built hundreds of thousands of times on an archive trace (a block is
+    /// summarised again after every change), so these working vectors are not grown and freed
+    /// each time.
+    static SCRATCH: RefCell<(Vec<u32>, Vec<InnerRun>)> = const {
         RefCell::new((Vec::new(), Vec::new()))
     };
 }
@@ -152,10 +155,10 @@ impl<K: Instant> BlockRuns<K> {
     }
 }
 
-/// The bound of [`BlockRuns::longest`] by threshold, from the inner runs `(threshold, first
-/// step, end step)` sorted by decreasing threshold: `(threshold, longest)` with thresholds
-/// strictly decreasing and each length the largest at that threshold or a higher one.
-fn longest_by_threshold<K: Instant>(t: &[K], by_threshold: &[(i64, u32, u32)]) -> Vec<(i64, K)> {
+/// The bound of [`BlockRuns::longest`] by threshold, from the inner runs sorted by decreasing
+/// threshold: `(threshold, longest)` with thresholds strictly decreasing and each length the
+/// largest at that threshold or a higher one.
+fn longest_by_threshold<K: Instant>(t: &[K], by_threshold: &[InnerRun]) -> Vec<(i64, K)> {
     let mut longest: Vec<(i64, K)> = Vec::with_capacity(by_threshold.len());
     for &(q, l, r) in by_threshold {
         let len = t[r as usize].minus(&t[l as usize]);
