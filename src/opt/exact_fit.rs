@@ -321,7 +321,9 @@ impl ExactFit {
             attempts.push(attempt(&self.chains[i], a, start + self.full_time));
         }
         // The horizon exactly when no slack is allowed (the F-capacity is never idle).
-        let makespan = attempts.iter().map(|a| a.start + a.dur).max().unwrap_or(0); // default: no attempt at all ends at 0
+        let ends = attempts.iter().map(|a| a.start + a.dur);
+        // default: a question without attempts is met by the empty schedule, ending at 0
+        let makespan = ends.max().unwrap_or(0);
         IntSchedule { attempts, makespan }
     }
 }
