@@ -287,6 +287,24 @@ fn the_root_stage_stops_at_its_deadline() {
     assert_eq!((b, sb.nodes), (a, sa.nodes));
 }
 
+/// A small random rigid instance for the questions' agreement tests: 2–5 processors, 2–5 jobs
+/// of 1–3 units each failing at most once.
+fn small_rigid(rng: &mut ChaCha8Rng) -> (Instance, Scenario) {
+    let procs: u32 = rng.random_range(2..=5);
+    let n = rng.random_range(2..=5);
+    let jobs: Vec<Job> = (0..n)
+        .map(|i| {
+            Job::rigid(
+                format!("J{}", i + 1),
+                rng.random_range(1..=procs),
+                Time::from_int(rng.random_range(1..=3)),
+            )
+        })
+        .collect();
+    let failures: Vec<u32> = (0..n).map(|_| rng.random_range(0..=1)).collect();
+    (Instance { procs, jobs }, Scenario::new(failures))
+}
+
 /// The job-energy question (`ExactFit::job_weighted`: job j weighs w_j, the capacity is W*, the
 /// heaviest set of distinct jobs that fit side by side) against the search, on seeded random
 /// rigid instances and seeded random weights: whenever Σ w_j·k_j·t_j = W*·T for an integer T,
@@ -297,19 +315,8 @@ fn job_weighted_questions_agree_with_the_search() {
     let (mut feasible, mut infeasible, mut relaxed) = (0, 0, 0);
     for seed in 0..300u64 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let procs: u32 = rng.random_range(2..=5);
-        let n = rng.random_range(2..=5);
-        let jobs: Vec<Job> = (0..n)
-            .map(|i| {
-                Job::rigid(
-                    format!("J{}", i + 1),
-                    rng.random_range(1..=procs),
-                    Time::from_int(rng.random_range(1..=3)),
-                )
-            })
-            .collect();
-        let failures: Vec<u32> = (0..n).map(|_| rng.random_range(0..=1)).collect();
-        let (inst, sc) = (Instance { procs, jobs }, Scenario::new(failures));
+        let (inst, sc) = small_rigid(&mut rng);
+        let n = inst.jobs.len();
         let ctx = || format!("seed {seed}: {} {}", inst.to_json(), sc.to_json());
         let prob = problem::build(&inst, &sc).unwrap();
         let opt = search_opt(&prob);
@@ -416,19 +423,8 @@ fn bounded_slack_questions_agree_with_the_search() {
     let (mut feasible, mut infeasible, mut relaxed, mut with_slack) = (0, 0, 0, 0);
     for seed in 0..200u64 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let procs: u32 = rng.random_range(2..=5);
-        let n = rng.random_range(2..=5);
-        let jobs: Vec<Job> = (0..n)
-            .map(|i| {
-                Job::rigid(
-                    format!("J{}", i + 1),
-                    rng.random_range(1..=procs),
-                    Time::from_int(rng.random_range(1..=3)),
-                )
-            })
-            .collect();
-        let failures: Vec<u32> = (0..n).map(|_| rng.random_range(0..=1)).collect();
-        let (inst, sc) = (Instance { procs, jobs }, Scenario::new(failures));
+        let (inst, sc) = small_rigid(&mut rng);
+        let n = inst.jobs.len();
         let prob = problem::build(&inst, &sc).unwrap();
         let opt = search_opt(&prob);
         for _ in 0..4 {

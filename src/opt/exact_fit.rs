@@ -684,6 +684,30 @@ pub struct Weights<'a> {
     pub per_job: Option<&'a super::bounds::JobEnergy>,
 }
 
+/// What an answer of the root stage leads to.
+enum Settled {
+    /// No schedule of length `lb`: the bound rises.
+    Raise,
+    /// A schedule of length `lb`, kept in the stage's result: the stage ends.
+    Found,
+    /// Nothing proven: `unknown` when the budget or the deadline ran out, else a relaxed
+    /// "feasible".
+    Open { unknown: bool },
+}
+
+/// Keeps a schedule `answer` gives in `out`, and says what the stage does next.
+fn settle(answer: Answer, out: &mut RootFit) -> Settled {
+    match answer {
+        Answer::Infeasible => Settled::Raise,
+        Answer::Feasible(Some(s)) => {
+            out.schedule = Some(s);
+            Settled::Found
+        }
+        Answer::Feasible(None) => Settled::Open { unknown: false },
+        Answer::Unknown => Settled::Open { unknown: true },
+    }
+}
+
 /// The root stage: while the bound `lb` is below the incumbent's makespan and some energy
 /// (`weights`: the per-width ones, the identity first, then the job energy, whose weights come
 /// from the configuration LP's prices and so can meet an integral LP optimum exactly) is met
@@ -719,17 +743,13 @@ pub fn at_root(
             let (answer, stats) =
                 fit.decide_until(budget.saturating_sub(out.nodes), ROOT_MEMO, deadline);
             out.nodes += stats.nodes;
-            match answer {
-                Answer::Infeasible => {
+            match settle(answer, &mut out) {
+                Settled::Raise => {
                     lb = round(lb + 1);
                     continue 'raise;
                 }
-                Answer::Feasible(Some(s)) => {
-                    out.schedule = Some(s);
-                    break 'raise;
-                }
-                Answer::Feasible(None) => continue,
-                Answer::Unknown => break 'raise,
+                Settled::Found | Settled::Open { unknown: true } => break 'raise,
+                Settled::Open { unknown: false } => continue,
             }
         }
         // No energy met exactly at lb decided it. When at most two steps of the bound are
@@ -749,16 +769,9 @@ pub fn at_root(
             let (answer, stats) = fit.decide_until(left, ROOT_MEMO, deadline);
             out.nodes += stats.nodes;
             slack_nodes += stats.nodes;
-            match answer {
-                Answer::Infeasible => {
-                    lb = round(lb + 1);
-                    continue 'raise;
-                }
-                Answer::Feasible(Some(s)) => {
-                    out.schedule = Some(s);
-                    break 'raise;
-                }
-                Answer::Feasible(None) | Answer::Unknown => {}
+            if let Settled::Raise = settle(answer, &mut out) {
+                lb = round(lb + 1);
+                continue 'raise;
             }
         }
         break;

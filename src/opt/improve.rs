@@ -562,6 +562,7 @@ fn random_move(prob: &IntProblem, first: &[usize], c: &mut Cand, rng: &mut Rng) 
 mod tests {
     use super::super::{generate, greedy, problem, to_schedule};
     use super::*;
+    use crate::model::{Instance, Scenario};
 
     /// On seeded paper-model and anchor instances the result is never worse than the greedy,
     /// always feasible (the independent checker), and deterministic.
@@ -598,6 +599,16 @@ mod tests {
         assert!(strictly_better >= 6, "only {strictly_better} improved");
     }
 
+    /// Two rigid anchors, a moldable anchor and a paper-style moldable instance of `seed`.
+    fn mixed_cases(seed: u64) -> [(Instance, Scenario); 4] {
+        [
+            generate::anchor_rigid(40, 16, seed),
+            generate::anchor_rigid(30, 8, seed),
+            generate::anchor_moldable(16, 8, seed),
+            generate::paper_moldable(12, 4, 20, seed).unwrap(),
+        ]
+    }
+
     /// Double justification alone, on greedy schedules of seeded rigid and moldable instances:
     /// feasible (the independent checker), never longer, and strictly shorter on some (a
     /// greedy list leaves holes that the backward and forward passes close).
@@ -605,12 +616,7 @@ mod tests {
     fn justification_is_feasible_and_never_longer() {
         let mut shorter = 0;
         for seed in 0..8u64 {
-            let cases = [
-                generate::anchor_rigid(40, 16, seed),
-                generate::anchor_rigid(30, 8, seed),
-                generate::anchor_moldable(16, 8, seed),
-                generate::paper_moldable(12, 4, 20, seed).unwrap(),
-            ];
+            let cases = mixed_cases(seed);
             for (ci, (inst, sc)) in cases.iter().enumerate() {
                 let prob = problem::build(inst, sc).unwrap();
                 let g = greedy::best(&prob);
@@ -690,12 +696,7 @@ mod tests {
     fn slot_and_step_decoders_agree() {
         let mut decoded = 0;
         for seed in 0..4u64 {
-            let cases = [
-                generate::anchor_rigid(40, 16, seed),
-                generate::anchor_rigid(30, 8, seed),
-                generate::anchor_moldable(16, 8, seed),
-                generate::paper_moldable(12, 4, 20, seed).unwrap(),
-            ];
+            let cases = mixed_cases(seed);
             for (ci, (inst, sc)) in cases.iter().enumerate() {
                 let prob = problem::build(inst, sc).unwrap();
                 let first = first_genes(&prob);
