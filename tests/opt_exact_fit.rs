@@ -287,6 +287,15 @@ fn the_root_stage_stops_at_its_deadline() {
     assert_eq!((b, sb.nodes), (a, sa.nodes));
 }
 
+/// The job energy Σ w_j·k_j·t_j of `prob` under the weights `weight`.
+fn job_load(prob: &problem::IntProblem, weight: &[i64]) -> i64 {
+    prob.jobs
+        .iter()
+        .zip(weight)
+        .map(|(j, &w)| w * i64::from(j.attempts) * j.min_dur)
+        .sum()
+}
+
 /// A small random rigid instance for the questions' agreement tests: 2–5 processors, 2–5 jobs
 /// of 1–3 units each failing at most once.
 fn small_rigid(rng: &mut ChaCha8Rng) -> (Instance, Scenario) {
@@ -323,12 +332,7 @@ fn job_weighted_questions_agree_with_the_search() {
         for _ in 0..8 {
             let weight: Vec<i64> = (0..n).map(|_| rng.random_range(0..=3)).collect();
             let cap = bounds::JobEnergy::capacity_of(&prob, &weight);
-            let load: i64 = prob
-                .jobs
-                .iter()
-                .zip(&weight)
-                .map(|(j, &w)| w * i64::from(j.attempts) * j.min_dur)
-                .sum();
+            let load = job_load(&prob, &weight);
             if cap == 0 || load % cap != 0 {
                 assert!(
                     ExactFit::job_weighted(&prob, &weight, cap, (load / cap.max(1)).max(1))
@@ -433,12 +437,7 @@ fn bounded_slack_questions_agree_with_the_search() {
             if cap == 0 {
                 continue;
             }
-            let load: i64 = prob
-                .jobs
-                .iter()
-                .zip(&weight)
-                .map(|(j, &w)| w * i64::from(j.attempts) * j.min_dur)
-                .sum();
+            let load = job_load(&prob, &weight);
             let lb = ((load + cap - 1) / cap).max(1);
             let ctx = |t: i64| {
                 format!(

@@ -146,16 +146,7 @@ impl ExactFit {
         capacity: Int,
         horizon: Int,
     ) -> Option<ExactFit> {
-        if weight.len() != prob.jobs.len() {
-            return None;
-        }
-        Self::weighted(
-            prob,
-            |j, _| weight.get(j).copied(),
-            capacity,
-            horizon,
-            false,
-        )
+        Self::per_job(prob, weight, capacity, horizon, false)
     }
 
     /// [`ExactFit::job_weighted`] when the job energy E falls short of W*·T: the *bounded-slack*
@@ -176,10 +167,27 @@ impl ExactFit {
         capacity: Int,
         horizon: Int,
     ) -> Option<ExactFit> {
+        Self::per_job(prob, weight, capacity, horizon, true)
+    }
+
+    /// The job-weighted question, with `slack` or without (see the two above).
+    fn per_job(
+        prob: &IntProblem,
+        weight: &[Int],
+        capacity: Int,
+        horizon: Int,
+        slack: bool,
+    ) -> Option<ExactFit> {
         if weight.len() != prob.jobs.len() {
             return None;
         }
-        Self::weighted(prob, |j, _| weight.get(j).copied(), capacity, horizon, true)
+        Self::weighted(
+            prob,
+            |j, _| weight.get(j).copied(),
+            capacity,
+            horizon,
+            slack,
+        )
     }
 
     /// The idle F-area the question allows (0 for the zero-slack questions), in the F-widths
