@@ -186,11 +186,19 @@ impl Profile {
 /// array costs one cell per time unit of the longest possible decode).
 const MAX_SLOTS: Int = 1 << 20;
 
+/// Time slots per attempt beyond which the decoder keeps the step profile: a slot array is
+/// cleared over the last makespan at each decode and scans every unit of a window, so it pays
+/// only while attempts are a few units long (the anchor families: 1 to 10). Instances whose
+/// times are scaled to a fine grid (units of 1/7 s on attempts of hundreds of seconds) would
+/// otherwise spend the local search's time share on a few slow decodes.
+const SLOTS_PER_ATTEMPT: Int = 16;
+
 /// The processors in use while decoding: a step profile, or one cell per time unit when every
-/// decode fits in [`MAX_SLOTS`] (a decode ends by Σ of the longest durations: each attempt
-/// starts no later than the end of the attempts placed before it). Both answer the same
-/// earliest fits (the earliest fit starts at the attempt's ready time or at a breakpoint, an
-/// integer), so the choice changes the speed, never the schedule.
+/// decode fits in [`MAX_SLOTS`] and in [`SLOTS_PER_ATTEMPT`] per attempt (a decode ends by Σ
+/// of the longest durations: each attempt starts no later than the end of the attempts placed
+/// before it). Both answer the same earliest fits (the earliest fit starts at the attempt's
+/// ready time or at a breakpoint, an integer), so the choice changes the speed, never the
+/// schedule.
 enum Occupancy {
     Steps(Profile),
     Slots(Vec<Int>),
@@ -209,12 +217,24 @@ struct Decoder {
 
 impl Decoder {
     fn new(prob: &IntProblem) -> Decoder {
+        Self::with_slots_per_attempt(prob, SLOTS_PER_ATTEMPT)
+    }
+
+    /// The decoder with a slot array when it fits in [`MAX_SLOTS`] and in `per_attempt` slots
+    /// per attempt.
+    fn with_slots_per_attempt(prob: &IntProblem, per_attempt: Int) -> Decoder {
         let longest = prob.jobs.iter().try_fold(0 as Int, |acc, j| {
             let d = j.options.iter().map(|o| o.dur).max()?;
             acc.checked_add(d.checked_mul(Int::from(j.attempts))?)
         });
+        let attempts = prob
+            .jobs
+            .iter()
+            .fold(0 as Int, |n, j| n.saturating_add(Int::from(j.attempts)));
         let occ = match longest {
-            Some(h) if h <= MAX_SLOTS => Occupancy::Slots(vec![0; h as usize]),
+            Some(h) if h <= MAX_SLOTS && h <= per_attempt.saturating_mul(attempts) => {
+                Occupancy::Slots(vec![0; h as usize])
+            }
             _ => Occupancy::Steps(Profile::new()),
         };
         Decoder {
@@ -689,6 +709,25 @@ mod tests {
         );
     }
 
+    /// The anchors (attempts of 1 to 10 units) decode on a slot array; an instance on a fine
+    /// grid (sevenths of a second, attempts of hundreds of seconds) on the step profile.
+    #[test]
+    fn fine_grids_decode_on_the_step_profile() {
+        let (inst, sc) = generate::anchor_rigid(60, 16, 0);
+        let prob = problem::build(&inst, &sc).unwrap();
+        assert!(matches!(Decoder::new(&prob).occ, Occupancy::Slots(_)));
+        let jobs = (0..12)
+            .map(|i| {
+                let t = crate::Time::new(2000 + 1500 * i, 7).unwrap();
+                crate::model::Job::rigid(format!("J{i}"), 1 + (i as u32 % 8), t)
+            })
+            .collect();
+        let inst = Instance { procs: 8, jobs };
+        let sc = Scenario::new(vec![1; 12]);
+        let prob = problem::build(&inst, &sc).unwrap();
+        assert!(matches!(Decoder::new(&prob).occ, Occupancy::Steps(_)));
+    }
+
     /// The slot array and the step profile decode the same schedules: random lists and genes
     /// (AUTO included) of seeded rigid and moldable instances, one decoder of each kind reused
     /// across the lists as the search reuses its own.
@@ -701,7 +740,7 @@ mod tests {
                 let prob = problem::build(inst, sc).unwrap();
                 let first = first_genes(&prob);
                 let total = prob.total_attempts() as usize;
-                let mut slots = Decoder::new(&prob);
+                let mut slots = Decoder::with_slots_per_attempt(&prob, Int::MAX);
                 assert!(
                     matches!(slots.occ, Occupancy::Slots(_)),
                     "seed {seed} case {ci}"
