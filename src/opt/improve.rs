@@ -36,10 +36,8 @@
 //! attempts of processors × time after T = (best makespan − 1), zero exactly when the makespan
 //! is at most T. The makespan stays flat while the last units empty one attempt at a time, so
 //! judged by it the search walks blind, and judged by the work after T every attempt moved
-//! out of them counts (the rigid anchors of the `opt` bench at A = 60 reach their root bounds
-//! within the budget this way, which they missed judged by the makespan). After
-//! [`Budget::stall`] moves without a new best, the current solution restarts from the best one
-//! with a few random moves (a kick). The random numbers come from a fixed seed (SplitMix64):
+//! out of them counts. After [`Budget::stall`] moves without a new best, the current solution
+//! restarts from the best one with a few random moves (a kick). The random numbers come from a fixed seed (SplitMix64):
 //! two runs with the same budget give the same schedule; only a deadline, when it strikes
 //! first, can shorten a run. It stops early when a schedule meets the given lower bound.
 use super::greedy::{IntAttempt, IntSchedule};
