@@ -11,7 +11,8 @@
 //!   (search|ilp, default search), `RESCHED_OPT_LIMIT` (seconds, default 10),
 //!   `RESCHED_OPT_SEEDS` (default 5), `RESCHED_OPT_SEED0` (the first seed, default 0: seeds
 //!   SEED0..SEED0+SEEDS, so that other draws of the same generator are reproducible),
-//!   `RESCHED_OPT_VERBOSE` (set: one line per instance),
+//!   `RESCHED_OPT_VERBOSE` (set: one line per instance), `RESCHED_OPT_ONLY` (a comma list of
+//!   `P/A/seed`: only those instances of the table, e.g. `8/60/4,16/50/102`),
 //!   `RESCHED_OPT_DUMP` (a directory: each instance and scenario written there as JSON, for
 //!   `resched opt`), `RESCHED_OPT_ILP_CHECK` (seconds: every seed the search does not prove is
 //!   handed to the ILP with the search's best schedule as horizon and warm start, so the ILP
@@ -121,6 +122,16 @@ fn table() {
         .unwrap_or(1);
     // Per-instance lines (best, bound, root bound, greedy, start = the improved incumbent, nodes, time) before each row.
     let verbose = std::env::var("RESCHED_OPT_VERBOSE").is_ok();
+    // Only these instances, as `P/A/seed` (comma list; unset or empty: all).
+    let only: Vec<String> = std::env::var("RESCHED_OPT_ONLY")
+        .map(|v| {
+            v.split(',')
+                .map(|x| x.trim().to_string())
+                .filter(|x| !x.is_empty())
+                .collect()
+        })
+        // default: unset means every instance of the table
+        .unwrap_or_default();
     let ilp_secs = env_list("RESCHED_OPT_ILP_CHECK", "").first().copied();
     let a_default: Vec<String> = (4..=30).step_by(2).map(|a: u64| a.to_string()).collect();
     let sizes = env_list("RESCHED_OPT_A", &a_default.join(","));
@@ -140,6 +151,9 @@ fn table() {
             // The largest (best − bound)/bound of the unproven seeds (exact, then printed).
             let mut worst_gap: Option<resched::Time> = None;
             for seed in seed0..seed0 + seeds {
+                if !only.is_empty() && !only.contains(&format!("{p}/{a}/{seed}")) {
+                    continue;
+                }
                 let (inst, sc) = match family.as_str() {
                     "moldable" => generate::anchor_moldable(a as usize, p as u32, seed),
                     "paper" => match generate::paper_moldable(a as usize, p as u32, 20, seed) {
@@ -214,6 +228,16 @@ fn table() {
                     }
                 }
             }
+            if times.is_empty() {
+                // Every seed of the row was left out by `RESCHED_OPT_ONLY`.
+                continue;
+            }
+            // The row's count out of the instances it ran (all seeds unless some were left out).
+            let ran = if only.is_empty() {
+                seeds
+            } else {
+                times.len() as u64
+            };
             times.sort_by(f64::total_cmp);
             nodes.sort_unstable();
             let med = times[times.len() / 2];
@@ -226,7 +250,7 @@ fn table() {
                 }
             };
             println!(
-                "| {p} | {a} | {proven}/{seeds} | {} | {} | {max_cpu:.3} | {} | {} |",
+                "| {p} | {a} | {proven}/{ran} | {} | {} | {max_cpu:.3} | {} | {} |",
                 fmt(med),
                 fmt(max),
                 nodes.get(nodes.len() / 2).copied().unwrap_or(0),
