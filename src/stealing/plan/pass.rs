@@ -79,6 +79,10 @@ pub(super) fn compress<K: Instant + Hash>(
             k
         }
     };
+    // The node count, length and start of the last job checked, while it kept its slot and
+    // nothing moved since: a job identical to it (job arrays queue hundreds, reserved side by
+    // side from one instant) asks the same question of the same profile, so keeps its slot too.
+    let mut kept: Option<(u32, K, K)> = None;
     for (k, slot) in (first..).zip(slots.range_mut(first..)) {
         // Nothing raised: no job can move, and every new job is placed.
         if raised.is_none() && unplanned == 0 {
@@ -99,6 +103,13 @@ pub(super) fn compress<K: Instant + Hash>(
             continue;
         };
         done.checks += 1;
+        if kept
+            .as_ref()
+            .is_some_and(|(kp, kl, ks)| *kp == p && kl == &slot.len && ks == start)
+        {
+            continue;
+        }
+        kept = Some((p, slot.len.clone(), start.clone()));
         let below = if b < start { b } else { start };
         // Only counts reached before `b` matter (`below ≤ b`); `b` grows only at a move,
         // which takes the rises again anyway.
@@ -180,6 +191,7 @@ pub(super) fn compress<K: Instant + Hash>(
             fails.moved(start);
         }
         done.moves += 1;
+        kept = None;
         widen(&mut done.moved, start, &end);
         widen(&mut raised, start, &end);
         rises_stale = true;

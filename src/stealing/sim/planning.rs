@@ -186,7 +186,10 @@ impl Sim<'_> {
     ///   ([`Profile::earlier_start`], which also gives the new start, searched with the job's
     ///   reservation in place); the others are left as they are without the remove-and-replace,
     ///   the search of a job that moves stops at `min(s_k, b)`, and the move changes the plan
-    ///   only where the old and new windows differ ([`Profile::move_earlier`]).
+    ///   only where the old and new windows differ ([`Profile::move_earlier`]);
+    /// - a job with the node count, length and start of the job checked just before it, which
+    ///   kept its slot, keeps its slot too: nothing moved in between, so it asks the same
+    ///   question of the same profile (placing a new job in between only takes nodes).
     ///
     /// A job that moves frees its old slot `[s_k, s_k + ℓ)`, which joins `raised` (the jobs
     /// before it were checked without it). The plan is settled afterwards iff nobody moved.
