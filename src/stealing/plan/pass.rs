@@ -56,8 +56,9 @@ pub(super) fn compress<K: Instant + Hash>(
     // at each block per pass, and the give-back path stays for a plan that breaks it.
     let in_place = steps.min_free() >= 0;
     let mut rises: Option<Rises<K>> = None;
-    // The rises are taken again after a move (the profile rose), in the same memory.
-    let mut rises_stale = false;
+    // Where a move changed the counts since the rises were taken: they are taken again from
+    // there (the highs before it stand), in the same memory.
+    let mut rises_changed: Option<K> = None;
     // Per node count, the runs where jobs of that size could start before the end of
     // `raised`, as a bound ([`Steps::runs_bound`]), valid until a move changes the profile.
     let mut runs: FxHashMap<u32, Runs<K>> = FxHashMap::default();
@@ -113,11 +114,10 @@ pub(super) fn compress<K: Instant + Hash>(
         let below = if b < start { b } else { start };
         // Only counts reached before `b` matter (`below ≤ b`); `b` grows only at a move,
         // which takes the rises again anyway.
-        if rises_stale {
-            rises = rises
-                .take()
-                .map(|r| steps.rises_in(r.into_buffer(), now, Some(b), false));
-            rises_stale = false;
+        if let Some(c) = rises_changed.take() {
+            if let Some(r) = &mut rises {
+                r.changed_from(&c, b);
+            }
         }
         let len = &slot.len;
         // The first start whose window can meet [a, b) (`now` when a − ℓ is before it).
@@ -142,8 +142,7 @@ pub(super) fn compress<K: Instant + Hash>(
             }
             Some(_) if by_runs => Some(true),
             _ => {
-                let r =
-                    rises.get_or_insert_with(|| steps.rises_in(Vec::new(), now, Some(b), false));
+                let r = rises.get_or_insert_with(|| steps.rises_in(now, Some(b), false));
                 if !r.reaches_before(steps, p, below) {
                     fails.failed(p, len, now, below, start);
                     continue;
@@ -194,7 +193,10 @@ pub(super) fn compress<K: Instant + Hash>(
         kept = None;
         widen(&mut done.moved, start, &end);
         widen(&mut raised, start, &end);
-        rises_stale = true;
+        rises_changed = match rises_changed.take() {
+            Some(c) if c < s => Some(c),
+            _ => Some(s.clone()),
+        };
         runs.clear();
         slot.start = Some(s);
         done.started.push(k);

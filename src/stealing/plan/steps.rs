@@ -157,11 +157,6 @@ impl<K: Instant> PartialEq for Rises<K> {
 impl<K: Instant> Eq for Rises<K> {}
 
 impl<K: Instant> Rises<K> {
-    /// The vector of highs, for [`Steps::rises_in`] to use again.
-    pub(super) fn into_buffer(self) -> Vec<(i64, K)> {
-        self.highs
-    }
-
     /// The first instant at which at least `p` nodes are free (None: never), among the
     /// instants scanned so far (all of them when built with `all`).
     pub(super) fn first_at_least(&self, p: u32) -> Option<&K> {
@@ -201,6 +196,22 @@ impl<K: Instant> Rises<K> {
                 }
             }
         }
+    }
+
+    /// Keeps the highs after the counts changed only at or after `at` (those before it are
+    /// the same highs), and scans on from there, up to `until` (at least the old end, and
+    /// `at` is before the old end: a move lands before the hull's end).
+    pub(super) fn changed_from(&mut self, at: &K, until: &K) {
+        let keep = self.highs.partition_point(|(_, t)| t < at);
+        self.highs.truncate(keep);
+        if self.found.is_some_and(|(_, i)| i >= keep) {
+            self.found = None;
+        }
+        self.next = match self.next.take() {
+            Some(n) if n < *at => Some(n),
+            _ => (at < until).then(|| at.clone()),
+        };
+        self.until = Some(until.clone());
     }
 
     /// Scans the rest of the block holding `at` (from `at`), then moves on to the next block.
@@ -658,18 +669,10 @@ impl<K: Instant> Steps<K> {
     /// raised hull, so it stops there instead of running over the whole backlog's
     /// reservations (counts reached only at or after `until` are simply absent). Scanned to
     /// `until` when `all`, else only as far as questions need ([`Rises::reaches_before`]).
-    /// The highs are kept in `buf` (cleared first): a compression pass takes the rises again
-    /// after every move, and growing a new vector each time would be most of its allocations.
-    pub(super) fn rises_in(
-        &self,
-        mut buf: Vec<(i64, K)>,
-        from: &K,
-        until: Option<&K>,
-        all: bool,
-    ) -> Rises<K> {
-        buf.clear();
+    /// A compression pass keeps them across its moves ([`Rises::changed_from`]).
+    pub(super) fn rises_in(&self, from: &K, until: Option<&K>, all: bool) -> Rises<K> {
         let mut r = Rises {
-            highs: buf,
+            highs: Vec::new(),
             next: until.is_none_or(|u| from < u).then(|| from.clone()),
             until: until.cloned(),
             found: None,
@@ -950,6 +953,62 @@ mod tests {
                 "{ctx}: block {k}'s bounds"
             );
         }
+    }
+
+    /// Rises kept across a change of the counts from some instant on ([`Rises::changed_from`])
+    /// answer as rises taken again on the changed profile, and hold the same highs once both
+    /// are scanned to the end, whatever part of them had been scanned before the change.
+    #[test]
+    fn rises_kept_across_a_change_answer_as_rises_taken_again() {
+        let mut truncated = 0usize;
+        for seed in 0..300u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let nodes = rng.random_range(2..24u32);
+            // Half of them running from the start, so that the count rises as they end.
+            let busy: Vec<(Time, Time, u32)> = (0..rng.random_range(0..60))
+                .map(|_| {
+                    let from = rng.random_range(0..4_000i64) * i64::from(rng.random_bool(0.5));
+                    (i(from), i(from + rng.random_range(1..3_000)), 1)
+                })
+                .collect();
+            let mut s = Steps::new(&i(0), nodes, &busy);
+            let until_n = rng.random_range(1..5_000i64);
+            let mut kept = s.rises_in(&i(0), Some(&i(until_n)), rng.random_bool(0.5));
+            for _ in 0..rng.random_range(0..6) {
+                let p = rng.random_range(1..=nodes);
+                kept.reaches_before(&s, p, &i(rng.random_range(0..5_000)));
+            }
+            let before = kept.highs.len();
+            let at = rng.random_range(0..until_n);
+            for _ in 0..rng.random_range(1..4) {
+                let from = at + rng.random_range(0..800);
+                let delta = rng.random_range(-3..=3i64);
+                s.add(&i(from), &i(from + rng.random_range(1..900)), delta);
+            }
+            let until = i(until_n + rng.random_range(0..1_000));
+            kept.changed_from(&i(at), &until);
+            truncated += usize::from(kept.highs.len() < before);
+            let mut again = s.rises_in(&i(0), Some(&until), false);
+            for q in 0..30 {
+                let p = rng.random_range(1..=nodes + 2);
+                let below = i(rng.random_range(0..6_000));
+                assert_eq!(
+                    kept.reaches_before(&s, p, &below),
+                    again.reaches_before(&s, p, &below),
+                    "seed {seed}, question {q}: {p} free before {below}, change from {at}"
+                );
+            }
+            for r in [&mut kept, &mut again] {
+                while let Some(next) = r.next.take() {
+                    r.scan_block(&s, &next);
+                }
+            }
+            assert_eq!(kept, again, "seed {seed}: the highs, change from {at}");
+        }
+        assert!(
+            truncated > 50,
+            "only {truncated} of 300 changes met a scanned high"
+        );
     }
 
     /// The searches (blocks passed over by their summarised runs, a window left through the

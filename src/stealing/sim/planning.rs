@@ -181,7 +181,8 @@ impl Sim<'_> {
     /// - on a settled plan with nothing given back, no queued job can move, so only the new
     ///   jobs are placed;
     /// - else a job moves only if `p` nodes are free somewhere before `min(s_k, b)` ([`Rises`],
-    ///   recomputed after each move, which is the only thing that frees nodes during the pass)
+    ///   scanned again after each move from the move's new start on, the only place where a
+    ///   move changes counts, and moves are the only thing that frees nodes during the pass)
     ///   and stay free until its start or for its length from such an instant
     ///   ([`Profile::earlier_start`], which also gives the new start, searched with the job's
     ///   reservation in place); the others are left as they are without the remove-and-replace,
