@@ -103,6 +103,10 @@ impl Scale {
 
     /// A tick back as the exact time `k / D`.
     pub(super) fn time(self, k: Tick) -> Time {
+        // Most instants are whole seconds (a trace's submissions and walltimes): no gcd then.
+        if k.0 % self.0 == 0 {
+            return Time::from_int(k.0 / self.0);
+        }
         let t = Time::from_int(k.0).div_int(self.0.unsigned_abs());
         debug_assert!(t.is_some());
         // unreachable: D ≥ 1 (Scale::new)
@@ -146,6 +150,16 @@ mod tests {
         assert_eq!(k.0, 1517);
         assert_eq!(ms.time(k), t);
         assert_eq!(ms.tick(&Time::new(-5, 2).unwrap()).unwrap().0, -2500);
+        // Back to time, whole or not, of either sign.
+        for (k, n, d) in [
+            (-2500, -5, 2),
+            (-3000, -3, 1),
+            (0, 0, 1),
+            (2000, 2, 1),
+            (7, 7, 1000),
+        ] {
+            assert_eq!(ms.time(Tick(k)), Time::new(n, d).unwrap(), "tick {k}");
+        }
         // Off the grid, or beyond the limit: refused, never rounded.
         assert_eq!(ms.tick(&Time::new(1, 3).unwrap()), None);
         assert_eq!(ms.tick(&Time::from_int(LIMIT / 1000 + 1)), None);
