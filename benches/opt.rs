@@ -51,6 +51,28 @@ fn env_list(name: &str, default: &str) -> Vec<u64> {
         .collect()
 }
 
+/// The `P/A/seed` triples of a comma list in the environment variable `name` (unset or empty:
+/// none); a malformed entry stops the bench with a message naming the variable and the entry.
+fn env_triples(name: &str) -> Vec<(u64, u64, u64)> {
+    // default: the variable unset means no triple (the whole table)
+    let text = std::env::var(name).unwrap_or_default();
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            let parts: Vec<Option<u64>> = s.split('/').map(|x| x.trim().parse().ok()).collect();
+            match parts[..] {
+                [Some(p), Some(a), Some(seed)] => (p, a, seed),
+                _ => {
+                    // A mistyped instance would otherwise be silently left out of the table.
+                    eprintln!("{name}: `{s}` is not P/A/seed (three whole numbers, e.g. 8/60/4)");
+                    std::process::exit(2)
+                }
+            }
+        })
+        .collect()
+}
+
 /// Hands an unproven search result to the ILP: horizon and warm start = the search's best
 /// schedule, lower bound = the search's proven bound, `secs` of wall clock. Prints one line:
 /// the ILP's proven optimum, or that it stopped too.
@@ -123,15 +145,8 @@ fn table() {
     // Per-instance lines (best, bound, root bound, greedy, start = the improved incumbent, nodes, time) before each row.
     let verbose = std::env::var("RESCHED_OPT_VERBOSE").is_ok();
     // Only these instances, as `P/A/seed` (comma list; unset or empty: all).
-    let only: Vec<String> = std::env::var("RESCHED_OPT_ONLY")
-        .map(|v| {
-            v.split(',')
-                .map(|x| x.trim().to_string())
-                .filter(|x| !x.is_empty())
-                .collect()
-        })
-        // default: unset means every instance of the table
-        .unwrap_or_default();
+    let only = env_triples("RESCHED_OPT_ONLY");
+    let mut ran_only = vec![false; only.len()];
     let ilp_secs = env_list("RESCHED_OPT_ILP_CHECK", "").first().copied();
     let a_default: Vec<String> = (4..=30).step_by(2).map(|a: u64| a.to_string()).collect();
     let sizes = env_list("RESCHED_OPT_A", &a_default.join(","));
@@ -151,8 +166,11 @@ fn table() {
             // The largest (best − bound)/bound of the unproven seeds (exact, then printed).
             let mut worst_gap: Option<resched::Time> = None;
             for seed in seed0..seed0 + seeds {
-                if !only.is_empty() && !only.contains(&format!("{p}/{a}/{seed}")) {
-                    continue;
+                if !only.is_empty() {
+                    match only.iter().position(|&t| t == (p, a, seed)) {
+                        Some(k) => ran_only[k] = true,
+                        None => continue,
+                    }
                 }
                 let (inst, sc) = match family.as_str() {
                     "moldable" => generate::anchor_moldable(a as usize, p as u32, seed),
@@ -259,6 +277,11 @@ fn table() {
                     g.mul_int(100).to_decimal_string(2)
                 ))
             );
+        }
+    }
+    for (&(p, a, seed), ran) in only.iter().zip(&ran_only) {
+        if !*ran {
+            eprintln!("RESCHED_OPT_ONLY: {p}/{a}/{seed} is not in the table (RESCHED_OPT_P, _A, _SEED0, _SEEDS)");
         }
     }
 }
