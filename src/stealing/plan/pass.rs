@@ -113,7 +113,7 @@ pub(super) fn compress<K: Instant + Hash>(
         kept = Some((p, slot.len.clone(), start.clone()));
         let below = if b < start { b } else { start };
         // Only counts reached before `b` matter (`below ≤ b`); `b` grows only at a move,
-        // which takes the rises again anyway.
+        // after which the rises scan on to the new `b`.
         if let Some(c) = rises_changed.take() {
             if let Some(r) = &mut rises {
                 r.changed_from(&c, b);
