@@ -80,6 +80,15 @@ impl Budget {
             seed: 0x5eed_0f0b,
         }
     }
+
+    /// The moves of [`super::solve`]'s second run of the same search, after the root stages
+    /// left a gap: twice the first run's. Why: on the `opt` bench's open rigid instances with
+    /// A = 60 the first run's best is not always optimal, and the search's tree cannot find
+    /// the shorter schedule, while the same trajectory goes on to reach the root bound within
+    /// 200,000 to 400,000 more moves (P = 16, seed 104: 175 → 174 at move 562,823).
+    pub fn continuation_moves(attempts: u64) -> u64 {
+        Budget::for_attempts(attempts, None).moves.saturating_mul(2)
+    }
 }
 
 /// SplitMix64 (Steele, Lea and Flood 2014): tiny, seedable, and the same on every platform.
@@ -429,106 +438,189 @@ pub fn improve(
     lower_bound: Int,
     budget: &Budget,
 ) -> IntSchedule {
-    let total: usize = prob.jobs.iter().map(|j| j.attempts as usize).sum();
-    if start.attempts.len() != total || total < 2 || start.makespan <= lower_bound {
-        return start.clone();
-    }
-    let first = first_genes(prob);
-    let mut dec = Decoder::new(prob);
-    let mut genes = vec![AUTO; total];
-    let list = encode(prob, &first, start, &mut genes);
-    let mut sched = IntSchedule {
-        attempts: Vec::with_capacity(total),
-        makespan: 0,
-    };
-    let ends = dec.decode(prob, &first, &list, &genes, &mut sched);
-    let mut cur = Cand {
-        list,
-        genes,
-        sched,
-        ends,
-    };
-    // Justification on rigid instances only: it fixes every gene to the option the schedule
-    // used (no AUTO left), which on moldable ones would narrow the later moves to the options
-    // the start schedule happened to use.
-    let rigid = prob.jobs.iter().all(|j| j.options.len() == 1);
-    if rigid {
-        let justified = justify(prob, &first, &mut dec, &cur.sched);
-        if justified.key() < cur.key() {
-            cur = justified;
+    match LocalSearch::new(prob, start, lower_bound, budget.seed, budget.stall) {
+        Some(mut ls) => {
+            ls.run(budget.moves, budget.deadline, lower_bound);
+            ls.best().clone()
         }
+        None => start.clone(),
     }
-    let mut best = cur.clone();
-    // On rigid instances a move is judged by the work it leaves after the target (one unit
-    // below the best makespan), see the module documentation; moldable ones keep the makespan.
-    let score = |c: &Cand, target: Int| {
+}
+
+/// The local search of the module documentation as a state that can be run again: a second
+/// [`LocalSearch::run`] continues the same trajectory (the same current solution, best, move
+/// generator and stall count), so that running m moves then n more gives the schedule of one
+/// run of m + n moves when no deadline strikes. [`super::solve`] runs it once before the root
+/// stages and continues it only when they leave a gap.
+pub struct LocalSearch<'a> {
+    prob: &'a IntProblem,
+    first: Vec<usize>,
+    dec: Decoder,
+    rigid: bool,
+    cur: Cand,
+    cur_score: (Int, Int),
+    /// The candidate's buffers, reused by every move.
+    cand: Cand,
+    best: Cand,
+    /// The start schedule, returned while nothing shorter is found.
+    start: IntSchedule,
+    target: Int,
+    rng: Rng,
+    since_best: u64,
+    stall: u64,
+    moves: u64,
+}
+
+impl<'a> LocalSearch<'a> {
+    /// The search from `start` (its justified decode on rigid instances), or `None` when
+    /// `start` is not a complete schedule of `prob` (every attempt once), has fewer than two
+    /// attempts, or already meets `lower_bound`.
+    pub fn new(
+        prob: &'a IntProblem,
+        start: &IntSchedule,
+        lower_bound: Int,
+        seed: u64,
+        stall: u64,
+    ) -> Option<LocalSearch<'a>> {
+        let total: usize = prob.jobs.iter().map(|j| j.attempts as usize).sum();
+        if start.attempts.len() != total || total < 2 || start.makespan <= lower_bound {
+            return None;
+        }
+        let first = first_genes(prob);
+        let mut dec = Decoder::new(prob);
+        let mut genes = vec![AUTO; total];
+        let list = encode(prob, &first, start, &mut genes);
+        let mut sched = IntSchedule {
+            attempts: Vec::with_capacity(total),
+            makespan: 0,
+        };
+        let ends = dec.decode(prob, &first, &list, &genes, &mut sched);
+        let mut cur = Cand {
+            list,
+            genes,
+            sched,
+            ends,
+        };
+        // Justification on rigid instances only: it fixes every gene to the option the schedule
+        // used (no AUTO left), which on moldable ones would narrow the later moves to the
+        // options the start schedule happened to use.
+        let rigid = prob.jobs.iter().all(|j| j.options.len() == 1);
         if rigid {
-            (overflow(&c.sched, target), c.ends)
+            let justified = justify(prob, &first, &mut dec, &cur.sched);
+            if justified.key() < cur.key() {
+                cur = justified;
+            }
+        }
+        let best = cur.clone();
+        let target = best.sched.makespan - 1;
+        let cur_score = score(rigid, &cur, target);
+        Some(LocalSearch {
+            prob,
+            first,
+            dec,
+            rigid,
+            cand: cur.clone(),
+            cur,
+            cur_score,
+            best,
+            start: start.clone(),
+            target,
+            rng: Rng(seed),
+            since_best: 0,
+            stall: stall.max(1),
+            moves: 0,
+        })
+    }
+
+    /// The best schedule so far, never worse than the start.
+    pub fn best(&self) -> &IntSchedule {
+        if self.best.sched.makespan < self.start.makespan {
+            &self.best.sched
         } else {
-            c.key()
+            &self.start
         }
-    };
-    let mut target = best.sched.makespan - 1;
-    let mut cur_score = score(&cur, target);
-    // The candidate's buffers, reused by every move.
-    let mut cand = cur.clone();
-    let mut rng = Rng(budget.seed);
-    let mut since_best = 0u64;
-    for _ in 0..budget.moves {
-        if best.sched.makespan <= lower_bound {
-            break;
-        }
-        // Every move: one decode costs O(A²) (thousands of attempts: milliseconds), far more
-        // than reading the clock.
-        if budget.deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
-        cand.list.clone_from(&cur.list);
-        cand.genes.clone_from(&cur.genes);
-        random_move(prob, &first, &mut cand, &mut rng);
-        cand.ends = dec.decode(prob, &first, &cand.list, &cand.genes, &mut cand.sched);
-        let mut cand_score = score(&cand, target);
-        if cand_score <= cur_score {
-            // An accepted move is justified too (two more decodes, only on accepted moves).
-            if rigid {
-                let justified = justify(prob, &first, &mut dec, &cand.sched);
-                let js = score(&justified, target);
-                if js < cand_score {
-                    cand = justified;
-                    cand_score = js;
+    }
+
+    /// Moves tried so far, over every run.
+    pub fn moves(&self) -> u64 {
+        self.moves
+    }
+
+    /// Tries up to `moves` more moves; stops early at `deadline` (checked before every move)
+    /// or once the best meets `lower_bound`.
+    pub fn run(&mut self, moves: u64, deadline: Option<Instant>, lower_bound: Int) {
+        let prob = self.prob;
+        let first = &self.first[..];
+        let rigid = self.rigid;
+        for _ in 0..moves {
+            if self.best.sched.makespan <= lower_bound {
+                break;
+            }
+            // Every move: one decode costs O(A²) (thousands of attempts: milliseconds), far
+            // more than reading the clock.
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            self.moves += 1;
+            let cand = &mut self.cand;
+            cand.list.clone_from(&self.cur.list);
+            cand.genes.clone_from(&self.cur.genes);
+            random_move(prob, first, cand, &mut self.rng);
+            cand.ends = self
+                .dec
+                .decode(prob, first, &cand.list, &cand.genes, &mut cand.sched);
+            let mut cand_score = score(rigid, cand, self.target);
+            if cand_score <= self.cur_score {
+                // An accepted move is justified too (two more decodes, only on accepted moves).
+                if rigid {
+                    let justified = justify(prob, first, &mut self.dec, &cand.sched);
+                    let js = score(rigid, &justified, self.target);
+                    if js < cand_score {
+                        *cand = justified;
+                        cand_score = js;
+                    }
+                }
+                std::mem::swap(&mut self.cur, &mut self.cand);
+                self.cur_score = cand_score;
+                let better = if rigid {
+                    self.cur.sched.makespan < self.best.sched.makespan
+                } else {
+                    self.cur.key() < self.best.key()
+                };
+                if better {
+                    self.best.clone_from(&self.cur);
+                    self.target = self.best.sched.makespan - 1;
+                    self.cur_score = score(rigid, &self.cur, self.target);
+                    self.since_best = 0;
+                    continue;
                 }
             }
-            std::mem::swap(&mut cur, &mut cand);
-            cur_score = cand_score;
-            let better = if rigid {
-                cur.sched.makespan < best.sched.makespan
-            } else {
-                cur.key() < best.key()
-            };
-            if better {
-                best = cur.clone();
-                target = best.sched.makespan - 1;
-                cur_score = score(&cur, target);
-                since_best = 0;
-                continue;
+            self.since_best += 1;
+            if self.since_best >= self.stall {
+                // Kick: restart from the best with a few random moves, kept whatever they cost.
+                self.cur.clone_from(&self.best);
+                for _ in 0..3 {
+                    random_move(prob, first, &mut self.cur, &mut self.rng);
+                }
+                let cur = &mut self.cur;
+                cur.ends = self
+                    .dec
+                    .decode(prob, first, &cur.list, &cur.genes, &mut cur.sched);
+                self.cur_score = score(rigid, &self.cur, self.target);
+                self.since_best = 0;
             }
-        }
-        since_best += 1;
-        if since_best >= budget.stall {
-            // Kick: restart from the best with a few random moves, kept whatever they cost.
-            cur = best.clone();
-            for _ in 0..3 {
-                random_move(prob, &first, &mut cur, &mut rng);
-            }
-            cur.ends = dec.decode(prob, &first, &cur.list, &cur.genes, &mut cur.sched);
-            cur_score = score(&cur, target);
-            since_best = 0;
         }
     }
-    if best.sched.makespan < start.makespan {
-        best.sched
+}
+
+/// How a candidate is judged: on rigid instances by the work it leaves after the target (one
+/// unit below the best makespan), see the module documentation; moldable ones keep the
+/// makespan.
+fn score(rigid: bool, c: &Cand, target: Int) -> (Int, Int) {
+    if rigid {
+        (overflow(&c.sched, target), c.ends)
     } else {
-        start.clone()
+        c.key()
     }
 }
 
@@ -682,6 +774,31 @@ mod tests {
                 prob.to_time(bound),
                 "P = {procs}, seed {seed}"
             );
+        }
+    }
+
+    /// A run continued is the same trajectory as one run of all its moves: m moves then n
+    /// more give the schedule of m + n moves (rigid and moldable instances, no deadline).
+    #[test]
+    fn a_continued_run_is_one_run() {
+        for seed in 0..3u64 {
+            for (ci, (inst, sc)) in mixed_cases(seed).iter().enumerate() {
+                let prob = problem::build(inst, sc).unwrap();
+                let g = greedy::best(&prob);
+                let budget = Budget {
+                    moves: 3_000,
+                    stall: 300,
+                    deadline: None,
+                    seed: 11,
+                };
+                let whole = improve(&prob, &g, 0, &budget);
+                let mut ls = LocalSearch::new(&prob, &g, 0, budget.seed, budget.stall)
+                    .unwrap_or_else(|| panic!("seed {seed} case {ci}: no search"));
+                ls.run(1_000, None, 0);
+                ls.run(2_000, None, 0);
+                assert_eq!(ls.moves(), 3_000, "seed {seed} case {ci}");
+                assert_eq!(ls.best(), &whole, "seed {seed} case {ci}");
+            }
         }
     }
 

@@ -132,7 +132,7 @@ pub(crate) fn solve_scaled(
         root_lower_bound: prob.to_time(root_lb),
         ..OptStats::default()
     };
-    let mut greedy = incumbent(&prob, greedy_list, root_lb, cfg, &mut stats);
+    let (mut greedy, mut local) = incumbent(&prob, greedy_list, root_lb, cfg, &mut stats);
     if let Some(h) = hint.and_then(|h| scaled_schedule(&prob, h)) {
         if h.makespan < greedy.makespan {
             greedy = h;
@@ -160,6 +160,25 @@ pub(crate) fn solve_scaled(
         greedy = s;
     }
     stats.root_lower_bound = prob.to_time(root_lb);
+    // The root stages left a gap: the local search goes on along its own trajectory (its best
+    // is the incumbent) for a second share of the limit before the tree search, which finds
+    // a shorter schedule far less often than it proves a bound (a schedule meeting the root
+    // bound proves itself).
+    if let Some(ls) = local
+        .as_mut()
+        .filter(|ls| greedy.makespan > root_lb && ls.best().makespan == greedy.makespan)
+    {
+        ls.run(
+            improve::Budget::continuation_moves(prob.total_attempts()),
+            Some((Instant::now() + cfg.time_limit / 5).min(started + cfg.time_limit)),
+            root_lb,
+        );
+        if ls.best().makespan < greedy.makespan {
+            greedy = ls.best().clone();
+        }
+    }
+    // Its buffers are not needed by the search.
+    drop(local);
     stats.incumbent = prob.to_time(greedy.makespan);
 
     let run_search = |stats: &mut OptStats| -> Result<SearchAnswer> {
@@ -310,30 +329,35 @@ fn remaining(cfg: &OptConfig, started: Instant) -> OptConfig {
 /// The incumbent both methods start from (see the module documentation): a packing that meets
 /// the root bound when [`packing`] finds one, else the greedy schedule improved by [`improve`]
 /// (its fixed move budget, and at most a fifth of the time limit, so that the exact methods keep
-/// most of it). Never worse than `greedy`.
-fn incumbent(
-    prob: &problem::IntProblem,
+/// most of it). Never worse than `greedy`. With it, the local search when it ran, so that
+/// [`solve_scaled`] can continue it after the root stages.
+fn incumbent<'a>(
+    prob: &'a problem::IntProblem,
     greedy: greedy::IntSchedule,
     root_lb: Int,
     cfg: &OptConfig,
     stats: &mut OptStats,
-) -> greedy::IntSchedule {
+) -> (greedy::IntSchedule, Option<improve::LocalSearch<'a>>) {
     if greedy.makespan <= root_lb {
-        return greedy;
+        return (greedy, None);
     }
     let packed = packing::pack_to(prob, root_lb, packing::DEFAULT_NODES);
     if let Some(p) = packed.as_ref().filter(|p| p.makespan <= root_lb) {
         stats.packed = true;
-        return p.clone();
+        return (p.clone(), None);
     }
     let budget = improve::Budget::for_attempts(
         prob.total_attempts(),
         Some(Instant::now() + cfg.time_limit / 5),
     );
-    let improved = improve::improve(prob, &greedy, root_lb, &budget);
+    let Some(mut ls) = improve::LocalSearch::new(prob, &greedy, root_lb, budget.seed, budget.stall)
+    else {
+        return (greedy, None);
+    };
+    ls.run(budget.moves, budget.deadline, root_lb);
     // A packing that misses the bound may still beat the local search.
     match packed {
-        Some(p) if p.makespan < improved.makespan => p,
-        _ => improved,
+        Some(p) if p.makespan < ls.best().makespan => (p, Some(ls)),
+        _ => (ls.best().clone(), Some(ls)),
     }
 }
