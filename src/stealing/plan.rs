@@ -565,19 +565,21 @@ impl Profile {
 
 /// The queue as exact slots, for a pass on a profile in rationals.
 fn exact_slots(jobs: Vec<QueuedSlot>) -> VecDeque<pass::Slot<Time>> {
-    jobs.into_iter()
-        .map(|j| pass::Slot {
-            p: j.p,
-            len: j.len,
-            start: j.start,
-        })
-        .collect()
+    let mut slots = jobs
+        .into_iter()
+        .map(|j| pass::Slot::new(j.p, j.len, j.start))
+        .collect();
+    pass::link(&mut slots);
+    slots
 }
 
-/// Whether `q` holds `jobs` at scale `sc` (the mirror the simulator keeps, checked in debug
-/// builds before every pass).
+/// Whether `q` holds `jobs` at scale `sc`, with exact run counts (the mirror the simulator
+/// keeps, checked in debug builds before every pass).
 fn mirrors(q: &Queue, sc: Scale, jobs: &[QueuedSlot]) -> bool {
-    q.slots.len() == jobs.len()
+    let mut linked = q.slots.clone();
+    pass::link(&mut linked);
+    linked == q.slots
+        && q.slots.len() == jobs.len()
         && q.slots.iter().zip(jobs).all(|(s, j)| {
             s.p == j.p
                 && Some(s.len) == sc.tick(&j.len)
@@ -621,14 +623,8 @@ impl Queue {
         match sc.tick(len).filter(|_| i <= self.slots.len()) {
             Some(l) => {
                 self.total += i128::from(l.raw());
-                self.slots.insert(
-                    i,
-                    pass::Slot {
-                        p,
-                        len: l,
-                        start: None,
-                    },
-                );
+                self.slots.insert(i, pass::Slot::new(p, l, None));
+                pass::relink(&mut self.slots, i);
             }
             None => self.forget(),
         }
@@ -640,6 +636,9 @@ impl Queue {
             self.forget();
         } else if let Some(s) = self.slots.remove(i) {
             self.total -= i128::from(s.len.raw());
+            if let Some(before) = i.checked_sub(1) {
+                pass::relink(&mut self.slots, before);
+            }
         }
     }
 
@@ -647,6 +646,7 @@ impl Queue {
     pub fn clear_starts(&mut self) {
         for s in &mut self.slots {
             s.start = None;
+            s.same = 0;
         }
     }
 
@@ -668,8 +668,9 @@ impl Queue {
                 None => None,
             };
             self.total += i128::from(len.raw());
-            self.slots.push_back(pass::Slot { p: j.p, len, start });
+            self.slots.push_back(pass::Slot::new(j.p, len, start));
         }
+        pass::link(&mut self.slots);
         self.scale = Some(sc);
         Ok(())
     }

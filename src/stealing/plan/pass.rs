@@ -12,12 +12,64 @@ use std::collections::VecDeque;
 use std::hash::Hash;
 
 /// A queued job as the pass sees it: its node count, the length it reserves and its planned
-/// start (`None`: not placed yet).
+/// start (`None`: not placed yet), and `same`, how many of the slots right after it have its
+/// node count, length and start (0 when it has no start). [`link`] and [`relink`] keep
+/// `same` exact; the passes read it to pass over a run of identical jobs at once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Slot<K> {
     pub(super) p: u32,
     pub(super) len: K,
     pub(super) start: Option<K>,
+    pub(super) same: u32,
+}
+
+impl<K: Instant> Slot<K> {
+    /// A slot with no run after it yet ([`link`] or [`relink`] count it).
+    pub(super) fn new(p: u32, len: K, start: Option<K>) -> Slot<K> {
+        Slot {
+            p,
+            len,
+            start,
+            same: 0,
+        }
+    }
+
+    /// Whether `self` and `o` are both placed, at one start, with one node count and length.
+    fn twin(&self, o: &Slot<K>) -> bool {
+        self.start.is_some() && self.start == o.start && self.p == o.p && self.len == o.len
+    }
+}
+
+/// Counts every slot's `same` from scratch.
+pub(super) fn link<K: Instant>(slots: &mut VecDeque<Slot<K>>) {
+    for k in (0..slots.len()).rev() {
+        slots[k].same = same_at(slots, k);
+    }
+}
+
+/// Counts `same` again after the slot at `m` changed (its start, or the slot itself, inserted
+/// there; after a removal at `i`, `m` is `i − 1`, whose follower changed). Only slots up to
+/// `m` can change: `m` and `m − 1` whatever their counts were (their twin relation changed),
+/// and each one before them while its follower's count changed (a count depends on its
+/// follower only). Several changes are taken from the last one back.
+pub(super) fn relink<K: Instant>(slots: &mut VecDeque<Slot<K>>, m: usize) {
+    let mut k = m.saturating_add(1).min(slots.len());
+    while k > 0 {
+        k -= 1;
+        let n = same_at(slots, k);
+        let changed = std::mem::replace(&mut slots[k].same, n) != n;
+        if !changed && k < m {
+            return;
+        }
+    }
+}
+
+/// The exact `same` of slot `k`, from its follower's (taken as exact).
+fn same_at<K: Instant>(slots: &VecDeque<Slot<K>>, k: usize) -> u32 {
+    match slots.get(k + 1) {
+        Some(next) if slots[k].twin(next) => next.same + 1,
+        _ => 0,
+    }
 }
 
 /// What a pass did: the checks and moves it made, the searches it shortened, the hull of the
@@ -84,7 +136,10 @@ pub(super) fn compress<K: Instant + Hash>(
     // nothing moved since: a job identical to it (job arrays queue hundreds, reserved side by
     // side from one instant) asks the same question of the same profile, so keeps its slot too.
     let mut kept: Option<(u32, K, K)> = None;
-    for (k, slot) in (first..).zip(slots.range_mut(first..)) {
+    let mut next = first;
+    while let Some(slot) = slots.get_mut(next) {
+        let k = next;
+        next += 1;
         // Nothing raised: no job can move, and every new job is placed.
         if raised.is_none() && unplanned == 0 {
             break;
@@ -108,6 +163,10 @@ pub(super) fn compress<K: Instant + Hash>(
             .as_ref()
             .is_some_and(|(kp, kl, ks)| *kp == p && kl == &slot.len && ks == start)
         {
+            // Its twins after it too (no slot from here on has changed in this pass, so
+            // `same` still counts them).
+            done.checks += u64::from(slot.same);
+            next += slot.same as usize;
             continue;
         }
         kept = Some((p, slot.len.clone(), start.clone()));
@@ -201,6 +260,9 @@ pub(super) fn compress<K: Instant + Hash>(
         slot.start = Some(s);
         done.started.push(k);
     }
+    for &k in done.started.iter().rev() {
+        relink(slots, k);
+    }
     done
 }
 
@@ -238,6 +300,7 @@ pub(super) fn place_all<K: Instant + Hash>(
         recent[k % PLACED] = Some((slot.p, slot.len.clone(), s.clone()));
         slot.start = Some(s);
     }
+    link(slots);
 }
 
 /// Widens the hull `h` to cover `[from, to)`.
@@ -250,6 +313,96 @@ fn widen<K: Instant>(h: &mut Option<(K, K)>, from: &K, to: &K) {
             }
             if to > b {
                 *b = to.clone();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::Time;
+    use rand::{RngExt, SeedableRng};
+
+    fn i(n: i64) -> Time {
+        Time::from_int(n)
+    }
+
+    fn counts(slots: &VecDeque<Slot<Time>>) -> Vec<u32> {
+        slots.iter().map(|s| s.same).collect()
+    }
+
+    #[test]
+    fn runs_of_twins_are_counted_to_their_end() {
+        let mut slots: VecDeque<Slot<Time>> = [
+            (1, 5, Some(0)),
+            (1, 5, Some(0)),
+            (1, 5, Some(0)),
+            (2, 5, Some(0)),
+            (1, 5, None),
+            (1, 5, None),
+            (1, 5, Some(3)),
+            (1, 5, Some(3)),
+        ]
+        .into_iter()
+        .map(|(p, l, s): (u32, i64, Option<i64>)| Slot::new(p, i(l), s.map(i)))
+        .collect();
+        link(&mut slots);
+        assert_eq!(counts(&slots), [2, 1, 0, 0, 0, 0, 1, 0]);
+        // The second job moves: the first loses its twin, the third keeps none after it.
+        slots[1].start = Some(i(-1));
+        relink(&mut slots, 1);
+        assert_eq!(counts(&slots), [0, 0, 0, 0, 0, 0, 1, 0]);
+    }
+
+    /// Random starts changed, slots inserted and removed, each followed by `relink` as the
+    /// passes and the mirror call it: the counts are those of `link` from scratch.
+    #[test]
+    fn relinked_counts_are_those_counted_from_scratch() {
+        for seed in 0..500u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let slot = |rng: &mut rand_chacha::ChaCha8Rng| {
+                let start = rng.random_bool(0.9).then(|| i(rng.random_range(0..3)));
+                Slot::new(rng.random_range(1..3u32), i(rng.random_range(1..3)), start)
+            };
+            let mut slots: VecDeque<Slot<Time>> = (0..rng.random_range(0..40))
+                .map(|_| slot(&mut rng))
+                .collect();
+            link(&mut slots);
+            for step in 0..40 {
+                let n = slots.len();
+                match rng.random_range(0..4) {
+                    // Several starts changed in one pass, relinked from the last one back.
+                    0 if n > 0 => {
+                        let mut changed: Vec<usize> = (0..rng.random_range(1..4))
+                            .map(|_| rng.random_range(0..n))
+                            .collect();
+                        changed.sort_unstable();
+                        changed.dedup();
+                        for &m in &changed {
+                            slots[m].start = Some(i(rng.random_range(0..3)));
+                        }
+                        for &m in changed.iter().rev() {
+                            relink(&mut slots, m);
+                        }
+                    }
+                    1 => {
+                        let at = rng.random_range(0..=n);
+                        slots.insert(at, slot(&mut rng));
+                        relink(&mut slots, at);
+                    }
+                    2 if n > 0 => {
+                        let at = rng.random_range(0..n);
+                        slots.remove(at);
+                        if let Some(before) = at.checked_sub(1) {
+                            relink(&mut slots, before);
+                        }
+                    }
+                    _ => {}
+                }
+                let mut fresh = slots.clone();
+                link(&mut fresh);
+                assert_eq!(counts(&slots), counts(&fresh), "seed {seed}, step {step}");
             }
         }
     }

@@ -190,7 +190,9 @@ impl Sim<'_> {
     ///   only where the old and new windows differ ([`Profile::move_earlier`]);
     /// - a job with the node count, length and start of the job checked just before it, which
     ///   kept its slot, keeps its slot too: nothing moved in between, so it asks the same
-    ///   question of the same profile (placing a new job in between only takes nodes).
+    ///   question of the same profile (placing a new job in between only takes nodes); the
+    ///   plan's mirror of the queue counts the run of such twins after each job, so a run is
+    ///   passed over at once.
     ///
     /// A job that moves frees its old slot `[s_k, s_k + ℓ)`, which joins `raised` (the jobs
     /// before it were checked without it). The plan is settled afterwards iff nobody moved.
