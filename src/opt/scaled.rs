@@ -163,10 +163,13 @@ pub(crate) fn solve_scaled(
     // The root stages left a gap: the local search goes on along its own trajectory (its best
     // is the incumbent) for a second share of the limit before the tree search, which finds
     // a shorter schedule far less often than it proves a bound (a schedule meeting the root
-    // bound proves itself).
+    // bound proves itself). Rigid instances only: there the local search judges moves by the
+    // work after the target, which keeps descending; on moldable ones, judged by the makespan,
+    // the `opt` bench's families gain nothing from the second share.
+    let rigid = prob.jobs.iter().all(|j| j.options.len() == 1);
     if let Some(ls) = local
         .as_mut()
-        .filter(|ls| greedy.makespan > root_lb && ls.best().makespan == greedy.makespan)
+        .filter(|ls| rigid && greedy.makespan > root_lb && ls.best().makespan == greedy.makespan)
     {
         ls.run(
             improve::Budget::continuation_moves(prob.total_attempts()),
