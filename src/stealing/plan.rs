@@ -300,10 +300,12 @@ impl Profile {
     ) -> Option<Time> {
         debug_assert!(below <= start);
         match self.at([len, not_before, below, start]) {
-            At::Ticks(s, sc, [l, nb, b, st]) => {
-                s.earlier_start(p, &l, &nb, &b, &st).map(|k| sc.time(k))
-            }
-            At::Exact(s) => s.earlier_start(p, len, not_before, below, start),
+            At::Ticks(s, sc, [l, nb, b, st]) => s
+                .earlier_start(p, &l, &nb, &b, &st)
+                .map(|f| sc.time(f.start)),
+            At::Exact(s) => s
+                .earlier_start(p, len, not_before, below, start)
+                .map(|f| f.start),
         }
     }
 

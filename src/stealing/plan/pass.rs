@@ -225,11 +225,18 @@ pub(super) fn compress<K: Instant + Hash>(
             let skip = fails.skip_to(p, len, &from, start);
             done.shortened += u64::from(skip.is_some());
             // default: no such job, the search begins at `from`.
-            let s = steps.earlier_start(p, len, skip.as_ref().unwrap_or(&from), below, start);
-            if s.is_none() {
-                fails.failed(p, len, &from, below, start);
+            let found = steps.earlier_start(p, len, skip.as_ref().unwrap_or(&from), below, start);
+            match found {
+                Some(f) => {
+                    steps.move_to(start, &start.plus(len), &f, &f.start.plus(len), p);
+                    fails.moved(start);
+                    Some(f.start)
+                }
+                None => {
+                    fails.failed(p, len, &from, below, start);
+                    None
+                }
             }
-            s
         } else {
             let end = start.plus(len);
             steps.add(start, &end, i64::from(p));
@@ -244,10 +251,6 @@ pub(super) fn compress<K: Instant + Hash>(
             continue;
         };
         let end = start.plus(len);
-        if in_place {
-            steps.move_earlier(start, &end, &s, &s.plus(len), p);
-            fails.moved(start);
-        }
         done.moves += 1;
         kept = None;
         widen(&mut done.moved, start, &end);

@@ -131,6 +131,14 @@ impl<K: Instant> Block<K> {
 /// A step's place: block and index inside it.
 type Pos = (usize, usize);
 
+/// A start found by [`Steps::earlier_start`] and the place of the step that holds it, so that
+/// the move that follows does not locate it again; valid until the profile next changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Found<K> {
+    pub(super) start: K,
+    at: Pos,
+}
+
 /// The successive highs of a profile from some instant on: `(count, t)` with strictly rising
 /// counts, `t` the first instant the free count reaches `count`. Answers "when are `p` nodes
 /// first free" in O(log) (see [`Steps::rises_in`]), or, built with it on demand,
@@ -464,7 +472,7 @@ impl<K: Instant> Steps<K> {
     /// reservation was placed with it present), so the search stops there instead of running
     /// over the whole profile for every queued job.
     pub(super) fn earliest_before(&self, p: u32, len: &K, not_before: &K, limit: Option<&K>) -> K {
-        self.search(p, len, not_before, limit, None)
+        self.search(p, len, not_before, limit, None).0
     }
 
     /// The earliest `s` in `[not_before, below)` (`below ≤ start`) with `p` free on
@@ -483,10 +491,12 @@ impl<K: Instant> Steps<K> {
         not_before: &K,
         below: &K,
         start: &K,
-    ) -> Option<K> {
+    ) -> Option<Found<K>> {
         debug_assert!(below <= start);
-        let s = self.search(p, len, not_before, Some(below), Some(start));
-        (s < *below).then_some(s)
+        match self.search(p, len, not_before, Some(below), Some(start)) {
+            (s, Some(at)) if s < *below => Some(Found { start: s, at }),
+            _ => None,
+        }
     }
 
     /// The runs of at least `p` free nodes beginning in `[from, below)` ([`Runs`]): a job of
@@ -623,11 +633,21 @@ impl<K: Instant> Steps<K> {
         out
     }
 
-    /// [`Steps::earliest_before`]; with `clip`, windows are only checked up to `clip`.
-    fn search(&self, p: u32, len: &K, not_before: &K, limit: Option<&K>, clip: Option<&K>) -> K {
+    /// [`Steps::earliest_before`]; with `clip`, windows are only checked up to `clip`. With
+    /// the start found, the place of the step that holds it (`None`: `limit` or the profile's
+    /// end returned). The first candidate step before `not_before` is the one located for
+    /// it, so the found start is that step's own instant or lies inside it.
+    fn search(
+        &self,
+        p: u32,
+        len: &K,
+        not_before: &K,
+        limit: Option<&K>,
+        clip: Option<&K>,
+    ) -> (K, Option<Pos>) {
         if let Some(l) = limit {
             if l <= not_before {
-                return l.clone();
+                return (l.clone(), None);
             }
         }
         let p = i64::from(p);
@@ -646,20 +666,20 @@ impl<K: Instant> Steps<K> {
                 end = c.clone();
             }
             let Some(j) = self.next(i).and_then(|n| self.find(n, p, false)) else {
-                return s.clone();
+                return (s.clone(), Some(i));
             };
             if *self.time(j) >= end {
-                return s.clone();
+                return (s.clone(), Some(i));
             }
             from = self.next(j);
         }
         if let Some(l) = limit {
-            return l.clone();
+            return (l.clone(), None);
         }
         // Unreachable when p ≤ final count; the end of the profile is the safe answer.
         let last = self.blocks.len() - 1;
         let lb = &self.blocks[last];
-        lb.t[lb.t.len() - 1].clone().max(not_before.clone())
+        (lb.t[lb.t.len() - 1].clone().max(not_before.clone()), None)
     }
 
     /// The first instants at which each count is reached from `from` on, before `until` (see
@@ -688,7 +708,13 @@ impl<K: Instant> Steps<K> {
     /// The step starting exactly at `t`, inserting a breakpoint (same count as the step it
     /// cuts) if needed; `t` must not precede the profile. Returns that step's position.
     fn split(&mut self, t: &K) -> Pos {
-        let (b, i) = self.locate(t);
+        let at = self.locate(t);
+        self.split_in(at, t)
+    }
+
+    /// [`Steps::split`] with `(b, i)` the step that holds `t`, already located.
+    fn split_in(&mut self, (b, i): Pos, t: &K) -> Pos {
+        debug_assert_eq!(self.locate(t), (b, i));
         let blk = &mut self.blocks[b];
         if blk.t[i] == *t {
             return (b, i);
@@ -714,11 +740,19 @@ impl<K: Instant> Steps<K> {
 
     /// Adds `delta` to the free count on `[from, to)`.
     pub(super) fn add(&mut self, from: &K, to: &K, delta: i64) {
+        self.add_in(None, from, to, delta);
+    }
+
+    /// [`Steps::add`], with `from`'s step when it is known (`held`).
+    fn add_in(&mut self, held: Option<Pos>, from: &K, to: &K, delta: i64) {
         if to <= from {
             return;
         }
         let blocks = self.blocks.len();
-        let mut at_from = self.split(from);
+        let mut at_from = match held {
+            Some(at) => self.split_in(at, from),
+            None => self.split(from),
+        };
         let (b1, i1) = self.split(to);
         // The second split inserts after `from`'s step, so that step only moves when a block
         // splits in two.
@@ -793,13 +827,23 @@ impl<K: Instant> Steps<K> {
     /// the two differ (on `[to, min(start, to_end))` and `[max(start, to_end), start_end)`), so
     /// a job moved a little does not walk its whole window twice.
     pub(super) fn move_earlier(&mut self, start: &K, start_end: &K, to: &K, to_end: &K, p: u32) {
+        self.move_in(None, start, start_end, to, to_end, p);
+    }
+
+    /// [`Steps::move_earlier`] to the start `to` found by [`Steps::earlier_start`] on this
+    /// very profile, whose step is not located again.
+    pub(super) fn move_to(&mut self, start: &K, start_end: &K, to: &Found<K>, to_end: &K, p: u32) {
+        self.move_in(Some(to.at), start, start_end, &to.start, to_end, p);
+    }
+
+    fn move_in(&mut self, held: Option<Pos>, start: &K, start_end: &K, to: &K, to_end: &K, p: u32) {
         debug_assert!(to < start);
         let (taken_end, freed_start) = if to_end < start {
             (to_end, start)
         } else {
             (start, to_end)
         };
-        self.add(to, taken_end, -i64::from(p));
+        self.add_in(held, to, taken_end, -i64::from(p));
         self.add(freed_start, start_end, i64::from(p));
     }
 
@@ -1023,6 +1067,8 @@ mod tests {
         let mut fits = (0u64, 0u64, 0u64);
         let mut loose = 0u64;
         let mut rejected = 0u64;
+        // Found starts given with their step, and moves made from one.
+        let (mut holding, mut moved_to) = (0u64, 0u64);
         for seed in 0..16u64 {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let nodes = rng.random_range(2..48u32);
@@ -1052,11 +1098,16 @@ mod tests {
                         .filter(|_| rng.random_bool(0.5))
                         .map(|l| l + &i(rng.random_range(0..500)));
                     let want = walk(&st, i64::from(p), &len, &nb, limit.as_ref(), clip.as_ref());
-                    let got = s.search(p, &len, &nb, limit.as_ref(), clip.as_ref());
+                    let (got, at) = s.search(p, &len, &nb, limit.as_ref(), clip.as_ref());
                     assert_eq!(
                         got, want,
                         "{ctx}, p {p}, len {len}, from {nb}, limit {limit:?}, clip {clip:?}"
                     );
+                    // The step given with a found start is the one that holds it.
+                    if let Some(at) = at {
+                        assert_eq!(at, s.locate(&got), "{ctx}, p {p}, len {len}, from {nb}");
+                        holding += 1;
+                    }
                     let at = s.locate(&nb);
                     let below = s.find(at, i64::from(p), false).map(|k| s.time(k).clone());
                     let k = st.partition_point(|(t, _)| *t <= nb).saturating_sub(1);
@@ -1116,11 +1167,18 @@ mod tests {
                         let k = rng.random_range(0..held.len());
                         let (a, b, q) = held[k].clone();
                         let len = &b - &a;
-                        let to = s.earliest_before(q, &len, &i(0), Some(&a));
-                        if to < a {
+                        // Its earliest start with its reservation in place, checked up to
+                        // its start, as the compression pass moves it: from the found start's
+                        // step, the plain move.
+                        if let Some(f) = s.earlier_start(q, &len, &i(0), &a, &a) {
+                            let to = f.start.clone();
                             let to_end = &to + &len;
-                            s.move_earlier(&a, &b, &to, &to_end, q);
+                            let mut plain = s.clone();
+                            plain.move_earlier(&a, &b, &to, &to_end, q);
+                            s.move_to(&a, &b, &f, &to_end, q);
+                            assert_eq!(s.steps(), plain.steps(), "{ctx}: {a} moved to {to}");
                             held[k] = (to, to_end, q);
+                            moved_to += 1;
                         }
                     }
                     2 if step % 10 == 9 => {
@@ -1140,6 +1198,10 @@ mod tests {
             }
         }
         assert!(summarised > 0, "no block was summarised");
+        assert!(
+            holding > 1000 && moved_to > 100,
+            "{holding} found, {moved_to} moved to"
+        );
         // The summaries were read, and the bound rejects nearly every job the exact runs do.
         assert!(loose > 0, "the bound never read a summary");
         assert!(rejected > 1000, "{rejected} jobs before `below` rejected");
