@@ -161,11 +161,12 @@ pub(crate) fn solve_scaled(
     }
     stats.root_lower_bound = prob.to_time(root_lb);
     // The root stages left a gap: the local search goes on along its own trajectory (its best
-    // is the incumbent) for a second share of the limit before the tree search, which finds
-    // a shorter schedule far less often than it proves a bound (a schedule meeting the root
-    // bound proves itself). Rigid instances only: there the local search judges moves by the
+    // is the incumbent) before the tree search, which finds a shorter schedule far less often
+    // than it proves a bound (a schedule meeting the root bound proves itself). Its moves
+    // bound it; its share of the limit, wider than the first run's, stops it only on a slow
+    // or loaded machine. Rigid instances only: there the local search judges moves by the
     // work after the target, which keeps descending; on moldable ones, judged by the makespan,
-    // the `opt` bench's families gain nothing from the second share.
+    // the `opt` bench's families gain nothing from the second run.
     let rigid = prob.jobs.iter().all(|j| j.options.len() == 1);
     if let Some(ls) = local
         .as_mut()
@@ -173,7 +174,7 @@ pub(crate) fn solve_scaled(
     {
         ls.run(
             improve::Budget::continuation_moves(prob.total_attempts()),
-            Some((Instant::now() + cfg.time_limit / 5).min(started + cfg.time_limit)),
+            Some((Instant::now() + cfg.time_limit / 10 * 3).min(started + cfg.time_limit)),
             root_lb,
         );
         if ls.best().makespan < greedy.makespan {
