@@ -163,10 +163,11 @@ pub(crate) fn solve_scaled(
     // The root stages left a gap: the local search goes on along its own trajectory (its best
     // is the incumbent) before the tree search, which finds a shorter schedule far less often
     // than it proves a bound (a schedule meeting the root bound proves itself). Its moves
-    // bound it; its share of the limit, wider than the first run's, stops it only on a slow
-    // or loaded machine. Rigid instances only: there the local search judges moves by the
-    // work after the target, which keeps descending; on moldable ones, judged by the makespan,
-    // the `opt` bench's families gain nothing from the second run.
+    // bound it, and a fifth of the limit as for the first run (on a slow or loaded machine,
+    // so that the search keeps the time in which it proves its instances). Rigid instances
+    // only: there the local search judges moves by the work after the target, which keeps
+    // descending; on moldable ones, judged by the makespan, the `opt` bench's families gain
+    // nothing from the second run.
     let rigid = prob.jobs.iter().all(|j| j.options.len() == 1);
     if let Some(ls) = local
         .as_mut()
@@ -174,7 +175,7 @@ pub(crate) fn solve_scaled(
     {
         ls.run(
             improve::Budget::continuation_moves(prob.total_attempts()),
-            Some((Instant::now() + cfg.time_limit / 10 * 3).min(started + cfg.time_limit)),
+            Some((Instant::now() + cfg.time_limit / 5).min(started + cfg.time_limit)),
             root_lb,
         );
         if ls.best().makespan < greedy.makespan {
