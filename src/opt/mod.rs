@@ -17,7 +17,9 @@
 //! that meets the root lower bound when [`packing`] finds one — so a time limit
 //! always returns a feasible schedule with a proven lower bound. When an energy bound is met
 //! exactly at the root on a rigid instance, [`exact_fit`] first decides that zero-slack
-//! question (a proof raises the bound; a schedule meets it). Every schedule returned passes
+//! question (a proof raises the bound; a schedule meets it); when the root stages still leave a
+//! gap on a rigid instance, the local search goes on along its own trajectory before the
+//! search (a schedule that meets the bound proves itself). Every schedule returned passes
 //! [`crate::check::check`] (it is checked here before it is returned).
 //!
 //! # Three widths, one answer
