@@ -134,3 +134,34 @@ fn the_time_limit_bounds_the_whole_solve() {
         "{wall:?} for a limit of {limit:?}"
     );
 }
+
+/// Rigid P = 16, A = 60, seed 104 of the bench table (root bound 174): the local search's
+/// first run stops at 175, and its continuation by `Budget::continuation_moves` reaches 174,
+/// the bound; so the solve, with a limit whose fifths no deadline reaches first, proves
+/// OPT = 174 with no search node. Moves and seeds are fixed: the same schedule on every
+/// machine.
+#[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow tier: .ci/run runs it")]
+fn the_local_search_continued_closes_an_open_anchor() {
+    use resched::opt::{greedy, improve};
+    let (inst, sc) = generate::anchor_rigid(60, 16, 104);
+    let prob = problem::build(&inst, &sc).unwrap();
+    let start = greedy::best(&prob);
+    assert_eq!(start.makespan, 183);
+    let first = improve::Budget::for_attempts(60, None);
+    let mut ls = improve::LocalSearch::new(&prob, &start, 174, first.seed, first.stall).unwrap();
+    ls.run(first.moves, None, 174);
+    assert_eq!(ls.best().makespan, 175);
+    ls.run(improve::Budget::continuation_moves(60), None, 174);
+    assert_eq!(ls.best().makespan, 174);
+    let cfg = OptConfig {
+        time_limit: Duration::from_secs(900),
+        ..OptConfig::with_method(Method::Search)
+    };
+    let r = opt::solve(&inst, &sc, &cfg).unwrap();
+    assert!(r.is_optimal());
+    assert_eq!(r.makespan, prob.to_time(174));
+    assert_eq!(r.stats.root_lower_bound, prob.to_time(174));
+    assert_eq!(r.stats.search_nodes, 0);
+    assert_eq!(check::check(&inst, &sc, &r.schedule).unwrap(), r.makespan);
+}

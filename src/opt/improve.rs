@@ -802,30 +802,6 @@ mod tests {
         }
     }
 
-    /// The rigid anchor P = 16, A = 60, seed 104 of the `opt` bench (open with the best 175
-    /// against the root bound 174 while the solve ran the local search once): the first run
-    /// stops at 175, and its continuation by [`Budget::continuation_moves`] reaches 174, the
-    /// bound, so the solve proves it before any search. Fixed seed and moves, no deadline.
-    #[test]
-    #[ignore = "slow tier: 600,000 moves, seconds on each integer width"]
-    fn the_continuation_reaches_the_bound_of_an_open_anchor() {
-        let (inst, sc) = generate::anchor_rigid(60, 16, 104);
-        let prob = problem::build(&inst, &sc).unwrap();
-        let g = greedy::best(&prob);
-        assert_eq!(g.makespan, 183);
-        let first = Budget::for_attempts(60, None);
-        let mut ls = LocalSearch::new(&prob, &g, 174, first.seed, first.stall).unwrap();
-        ls.run(first.moves, None, 174);
-        assert_eq!(ls.best().makespan, 175);
-        ls.run(Budget::continuation_moves(60), None, 174);
-        assert_eq!(ls.best().makespan, 174);
-        let sched = to_schedule(&inst, &prob, ls.best(), "improve");
-        assert_eq!(
-            crate::check::check(&inst, &sc, &sched).unwrap(),
-            prob.to_time(174)
-        );
-    }
-
     /// The work after a target on a hand-made schedule: P = 3, A(2 procs) on [0, 4), B(1 proc)
     /// on [2, 5); after 3: 2·1 + 1·2 = 4; after 1: 2·3 + 1·3 = 9 (B starts after 1); after 5:
     /// nothing.
