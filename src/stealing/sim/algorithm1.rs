@@ -91,11 +91,14 @@ impl Sim<'_> {
             commit,
         };
         if plan.wait.is_positive() {
-            self.running[vi].stop = Some(Stop {
-                at: &self.now + &plan.wait,
-                plan,
-                steal: Some(id),
-                resume: false,
+            let at = &self.now + &plan.wait;
+            self.running.update_stop(vi, |stop| {
+                *stop = Some(Stop {
+                    at,
+                    plan,
+                    steal: Some(id),
+                    resume: false,
+                })
             });
             self.pendings.push(pending);
             Ok(())

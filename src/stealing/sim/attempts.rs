@@ -93,17 +93,7 @@ impl Sim<'_> {
     /// Step 2 of the event loop: the attempts that end or reach their stopping point now, in
     /// job order.
     pub(super) fn attempt_ends(&mut self) -> Result<()> {
-        let mut jobs: Vec<usize> = self
-            .running
-            .iter()
-            .filter(|r| match &r.stop {
-                Some(s) => s.at == self.now,
-                None => r.natural_end == self.now,
-            })
-            .map(|r| r.job)
-            .collect();
-        jobs.sort_unstable();
-        for job in jobs {
+        for job in self.running.ending_at(&self.now) {
             let Some(i) = self.running.iter().position(|r| r.job == job) else {
                 continue;
             };

@@ -160,15 +160,15 @@ impl Sim<'_> {
     /// Stealing from the victim at `vi` is cancelled: it goes on, but a proactive checkpoint
     /// under way completes first.
     fn victim_goes_on(&mut self, vi: usize) {
-        let v = &mut self.running[vi];
-        let proactive = v.stop.as_ref().is_some_and(|s| s.plan.extra.is_positive());
-        if proactive {
-            if let Some(s) = v.stop.as_mut() {
-                s.steal = None;
-                s.resume = true;
+        self.running.update_stop(vi, |stop| {
+            let proactive = stop.as_ref().is_some_and(|s| s.plan.extra.is_positive());
+            match stop.as_mut() {
+                Some(s) if proactive => {
+                    s.steal = None;
+                    s.resume = true;
+                }
+                _ => *stop = None,
             }
-        } else {
-            v.stop = None;
-        }
+        });
     }
 }

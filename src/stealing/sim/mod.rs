@@ -78,6 +78,7 @@ use super::readings::Readings;
 use crate::error::{Error, Result};
 use crate::time::Time;
 use due::{DueStarts, Order};
+use running::RunningSet;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::ControlFlow;
@@ -90,6 +91,7 @@ mod k3;
 mod partial;
 mod planning;
 pub mod record;
+mod running;
 
 pub use partial::{Ending, Partial};
 
@@ -199,7 +201,7 @@ struct Sim<'a> {
     free: NodeBitset,
     up: NodeBitset,
     returns: BTreeMap<Time, Vec<u32>>,
-    running: Vec<Running>,
+    running: RunningSet,
     queue: VecDeque<Queued>,
     /// The queued jobs' planned starts ([`due`]), kept as starts are given
     /// ([`Sim::set_planned`]) and taken ([`Sim::start_due`]): neither the next event nor the
@@ -342,7 +344,7 @@ impl<'a> Sim<'a> {
             free: NodeBitset::full(nodes),
             up: NodeBitset::full(nodes),
             returns: BTreeMap::new(),
-            running: Vec::new(),
+            running: RunningSet::default(),
             queue: VecDeque::new(),
             due: DueStarts::default(),
             unplanned: 0,
@@ -494,11 +496,9 @@ impl<'a> Sim<'a> {
         if let Some((t, _)) = self.returns.first_key_value() {
             see(t);
         }
-        for r in &self.running {
-            match &r.stop {
-                Some(s) => see(&s.at),
-                None => see(&r.natural_end),
-            }
+        debug_assert!(self.running.ends_agree());
+        if let Some(t) = self.running.first_end() {
+            see(t);
         }
         if self.next_release < self.jobs.len() {
             see(&self.jobs[self.next_release].release);
