@@ -64,6 +64,7 @@
 //! and every output stays `cmp`-equal to that of the passes run in the simulator.
 use crate::stealing::checkpoint::GRID;
 use crate::time::Time;
+use fails::Fails;
 use instant::{Instant, Scale, Tick};
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -477,7 +478,7 @@ impl Profile {
         {
             let sc = *sc;
             let r = raised.map(|_| (ka, kb));
-            let d = pass::compress(steps, &mut q.slots, &n, r, unplanned);
+            let d = pass::compress(steps, &mut q.slots, &n, r, unplanned, &mut q.fails);
             out.started = d
                 .started
                 .iter()
@@ -488,7 +489,10 @@ impl Profile {
             return out;
         }
         let mut slots = exact_slots(jobs());
-        let d = self.on_exact(|s| pass::compress(s, &mut slots, now, raised.cloned(), unplanned));
+        let d = self.on_exact(|s| {
+            let mut fails = Fails::new();
+            pass::compress(s, &mut slots, now, raised.cloned(), unplanned, &mut fails)
+        });
         out.started = d
             .started
             .iter()
@@ -609,6 +613,8 @@ pub struct Queue {
     /// The sum of every slot's length in ticks, for the bound that keeps each reservation end
     /// a pass makes within the tick range (see `Profile::mirror`).
     total: i128,
+    /// The memory of the passes' failure records ([`Fails`]), reused by each pass in ticks.
+    fails: Fails<Tick>,
 }
 
 impl Queue {

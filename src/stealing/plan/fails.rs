@@ -45,10 +45,16 @@ struct Fail<K> {
     start: K,
 }
 
-/// The failures of one pass, by size and length, and the old starts of its moves.
-#[derive(Debug)]
+/// The failures of one pass, by size and length, and the old starts of its moves. One value
+/// serves pass after pass ([`Fails::clear`] empties only the slots used): a table allocated
+/// and filled at every pass would be paid by each of the hundreds of thousands of passes of a
+/// backlogged log, even by those that record nothing.
+#[derive(Clone, Debug)]
 pub(super) struct Fails<K> {
+    /// By [`slot`]; empty until the first failure is recorded.
     last: Vec<Option<Fail<K>>>,
+    /// The slots of `last` that hold a record, each once.
+    used: Vec<usize>,
     /// The last [`RECENT`] failures of any size and length, for the jobs they dominate.
     recent: [Option<Fail<K>>; RECENT],
     next_recent: usize,
@@ -60,10 +66,17 @@ pub(super) struct Fails<K> {
     lowest: Vec<(u64, K)>,
 }
 
+impl<K: Instant + Hash> Default for Fails<K> {
+    fn default() -> Fails<K> {
+        Fails::new()
+    }
+}
+
 impl<K: Instant + Hash> Fails<K> {
     pub(super) fn new() -> Fails<K> {
         Fails {
-            last: vec![None; SLOTS],
+            last: Vec::new(),
+            used: Vec::new(),
             recent: std::array::from_fn(|_| None),
             next_recent: 0,
             moves: 0,
@@ -71,13 +84,26 @@ impl<K: Instant + Hash> Fails<K> {
         }
     }
 
+    /// Forgets every record and move, for a new pass, keeping the memory.
+    pub(super) fn clear(&mut self) {
+        for i in self.used.drain(..) {
+            self.last[i] = None;
+        }
+        self.recent = std::array::from_fn(|_| None);
+        self.next_recent = 0;
+        self.moves = 0;
+        self.lowest.clear();
+    }
+
     /// Where the search of a job of `p` nodes and length `len`, currently at `start` and to be
     /// searched from `from`, may begin instead: every window before it is known to fail.
     pub(super) fn skip_to(&self, p: u32, len: &K, from: &K, start: &K) -> Option<K> {
         // The record of the job's own shape first: jobs of one shape come in runs, and it
         // answers most of them; the latest records of other shapes only when it cannot.
-        if let Some(to) = self.last[slot(p, len)]
-            .as_ref()
+        if let Some(to) = self
+            .last
+            .get(slot(p, len))
+            .and_then(Option::as_ref)
             .and_then(|f| self.skip_by(f, p, len, from, start))
         {
             return Some(to);
@@ -124,7 +150,13 @@ impl<K: Instant + Hash> Fails<K> {
         };
         self.recent[self.next_recent] = Some(f.clone());
         self.next_recent = (self.next_recent + 1) % RECENT;
-        self.last[slot(p, len)] = Some(f);
+        if self.last.is_empty() {
+            self.last = vec![None; SLOTS];
+        }
+        let i = slot(p, len);
+        if self.last[i].replace(f).is_none() {
+            self.used.push(i);
+        }
     }
 
     /// Records a move of a job whose old start was `old`.
@@ -186,6 +218,28 @@ mod tests {
         assert_eq!(f.skip_to(3, &i(7), &i(0), &i(40)), Some(i(20)));
         f.moved(&i(10));
         assert_eq!(f.skip_to(3, &i(7), &i(0), &i(40)), None);
+        assert_eq!(f.skip_to(2, &i(5), &i(0), &i(30)), None);
+    }
+
+    /// A cleared value knows nothing of the pass before (records, recent ones, moves), and
+    /// records anew as a fresh one does.
+    #[test]
+    fn a_cleared_record_table_is_a_fresh_one() {
+        let mut f: Fails<Time> = Fails::new();
+        f.failed(2, &i(5), &i(0), &i(20), &i(30));
+        f.failed(1, &i(2), &i(0), &i(10), &i(60));
+        f.moved(&i(10));
+        f.clear();
+        assert_eq!(f.skip_to(2, &i(5), &i(0), &i(30)), None);
+        assert_eq!(f.skip_to(3, &i(7), &i(0), &i(40)), None);
+        assert_eq!(f.skip_to(1, &i(2), &i(0), &i(70)), None);
+        f.failed(2, &i(5), &i(0), &i(25), &i(30));
+        assert_eq!(f.skip_to(2, &i(5), &i(0), &i(30)), Some(i(25)));
+        // The move from 10 of the pass before is forgotten: after a move from 40 (not before
+        // the job's start), the record holds.
+        f.moved(&i(40));
+        assert_eq!(f.skip_to(2, &i(5), &i(0), &i(30)), Some(i(25)));
+        f.moved(&i(20));
         assert_eq!(f.skip_to(2, &i(5), &i(0), &i(30)), None);
     }
 

@@ -87,13 +87,15 @@ pub(super) struct Done<K> {
 
 /// The pass over `slots` (in priority order) on `steps`, from `now`, with `raised` the hull of
 /// where the counts rose since the plan was last settled and `unplanned` the slots with no
-/// start. Gives each slot its new start and returns what it did.
+/// start; `fails` holds the pass's failures (emptied first, kept for the next pass's use of
+/// its memory). Gives each slot its new start and returns what it did.
 pub(super) fn compress<K: Instant + Hash>(
     steps: &mut Steps<K>,
     slots: &mut VecDeque<Slot<K>>,
     now: &K,
     mut raised: Option<(K, K)>,
     mut unplanned: usize,
+    fails: &mut Fails<K>,
 ) -> Done<K> {
     let mut done = Done {
         checks: 0,
@@ -114,7 +116,7 @@ pub(super) fn compress<K: Instant + Hash>(
     // Per node count, the runs where jobs of that size could start before the end of
     // `raised`, as a bound ([`Steps::runs_bound`]), valid until a move changes the profile.
     let mut runs: FxHashMap<u32, Runs<K>> = FxHashMap::default();
-    let mut fails = Fails::new();
+    fails.clear();
     // Nothing raised: nothing can move (a move needs a rise), so only the slots with no
     // start are visited. They are new jobs, at the end of the queue, as a rule: the walk
     // starts at the first of them, found from the back, and not at the head of a queue that
