@@ -504,7 +504,10 @@ impl<'a> Sim<'a> {
             see(&self.jobs[self.next_release].release);
         }
         let queue = &self.queue;
-        if let Some(p) = self.due.first(|t, o| is_current(queue, t, o)) {
+        if let Some(p) = self
+            .due
+            .first(|t, o| is_current(queue, t, o), || planned_starts(queue))
+        {
             see(p);
         }
         if let Some(f) = self.failures.peek() {

@@ -258,7 +258,12 @@ impl Sim<'_> {
     pub(super) fn start_due(&mut self) -> Result<()> {
         loop {
             let queue = &self.queue;
-            let Some(o) = self.due.pop_at(&self.now, |t, o| is_current(queue, t, o)) else {
+            let due = self.due.pop_at(
+                &self.now,
+                |t, o| is_current(queue, t, o),
+                || planned_starts(queue),
+            );
+            let Some(o) = due else {
                 return Ok(());
             };
             // A current entry's job is queued: not finding it is an internal error.
