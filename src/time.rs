@@ -94,6 +94,13 @@ impl Time {
         )))
     }
 
+    /// `num / den` already in lowest terms with `den > 0`, taken as it is (no gcd): for callers
+    /// that reduced it themselves, on a hot path. Debug builds check the terms.
+    pub(crate) fn from_lowest_terms(num: i64, den: i64) -> Time {
+        debug_assert!(den > 0 && gcd_u64(num.unsigned_abs(), den.unsigned_abs()) == 1);
+        Time(Repr::Small(Ratio::new_raw(num, den)))
+    }
+
     /// `n / d` for unsigned counts (e.g. a processor count in a denominator). `None` when `d == 0`.
     pub fn ratio_u64(n: u64, d: u64) -> Option<Time> {
         if d == 0 {

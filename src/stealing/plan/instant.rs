@@ -104,13 +104,13 @@ impl Scale {
     /// A tick back as the exact time `k / D`.
     pub(super) fn time(self, k: Tick) -> Time {
         // Most instants are whole seconds (a trace's submissions and walltimes): no gcd then.
-        if k.0 % self.0 == 0 {
+        let r = k.0 % self.0;
+        if r == 0 {
             return Time::from_int(k.0 / self.0);
         }
-        let t = Time::from_int(k.0).div_int(self.0.unsigned_abs());
-        debug_assert!(t.is_some());
-        // unreachable: D ≥ 1 (Scale::new)
-        t.unwrap_or_default()
+        // gcd(k, D) = gcd(D, k mod D): a gcd of two numbers below D, whatever the tick's size.
+        let g = gcd(self.0, r.abs());
+        Time::from_lowest_terms(k.0 / g, self.0 / g)
     }
 
     /// The smallest scale that holds both this one's ticks and `t`'s denominator (their lcm),
@@ -159,6 +159,24 @@ mod tests {
             (7, 7, 1000),
         ] {
             assert_eq!(ms.time(Tick(k)), Time::new(n, d).unwrap(), "tick {k}");
+        }
+        // Back to time on other scales, against the reduced fraction, ticks of either sign
+        // up to the limit (fixed-seed xorshift).
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for d in [1, 2, 7, 1000, 3000, 86_400_000, 1 << 40] {
+            let sc = Scale::new(d).unwrap();
+            for _ in 0..2000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let k = (x % (2 * LIMIT as u64 + 1)) as i64 - LIMIT;
+                let k = if x % 3 == 0 { k % (4 * d) } else { k };
+                assert_eq!(
+                    sc.time(Tick(k)),
+                    Time::new(k, d).unwrap(),
+                    "tick {k} at {d}"
+                );
+            }
         }
         // Off the grid, or beyond the limit: refused, never rounded.
         assert_eq!(ms.tick(&Time::new(1, 3).unwrap()), None);
