@@ -617,7 +617,7 @@ impl Eq for Repr {}
 /// Stein alone would spend an iteration per bit of the difference, one `%` removes it), and
 /// with an exit when an odd part is 1 (a power-of-two denominator, as on the campaigns' 2^−20
 /// grid: the gcd is then the common power of two).
-fn gcd_u64(a: u64, b: u64) -> u64 {
+pub(crate) fn gcd_u64(a: u64, b: u64) -> u64 {
     let (mut a, mut b) = if a < b { (a, b) } else { (b, a) };
     if a == 0 {
         return b;

@@ -12,7 +12,7 @@
 //! accepted ticks (the end of a reservation, a sum, is checked before it is stored). Inside
 //! the plan every operation is one sum or difference of two stored or accepted ticks, at most
 //! `2^62` in magnitude, which an `i64` holds; no such result is stored or summed again.
-use crate::time::Time;
+use crate::time::{gcd_u64, Time};
 use std::fmt::Debug;
 
 /// What the step function needs of an instant: an order, and sums and differences.
@@ -108,8 +108,9 @@ impl Scale {
         if r == 0 {
             return Time::from_int(k.0 / self.0);
         }
-        // gcd(k, D) = gcd(D, k mod D): a gcd of two numbers below D, whatever the tick's size.
-        let g = gcd(self.0, r.abs());
+        // gcd(k, D) = gcd(D, k mod D): a gcd of two numbers below D, whatever the tick's size;
+        // the binary one, as Euclid's pays a division per step.
+        let g = gcd_u64(self.0.unsigned_abs(), r.unsigned_abs()) as i64;
         Time::from_lowest_terms(k.0 / g, self.0 / g)
     }
 
