@@ -3,7 +3,7 @@
 //! that the simulator finds the next planned start and the jobs due now without going over
 //! the queue. On a platform past its capacity the queue holds tens of thousands of jobs at
 //! every event (METACENTRUM-2009-2 on the 60 nodes of its largest job: 91,832 waiting at the
-//! last submission), and a walk of the queue at every event made such a run quadratic.
+//! last submission), and a walk of the queue at every event would make such a run quadratic.
 //!
 //! A min-heap with lazy deletion: a start given to a job is pushed, and the entry it replaces
 //! (a compression only moves a start earlier) is left in place, since a pass can move

@@ -3,7 +3,7 @@
 //! proactive checkpoint, node-stealing paper Section 5.2), else its natural end. The event
 //! loop asks, at every event, for the earliest end and for the attempts that end now; on a
 //! large platform thousands of attempts run at once, and going over all of them at every
-//! event costs more than the event itself. The ends are kept in an ordered set beside the
+//! event would cost more than the rest of most events. The ends are kept in an ordered set beside the
 //! attempts, changed with them: every change of an attempt's stop goes through
 //! [`RunningSet::update_stop`], and debug builds check the set against the attempts at every
 //! event.
