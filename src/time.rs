@@ -94,13 +94,6 @@ impl Time {
         )))
     }
 
-    /// `num / den` already in lowest terms with `den > 0`, taken as it is (no gcd): for callers
-    /// that reduced it themselves, on a hot path. Debug builds check the terms.
-    pub(crate) fn from_lowest_terms(num: i64, den: i64) -> Time {
-        debug_assert!(den > 0 && gcd_u64(num.unsigned_abs(), den.unsigned_abs()) == 1);
-        Time(Repr::Small(Ratio::new_raw(num, den)))
-    }
-
     /// `n / d` for unsigned counts (e.g. a processor count in a denominator). `None` when `d == 0`.
     pub fn ratio_u64(n: u64, d: u64) -> Option<Time> {
         if d == 0 {
@@ -442,6 +435,12 @@ impl Time {
             return None;
         }
         let m = n.unsigned_abs();
+        // A word-sized numerator (every tick of a plan, most sums) takes word divisions; a
+        // 128-bit one pays the library's.
+        if let Ok(m) = u64::try_from(m) {
+            let g = gcd_u64(m % d, d);
+            return Some(from_sign_mag(n < 0, u128::from(m / g), u128::from(d / g)));
+        }
         let g = gcd_u64((m % u128::from(d)) as u64, d);
         Some(from_sign_mag(n < 0, m / u128::from(g), u128::from(d / g)))
     }
@@ -617,7 +616,7 @@ impl Eq for Repr {}
 /// Stein alone would spend an iteration per bit of the difference, one `%` removes it), and
 /// with an exit when an odd part is 1 (a power-of-two denominator, as on the campaigns' 2^−20
 /// grid: the gcd is then the common power of two).
-pub(crate) fn gcd_u64(a: u64, b: u64) -> u64 {
+fn gcd_u64(a: u64, b: u64) -> u64 {
     let (mut a, mut b) = if a < b { (a, b) } else { (b, a) };
     if a == 0 {
         return b;
@@ -1393,6 +1392,11 @@ mod tests {
             i128::MAX,
             i128::MIN,
             10i128.pow(30),
+            u64::MAX as i128,
+            -(u64::MAX as i128),
+            i64::MIN as i128,
+            (1 << 61) + 3,
+            -(1 << 61) - 1517,
         ] {
             for d in [
                 1u64,

@@ -12,7 +12,7 @@
 //! accepted ticks (the end of a reservation, a sum, is checked before it is stored). Inside
 //! the plan every operation is one sum or difference of two stored or accepted ticks, at most
 //! `2^62` in magnitude, which an `i64` holds; no such result is stored or summed again.
-use crate::time::{gcd_u64, Time};
+use crate::time::Time;
 use std::fmt::Debug;
 
 /// What the step function needs of an instant: an order, and sums and differences.
@@ -104,14 +104,13 @@ impl Scale {
     /// A tick back as the exact time `k / D`.
     pub(super) fn time(self, k: Tick) -> Time {
         // Most instants are whole seconds (a trace's submissions and walltimes): no gcd then.
-        let r = k.0 % self.0;
-        if r == 0 {
+        if k.0 % self.0 == 0 {
             return Time::from_int(k.0 / self.0);
         }
-        // gcd(k, D) = gcd(D, k mod D): a gcd of two numbers below D, whatever the tick's size;
-        // the binary one, as Euclid's pays a division per step.
-        let g = gcd_u64(self.0.unsigned_abs(), r.unsigned_abs()) as i64;
-        Time::from_lowest_terms(k.0 / g, self.0 / g)
+        let t = Time::from_scaled(i128::from(k.0), self.0.unsigned_abs());
+        debug_assert!(t.is_some());
+        // unreachable: D ≥ 1 (Scale::new)
+        t.unwrap_or_default()
     }
 
     /// The smallest scale that holds both this one's ticks and `t`'s denominator (their lcm),
