@@ -149,8 +149,7 @@ pub(super) fn compress<K: Instant + Hash>(
         let p = slot.p;
         let Some(start) = &slot.start else {
             done.checks += 1;
-            let s = steps.earliest_before(p, &slot.len, now, None);
-            steps.add(&s, &s.plus(&slot.len), -i64::from(p));
+            let s = steps.reserve_earliest(p, &slot.len, now);
             slot.start = Some(s);
             unplanned -= 1;
             done.started.push(k);
@@ -299,8 +298,7 @@ pub(super) fn place_all<K: Instant + Hash>(
                 from = s;
             }
         }
-        let s = steps.earliest_before(slot.p, &slot.len, from, None);
-        steps.add(&s, &s.plus(&slot.len), -i64::from(slot.p));
+        let s = steps.reserve_earliest(slot.p, &slot.len, from);
         last.insert(key, s.clone());
         recent[k % PLACED] = Some((slot.p, slot.len.clone(), s.clone()));
         slot.start = Some(s);

@@ -131,6 +131,16 @@ impl<K: Instant> Block<K> {
 /// A step's place: block and index inside it.
 type Pos = (usize, usize);
 
+/// What a change of the counts knows of where its first instant lies.
+#[derive(Clone, Copy, Debug)]
+enum Near {
+    /// In this step (located on the profile as it is).
+    At(Pos),
+    /// At or after the first instant of this block.
+    After(usize),
+    Nothing,
+}
+
 /// A start found by [`Steps::earlier_start`] and the place of the step that holds it, so that
 /// the move that follows does not locate it again; valid until the profile next changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,6 +158,9 @@ pub(super) struct Rises<K> {
     highs: Vec<(i64, K)>,
     /// Where the scan resumes (`None`: done); the first resume is inside its step.
     next: Option<K>,
+    /// Where the look-up of `next` starts: the block after the last one scanned, which holds
+    /// `next` as a rule ([`Steps::locate_after`] looks it up afresh when it lies after it).
+    next_block: usize,
     until: Option<K>,
     /// The last count [`Rises::reaches_before`] found, and where: the highs only grow by
     /// higher counts, so the first high reaching it stays where it is. Queued jobs of one
@@ -225,7 +238,8 @@ impl<K: Instant> Rises<K> {
     /// Scans the rest of the block holding `at` (from `at`), then moves on to the next block.
     fn scan_block(&mut self, prof: &Steps<K>, at: &K) {
         let before = |t: &K| self.until.as_ref().is_none_or(|u| t < u);
-        let (b, i0) = prof.locate(at);
+        let (b, i0) = prof.locate_after(self.next_block, at);
+        self.next_block = b + 1;
         let blk = &prof.blocks[b];
         let mut best = self.highs.last().map_or(i64::MIN, |(c, _)| *c);
         if blk.max + blk.add > best {
@@ -353,12 +367,39 @@ impl<K: Instant> Steps<K> {
             Some(f) if f <= t => self.firsts.partition_point(|f| f <= t) - 1,
             _ => 0,
         };
+        self.step_in(bi, t)
+    }
+
+    /// The step of block `bi` holding `t` (its first when `t` precedes it).
+    fn step_in(&self, bi: usize, t: &K) -> Pos {
         let bt = &self.blocks[bi].t;
         let i = match bt.get(1) {
             Some(s) if s <= t => bt.partition_point(|s| s <= t) - 1,
             _ => 0,
         };
         (bi, i)
+    }
+
+    /// [`Steps::locate`] for a `t` known to lie at or after the first instant of block `b`
+    /// (checked: the plain look-up answers otherwise). A reservation's end, and the second
+    /// half of a move, lie a few blocks after the step just changed: a search forward from
+    /// it by doubling steps reads those few firsts, where the binary search over all of them
+    /// reads instants spread over the whole index.
+    fn locate_after(&self, b: usize, t: &K) -> Pos {
+        let n = self.firsts.len();
+        if b >= n || (b > 0 && self.firsts[b] > *t) {
+            return self.locate(t);
+        }
+        // `firsts[lo] ≤ t` (or `lo` is 0), and the block sought is before `hi`.
+        let (mut lo, mut step) = (b, 1);
+        let mut hi = lo + 1;
+        while hi < n && self.firsts[hi] <= *t {
+            lo = hi;
+            hi = lo + step;
+            step *= 2;
+        }
+        let hi = hi.min(n);
+        self.step_in(lo + self.firsts[lo + 1..hi].partition_point(|f| f <= t), t)
     }
 
     fn time(&self, (b, i): Pos) -> &K {
@@ -473,6 +514,16 @@ impl<K: Instant> Steps<K> {
     /// over the whole profile for every queued job.
     pub(super) fn earliest_before(&self, p: u32, len: &K, not_before: &K, limit: Option<&K>) -> K {
         self.search(p, len, not_before, limit, None).0
+    }
+
+    /// Reserves `p` nodes for `len` at [`Steps::earliest_before`]`(p, len, not_before, None)`
+    /// and returns that start; the step found is not located again.
+    pub(super) fn reserve_earliest(&mut self, p: u32, len: &K, not_before: &K) -> K {
+        let (s, at) = self.search(p, len, not_before, None, None);
+        // default: the end of the profile was returned, located afresh
+        let near = at.map_or(Near::Nothing, Near::At);
+        self.add_in(near, &s, &s.plus(len), -i64::from(p));
+        s
     }
 
     /// The earliest `s` in `[not_before, below)` (`below ≤ start`) with `p` free on
@@ -694,6 +745,7 @@ impl<K: Instant> Steps<K> {
         let mut r = Rises {
             highs: Vec::new(),
             next: until.is_none_or(|u| from < u).then(|| from.clone()),
+            next_block: 0,
             until: until.cloned(),
             found: None,
         };
@@ -740,20 +792,23 @@ impl<K: Instant> Steps<K> {
 
     /// Adds `delta` to the free count on `[from, to)`.
     pub(super) fn add(&mut self, from: &K, to: &K, delta: i64) {
-        self.add_in(None, from, to, delta);
+        self.add_in(Near::Nothing, from, to, delta);
     }
 
-    /// [`Steps::add`], with `from`'s step when it is known (`held`).
-    fn add_in(&mut self, held: Option<Pos>, from: &K, to: &K, delta: i64) {
+    /// [`Steps::add`], with what is known of `from`'s step. Returns a block that begins at or
+    /// before `from` and that the change did not move: where the look-up of a later instant
+    /// may start ([`Near::After`]).
+    fn add_in(&mut self, near: Near, from: &K, to: &K, delta: i64) -> usize {
         if to <= from {
-            return;
+            return 0;
         }
         let blocks = self.blocks.len();
-        let mut at_from = match held {
-            Some(at) => self.split_in(at, from),
-            None => self.split(from),
+        let mut at_from = match near {
+            Near::At(at) => self.split_in(at, from),
+            Near::After(b) => self.split_in(self.locate_after(b, from), from),
+            Near::Nothing => self.split(from),
         };
-        let (b1, i1) = self.split(to);
+        let (b1, i1) = self.split_in(self.locate_after(at_from.0, to), to);
         // The second split inserts after `from`'s step, so that step only moves when a block
         // splits in two.
         if self.blocks.len() != blocks {
@@ -785,6 +840,8 @@ impl<K: Instant> Steps<K> {
         // Removing `to`'s step (after `from`'s) leaves `from`'s position as it is.
         self.merge_at((b1, i1));
         self.merge_at((b0, i0));
+        // A merge removes at most the block `b0` itself (then `from` lies in the one before).
+        b0.saturating_sub(1)
     }
 
     /// Removes the breakpoint at `(b, i)` if the count does not change there. Without this, every
@@ -827,24 +884,25 @@ impl<K: Instant> Steps<K> {
     /// the two differ (on `[to, min(start, to_end))` and `[max(start, to_end), start_end)`), so
     /// a job moved a little does not walk its whole window twice.
     pub(super) fn move_earlier(&mut self, start: &K, start_end: &K, to: &K, to_end: &K, p: u32) {
-        self.move_in(None, start, start_end, to, to_end, p);
+        self.move_in(Near::Nothing, start, start_end, to, to_end, p);
     }
 
     /// [`Steps::move_earlier`] to the start `to` found by [`Steps::earlier_start`] on this
     /// very profile, whose step is not located again.
     pub(super) fn move_to(&mut self, start: &K, start_end: &K, to: &Found<K>, to_end: &K, p: u32) {
-        self.move_in(Some(to.at), start, start_end, &to.start, to_end, p);
+        self.move_in(Near::At(to.at), start, start_end, &to.start, to_end, p);
     }
 
-    fn move_in(&mut self, held: Option<Pos>, start: &K, start_end: &K, to: &K, to_end: &K, p: u32) {
+    fn move_in(&mut self, near: Near, start: &K, start_end: &K, to: &K, to_end: &K, p: u32) {
         debug_assert!(to < start);
         let (taken_end, freed_start) = if to_end < start {
             (to_end, start)
         } else {
             (start, to_end)
         };
-        self.add_in(held, to, taken_end, -i64::from(p));
-        self.add(freed_start, start_end, i64::from(p));
+        // The freed part begins at or after the taken part's end.
+        let b = self.add_in(near, to, taken_end, -i64::from(p));
+        self.add_in(Near::After(b), freed_start, start_end, i64::from(p));
     }
 
     /// Forgets the steps that end at or before `now` (the counts from `now` on are unchanged),
@@ -996,6 +1054,34 @@ mod tests {
                 (lo, hi),
                 "{ctx}: block {k}'s bounds"
             );
+        }
+    }
+
+    /// A look-up from a block at or before the instant's own (and from any block, the
+    /// check sending the others to the plain look-up) finds the step the plain look-up finds,
+    /// on profiles of one to about eighty blocks, for instants before, inside, on and after
+    /// every breakpoint.
+    #[test]
+    fn look_ups_from_a_block_find_the_plain_look_ups_step() {
+        for seed in 0..60u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let n = rng.random_range(0..4 * BLOCK_MAX * (1 + seed as usize % 5));
+            let busy: Vec<(Time, Time, u32)> = (0..n)
+                .map(|k| (i(10 * k as i64 + 10), i(10 * k as i64 + 15), 1))
+                .collect();
+            let s = Steps::new(&i(0), 4, &busy);
+            let last = 10 * n as i64 + 30;
+            for t in (-3..last).step_by(rng.random_range(1..4)) {
+                let t = i(t);
+                let want = s.locate(&t);
+                for b in 0..s.blocks.len() + 2 {
+                    assert_eq!(
+                        s.locate_after(b, &t),
+                        want,
+                        "seed {seed}, t {t}, from block {b}"
+                    );
+                }
+            }
         }
     }
 
