@@ -3,8 +3,8 @@
 //! proactive checkpoint, node-stealing paper Section 5.2), else its natural end. The event
 //! loop asks, at every event, for the earliest end and for the attempts that end now; on a
 //! large platform thousands of attempts run at once, and going over all of them at every
-//! event would cost more than the rest of most events. The ends are kept in an ordered set beside the
-//! attempts, changed with them: every change of an attempt's stop goes through
+//! event would cost more than the rest of most events. The ends are kept in an ordered set
+//! beside the attempts, changed with them: every change of an attempt's stop goes through
 //! [`RunningSet::update_stop`], and debug builds check the set against the attempts at every
 //! event.
 use super::{Running, Stop};
