@@ -27,7 +27,8 @@
 //! - a block whose runs are all too short for the window sought is passed over whole: each
 //!   block keeps, once searched `BUILD_AFTER` times since it last changed, the summary of
 //!   its runs by threshold ([`block_runs`]), so a search does not reject its candidate runs
-//!   one by one;
+//!   one by one; in the block that holds a moving job's own start, only the run that reaches
+//!   that start is left to try (a window cut at the start fits in it however short it is);
 //! - a breakpoint where the count does not change is removed as soon as an addition leaves one
 //!   (a reservation given back, two reservations meeting end to start), so the plan holds about
 //!   one step per reservation and not every breakpoint it ever had;

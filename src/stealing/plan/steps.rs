@@ -115,6 +115,22 @@ impl<K: Instant> Block<K> {
         self.v[i] + self.add
     }
 
+    /// The first step, from `start` on, of the run of raw counts `≥ q` that holds the last
+    /// step beginning before `c` (`None`: that step is before `start` or below `q`).
+    fn run_through(&self, q: i64, c: &K, start: usize) -> Option<usize> {
+        // The step sought is `start` itself when the next one begins at or after `c`.
+        if self.t.get(start + 1).is_none_or(|s| s >= c) {
+            return (self.t[start] < *c && self.v[start] >= q).then_some(start);
+        }
+        let j = self.t.partition_point(|s| s < c).checked_sub(1)?;
+        if j < start || self.v[j] < q {
+            return None;
+        }
+        let from_j = self.v[start..j].iter().rposition(|&x| x < q);
+        // default: the run holds every step from `start` to `j`
+        Some(from_j.map_or(start, |k| start + k + 1))
+    }
+
     /// The runs of the block, if it has been searched often enough since it last changed.
     fn runs(&self) -> Option<&BlockRuns<K>> {
         if self.runs.get().is_none() {
@@ -500,10 +516,12 @@ impl<K: Instant> Steps<K> {
     }
 
     /// The first step at or after `from` with at least `p` free, passing over the steps of a
-    /// block's inner runs when every one of them is shorter than `len` ([`BlockRuns`]) and
-    /// ends before `clip`: no window of `len` (cut at `clip`) can start there, so the search
-    /// would reject each of them in turn. What remains of such a block is the run that holds
-    /// its last step, which continues into the next block.
+    /// block's inner runs when every one of them is shorter than `len` ([`BlockRuns`]): no
+    /// window of `len` can start there, so the search would reject each of them in turn.
+    /// What remains of such a block is the run that holds its last step, which continues into
+    /// the next block; in the block that holds `clip`, the run that reaches `clip` (a window
+    /// cut there fits in it however short it is), and nothing after it, as the search's limit
+    /// is at or before `clip` (`None`: no candidate before `clip`).
     fn candidate(&self, from: Pos, p: i64, len: &K, clip: Option<&K>) -> Option<Pos> {
         let (b0, i0) = from;
         for b in b0..self.blocks.len() {
@@ -513,13 +531,16 @@ impl<K: Instant> Steps<K> {
             }
             let start = if b == b0 { i0 } else { 0 };
             let last = &blk.t[blk.t.len() - 1];
-            if blk.min + blk.add < p && clip.is_none_or(|c| c > last) {
+            if blk.min + blk.add < p {
                 let q = p - blk.add;
                 if let Some(runs) = blk.runs().filter(|r| r.all_shorter(q, len)) {
-                    match runs.suffix_begin(q) {
-                        Some(k) => return Some((b, k.max(start))),
-                        None => continue,
-                    }
+                    let Some(c) = clip.filter(|c| *c <= last) else {
+                        match runs.suffix_begin(q) {
+                            Some(k) => return Some((b, k.max(start))),
+                            None => continue,
+                        }
+                    };
+                    return blk.run_through(q, c, start).map(|k| (b, k));
                 }
             }
             if let Some(i) = (start..blk.v.len()).find(|&i| blk.value(i) >= p) {
@@ -712,10 +733,11 @@ impl<K: Instant> Steps<K> {
         out
     }
 
-    /// [`Steps::earliest_before`]; with `clip`, windows are only checked up to `clip`. With
-    /// the start found, the place of the step that holds it (`None`: `limit` or the profile's
-    /// end returned). The first candidate step before `not_before` is the one located for
-    /// it, so the found start is that step's own instant or lies inside it.
+    /// [`Steps::earliest_before`]; with `clip` (and a `limit` at or before it), windows are
+    /// only checked up to `clip`. With the start found, the place of the step that holds it
+    /// (`None`: `limit` or the profile's end returned). The first candidate step before
+    /// `not_before` is the one located for it, so the found start is that step's own instant
+    /// or lies inside it.
     fn search(
         &self,
         p: u32,
@@ -724,6 +746,7 @@ impl<K: Instant> Steps<K> {
         limit: Option<&K>,
         clip: Option<&K>,
     ) -> (K, Option<Pos>) {
+        debug_assert!(clip.is_none_or(|c| limit.is_some_and(|l| l <= c)));
         if let Some(l) = limit {
             if l <= not_before {
                 return (l.clone(), None);

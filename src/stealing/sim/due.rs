@@ -62,6 +62,7 @@ impl DueStarts {
     /// Records that the job of order `o` is planned to start at `t`; `queued` is the queue's
     /// length, and `current` the starts of the whole queue, for a rebuild when stale entries
     /// have piled up.
+    #[inline]
     pub(super) fn push<I: Iterator<Item = (Time, Order)>>(
         &mut self,
         t: Time,
