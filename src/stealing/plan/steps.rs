@@ -147,6 +147,22 @@ impl<K: Instant> Block<K> {
 /// A step's place: block and index inside it.
 type Pos = (usize, usize);
 
+/// The last index from `lo` on of the sorted `xs` whose instant is at or before `t` (`lo` when
+/// no later one is), probing `lo + 1`, `lo + 2`, `lo + 4`, … and then searching between the
+/// last two probes: a few reads when the answer is near `lo`. `lo` must be an index of `xs`.
+fn forward<K: Instant>(xs: &[K], lo: usize, t: &K) -> usize {
+    // `xs[hi]` is the next probe; the answer is before `hi` once it is after `t`.
+    let (mut lo, mut step) = (lo, 1);
+    let mut hi = lo + 1;
+    while hi < xs.len() && xs[hi] <= *t {
+        lo = hi;
+        hi = lo + step;
+        step *= 2;
+    }
+    let hi = hi.min(xs.len());
+    lo + xs[lo + 1..hi].partition_point(|s| s <= t)
+}
+
 /// What a change of the counts knows of where its first instant lies.
 #[derive(Clone, Copy, Debug)]
 enum Near {
@@ -397,25 +413,16 @@ impl<K: Instant> Steps<K> {
     }
 
     /// [`Steps::locate`] for a `t` known to lie at or after the first instant of block `b`
-    /// (checked: the plain look-up answers otherwise). A reservation's end, and the second
-    /// half of a move, lie a few blocks after the step just changed: a search forward from
-    /// it by doubling steps reads those few firsts, where the binary search over all of them
-    /// reads instants spread over the whole index.
+    /// (checked: the plain look-up answers otherwise). The second half of a move, and where
+    /// the rises resume, lie a few blocks after the block just changed or read: a search
+    /// forward from it reads those few firsts, where the binary search over all of them reads
+    /// instants spread over the whole index.
     fn locate_after(&self, b: usize, t: &K) -> Pos {
         let n = self.firsts.len();
         if b >= n || (b > 0 && self.firsts[b] > *t) {
             return self.locate(t);
         }
-        // `firsts[lo] ≤ t` (or `lo` is 0), and the block sought is before `hi`.
-        let (mut lo, mut step) = (b, 1);
-        let mut hi = lo + 1;
-        while hi < n && self.firsts[hi] <= *t {
-            lo = hi;
-            hi = lo + step;
-            step *= 2;
-        }
-        let hi = hi.min(n);
-        self.step_in(lo + self.firsts[lo + 1..hi].partition_point(|f| f <= t), t)
+        self.step_in(forward(&self.firsts, b, t), t)
     }
 
     /// [`Steps::locate`] for a `t` at or after the instant of step `(b, i)`. The end of a
@@ -434,16 +441,7 @@ impl<K: Instant> Steps<K> {
         if i >= bt.len() || bt[i] > *t {
             return self.locate(t);
         }
-        // `bt[lo] ≤ t`, and the step sought is before `hi`.
-        let (mut lo, mut step) = (i, 1);
-        let mut hi = lo + 1;
-        while hi < bt.len() && bt[hi] <= *t {
-            lo = hi;
-            hi = lo + step;
-            step *= 2;
-        }
-        let hi = hi.min(bt.len());
-        (b, lo + bt[lo + 1..hi].partition_point(|s| s <= t))
+        (b, forward(bt, i, t))
     }
 
     fn time(&self, (b, i): Pos) -> &K {
