@@ -479,7 +479,14 @@ impl Profile {
         {
             let sc = *sc;
             let r = raised.map(|_| (ka, kb));
-            let d = pass::compress(steps, &mut q.slots, &n, r, unplanned, &mut q.fails);
+            let d = pass::compress(
+                steps,
+                q.slots.make_contiguous(),
+                &n,
+                r,
+                unplanned,
+                &mut q.fails,
+            );
             out.started = d
                 .started
                 .iter()
@@ -517,7 +524,7 @@ impl Profile {
         if let (Some([n]), Repr::Ticks(steps, sc)) = (self.mirror(q, &jobs, [now]), &mut self.repr)
         {
             let sc = *sc;
-            pass::place_all(steps, &mut q.slots, &n);
+            pass::place_all(steps, q.slots.make_contiguous(), &n);
             return q
                 .slots
                 .iter()
@@ -571,8 +578,8 @@ impl Profile {
 }
 
 /// The queue as exact slots, for a pass on a profile in rationals.
-fn exact_slots(jobs: Vec<QueuedSlot>) -> VecDeque<pass::Slot<Time>> {
-    let mut slots = jobs
+fn exact_slots(jobs: Vec<QueuedSlot>) -> Vec<pass::Slot<Time>> {
+    let mut slots: Vec<pass::Slot<Time>> = jobs
         .into_iter()
         .map(|j| pass::Slot::new(j.p, j.len, j.start))
         .collect();
@@ -584,7 +591,7 @@ fn exact_slots(jobs: Vec<QueuedSlot>) -> VecDeque<pass::Slot<Time>> {
 /// keeps, checked in debug builds before every pass).
 fn mirrors(q: &Queue, sc: Scale, jobs: &[QueuedSlot]) -> bool {
     let mut linked = q.slots.clone();
-    pass::link(&mut linked);
+    pass::link(linked.make_contiguous());
     linked == q.slots
         && q.slots.len() == jobs.len()
         && q.slots.iter().zip(jobs).all(|(s, j)| {
@@ -633,7 +640,7 @@ impl Queue {
             Some(l) => {
                 self.total += i128::from(l.raw());
                 self.slots.insert(i, pass::Slot::new(p, l, None));
-                pass::relink(&mut self.slots, i);
+                pass::relink(self.slots.make_contiguous(), i);
             }
             None => self.forget(),
         }
@@ -646,7 +653,7 @@ impl Queue {
         } else if let Some(s) = self.slots.remove(i) {
             self.total -= i128::from(s.len.raw());
             if let Some(before) = i.checked_sub(1) {
-                pass::relink(&mut self.slots, before);
+                pass::relink(self.slots.make_contiguous(), before);
             }
         }
     }
@@ -679,7 +686,7 @@ impl Queue {
             self.total += i128::from(len.raw());
             self.slots.push_back(pass::Slot::new(j.p, len, start));
         }
-        pass::link(&mut self.slots);
+        pass::link(self.slots.make_contiguous());
         self.scale = Some(sc);
         Ok(())
     }

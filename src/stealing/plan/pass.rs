@@ -3,12 +3,13 @@
 //! compression pass (every queued job, in priority order, moved to its earliest slot no later
 //! than its current start; new jobs placed at their earliest slot) and the full recomputation
 //! (every job placed at its earliest slot). Why each filter of the compression is exact is in
-//! the doc of `Sim::replan_pass`; why the passes run here, in the doc of [`super`].
+//! the doc of `Sim::replan_pass`; why the passes run here, in the doc of [`super`]. They take
+//! the queue as one slice (the mirror's deque made contiguous first), as a deque's index is
+//! wrapped at every read and a pass reads a slot at each of its checks.
 use super::fails::Fails;
 use super::instant::Instant;
 use super::steps::{Rises, Runs, Steps};
 use rustc_hash::FxHashMap;
-use std::collections::VecDeque;
 use std::hash::Hash;
 
 /// A queued job as the pass sees it: its node count, the length it reserves and its planned
@@ -41,7 +42,7 @@ impl<K: Instant> Slot<K> {
 }
 
 /// Counts every slot's `same` from scratch.
-pub(super) fn link<K: Instant>(slots: &mut VecDeque<Slot<K>>) {
+pub(super) fn link<K: Instant>(slots: &mut [Slot<K>]) {
     for k in (0..slots.len()).rev() {
         slots[k].same = same_at(slots, k);
     }
@@ -52,7 +53,7 @@ pub(super) fn link<K: Instant>(slots: &mut VecDeque<Slot<K>>) {
 /// `m` can change: `m` and `m − 1` whatever their counts were (their twin relation changed),
 /// and each one before them while its follower's count changed (a count depends on its
 /// follower only). Several changes are taken from the last one back.
-pub(super) fn relink<K: Instant>(slots: &mut VecDeque<Slot<K>>, m: usize) {
+pub(super) fn relink<K: Instant>(slots: &mut [Slot<K>], m: usize) {
     let mut k = m.saturating_add(1).min(slots.len());
     while k > 0 {
         k -= 1;
@@ -65,7 +66,7 @@ pub(super) fn relink<K: Instant>(slots: &mut VecDeque<Slot<K>>, m: usize) {
 }
 
 /// The exact `same` of slot `k`, from its follower's (taken as exact).
-fn same_at<K: Instant>(slots: &VecDeque<Slot<K>>, k: usize) -> u32 {
+fn same_at<K: Instant>(slots: &[Slot<K>], k: usize) -> u32 {
     match slots.get(k + 1) {
         Some(next) if slots[k].twin(next) => next.same + 1,
         _ => 0,
@@ -91,7 +92,7 @@ pub(super) struct Done<K> {
 /// its memory). Gives each slot its new start and returns what it did.
 pub(super) fn compress<K: Instant + Hash>(
     steps: &mut Steps<K>,
-    slots: &mut VecDeque<Slot<K>>,
+    slots: &mut [Slot<K>],
     now: &K,
     mut raised: Option<(K, K)>,
     mut unplanned: usize,
@@ -276,11 +277,7 @@ const PLACED: usize = 4;
 
 /// Section 4.1, full recomputation: every slot placed, in priority order, at its earliest slot
 /// from `now` on `steps` (the occupations known now, with no reservation yet).
-pub(super) fn place_all<K: Instant + Hash>(
-    steps: &mut Steps<K>,
-    slots: &mut VecDeque<Slot<K>>,
-    now: &K,
-) {
+pub(super) fn place_all<K: Instant + Hash>(steps: &mut Steps<K>, slots: &mut [Slot<K>], now: &K) {
     // The start given to the last job of each size and length, and to the last few jobs of
     // any: during this placement the profile only loses nodes, so a window that fits a job
     // of at least `p` nodes and at least `ℓ` long now would have fitted a (p, ℓ) job placed
@@ -331,13 +328,13 @@ mod tests {
         Time::from_int(n)
     }
 
-    fn counts(slots: &VecDeque<Slot<Time>>) -> Vec<u32> {
+    fn counts(slots: &[Slot<Time>]) -> Vec<u32> {
         slots.iter().map(|s| s.same).collect()
     }
 
     #[test]
     fn runs_of_twins_are_counted_to_their_end() {
-        let mut slots: VecDeque<Slot<Time>> = [
+        let mut slots: Vec<Slot<Time>> = [
             (1, 5, Some(0)),
             (1, 5, Some(0)),
             (1, 5, Some(0)),
@@ -368,7 +365,7 @@ mod tests {
                 let start = rng.random_bool(0.9).then(|| i(rng.random_range(0..3)));
                 Slot::new(rng.random_range(1..3u32), i(rng.random_range(1..3)), start)
             };
-            let mut slots: VecDeque<Slot<Time>> = (0..rng.random_range(0..40))
+            let mut slots: Vec<Slot<Time>> = (0..rng.random_range(0..40))
                 .map(|_| slot(&mut rng))
                 .collect();
             link(&mut slots);
