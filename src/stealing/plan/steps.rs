@@ -877,10 +877,7 @@ impl<K: Instant> Steps<K> {
             return (b, i);
         }
         debug_assert!(blk.t[i] < *t, "a breakpoint before the profile start");
-        let x = blk.v[i];
-        blk.t.insert(i + 1, t.clone());
-        blk.v.insert(i + 1, x);
-        blk.forget_runs();
+        blk.insert_at(Err(i), t);
         if blk.t.len() > BLOCK_MAX {
             let half = blk.t.len() / 2;
             let mut right = Block::new(blk.t.split_off(half), blk.v.split_off(half));
