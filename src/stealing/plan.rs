@@ -465,6 +465,7 @@ impl Profile {
             checks: 0,
             moves: 0,
             shortened: 0,
+            along: 0,
             moved: None,
             started: Vec::new(),
         };
@@ -492,7 +493,8 @@ impl Profile {
                 .iter()
                 .filter_map(|&k| Some((k, sc.time(q.slots[k].start?))))
                 .collect();
-            (out.checks, out.moves, out.shortened) = (d.checks, d.moves, d.shortened);
+            (out.checks, out.moves) = (d.checks, d.moves);
+            (out.shortened, out.along) = (d.shortened, d.along);
             out.moved = d.moved.map(|(a, b)| (sc.time(a), sc.time(b)));
             return out;
         }
@@ -506,7 +508,8 @@ impl Profile {
             .iter()
             .filter_map(|&k| Some((k, slots[k].start.clone()?)))
             .collect();
-        (out.checks, out.moves, out.shortened) = (d.checks, d.moves, d.shortened);
+        (out.checks, out.moves) = (d.checks, d.moves);
+        (out.shortened, out.along) = (d.shortened, d.along);
         out.moved = d.moved;
         out
     }
@@ -710,6 +713,9 @@ pub struct Compressed {
     /// Searches begun past the windows an earlier job of the same shape was found to have no
     /// room in ([`fails`]).
     pub shortened: u64,
+    /// Moves of a job's twins (its node count, length and start, right after it in the
+    /// queue) taken along to its new start, without a search of their own.
+    pub along: u64,
     /// The hull of the slots the moves freed (`None`: nobody moved, the plan is settled).
     pub moved: Option<(Time, Time)>,
     /// The jobs given a start (a new job placed, or a job moved), by queue index, with it.
@@ -1596,7 +1602,7 @@ mod tests {
     #[test]
     fn compress_on_job_arrays_gives_the_starts_of_the_plain_pass() {
         use rand::{RngExt, SeedableRng};
-        let (mut shortened, mut moves) = (0, 0);
+        let (mut shortened, mut moves, mut along) = (0, 0, 0);
         for seed in 0..3000u64 {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let nodes = rng.random_range(2..16u32);
@@ -1659,6 +1665,7 @@ mod tests {
                     assert_eq!(starts(&got), starts(&want), "{ctx}");
                     assert_eq!(pr.exact_copy().steps(), plain.steps(), "{ctx}");
                     (shortened, moves) = (shortened + d.shortened, moves + d.moves);
+                    along += d.along;
                     moved = d.moved;
                 }
                 // The next pass is raised where this one moved jobs from; nothing moved, the
@@ -1668,10 +1675,10 @@ mod tests {
                 queue = want;
             }
         }
-        // The searches were shortened, and between moves.
+        // The searches were shortened, between moves, and twins were taken along.
         assert!(
-            shortened > 500 && moves > 500,
-            "{shortened} shortened, {moves} moves"
+            shortened > 500 && moves > 500 && along > 3000,
+            "{shortened} shortened, {moves} moves, {along} taken along"
         );
     }
 

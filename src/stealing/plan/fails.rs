@@ -159,13 +159,15 @@ impl<K: Instant + Hash> Fails<K> {
         }
     }
 
-    /// Records a move of a job whose old start was `old`.
-    pub(super) fn moved(&mut self, old: &K) {
+    /// Records `n` moves (at least one) of jobs whose old start was `old`: the same as `n`
+    /// records of one move, each removing the entry the one before it made.
+    pub(super) fn moved(&mut self, old: &K, n: u64) {
+        debug_assert!(n > 0);
         while self.lowest.last().is_some_and(|(_, s)| s >= old) {
             self.lowest.pop();
         }
-        self.lowest.push((self.moves, old.clone()));
-        self.moves += 1;
+        self.lowest.push((self.moves + n - 1, old.clone()));
+        self.moves += n;
     }
 
     /// Whether no move since `f` was recorded left from before its job's start.
@@ -214,9 +216,9 @@ mod tests {
         assert_eq!(f.skip_to(3, &i(4), &i(0), &i(40)), None);
         assert_eq!(f.skip_to(3, &i(7), &i(21), &i(40)), None);
         // A move from at or after A's start keeps the record; one from before it does not.
-        f.moved(&i(35));
+        f.moved(&i(35), 1);
         assert_eq!(f.skip_to(3, &i(7), &i(0), &i(40)), Some(i(20)));
-        f.moved(&i(10));
+        f.moved(&i(10), 1);
         assert_eq!(f.skip_to(3, &i(7), &i(0), &i(40)), None);
         assert_eq!(f.skip_to(2, &i(5), &i(0), &i(30)), None);
     }
@@ -228,7 +230,7 @@ mod tests {
         let mut f: Fails<Time> = Fails::new();
         f.failed(2, &i(5), &i(0), &i(20), &i(30));
         f.failed(1, &i(2), &i(0), &i(10), &i(60));
-        f.moved(&i(10));
+        f.moved(&i(10), 1);
         f.clear();
         assert_eq!(f.skip_to(2, &i(5), &i(0), &i(30)), None);
         assert_eq!(f.skip_to(3, &i(7), &i(0), &i(40)), None);
@@ -237,9 +239,9 @@ mod tests {
         assert_eq!(f.skip_to(2, &i(5), &i(0), &i(30)), Some(i(25)));
         // The move from 10 of the pass before is forgotten: after a move from 40 (not before
         // the job's start), the record holds.
-        f.moved(&i(40));
+        f.moved(&i(40), 1);
         assert_eq!(f.skip_to(2, &i(5), &i(0), &i(30)), Some(i(25)));
-        f.moved(&i(20));
+        f.moved(&i(20), 1);
         assert_eq!(f.skip_to(2, &i(5), &i(0), &i(30)), None);
     }
 

@@ -8,7 +8,7 @@
 //! wrapped at every read and a pass reads a slot at each of its checks.
 use super::fails::Fails;
 use super::instant::Instant;
-use super::steps::{Rises, Runs, Steps};
+use super::steps::{Found, Rises, Runs, Steps};
 use rustc_hash::FxHashMap;
 use std::hash::Hash;
 
@@ -82,6 +82,8 @@ pub(super) struct Done<K> {
     pub(super) moves: u64,
     /// Searches begun later than their first window, past what [`Fails`] knew to fail.
     pub(super) shortened: u64,
+    /// Moves of twins taken along with the job before them ([`twins_along`]), unsearched.
+    pub(super) along: u64,
     pub(super) moved: Option<(K, K)>,
     pub(super) started: Vec<usize>,
 }
@@ -102,6 +104,7 @@ pub(super) fn compress<K: Instant + Hash>(
         checks: 0,
         moves: 0,
         shortened: 0,
+        along: 0,
         moved: None,
         started: Vec::new(),
     };
@@ -230,9 +233,11 @@ pub(super) fn compress<K: Instant + Hash>(
             let found = steps.earlier_start(p, len, skip.as_ref().unwrap_or(&from), below, start);
             match found {
                 Some(f) => {
-                    steps.move_to(start, &start.plus(len), &f, &f.start.plus(len), p);
-                    fails.moved(start);
-                    Some(f.start)
+                    let twins = twins_along(steps, &f, slot, start);
+                    let n = twins + 1;
+                    steps.move_to(start, &start.plus(len), &f, &f.start.plus(len), p * n);
+                    fails.moved(start, u64::from(n));
+                    Some((f.start, twins))
                 }
                 None => {
                     fails.failed(p, len, &from, below, start);
@@ -247,13 +252,15 @@ pub(super) fn compress<K: Instant + Hash>(
             // default: no start before `below`, the job keeps its own slot.
             let at = s.as_ref().unwrap_or(start);
             steps.add(at, &at.plus(len), -i64::from(p));
-            s
+            s.map(|s| (s, 0))
         };
-        let Some(s) = to else {
+        let Some((s, twins)) = to else {
             continue;
         };
         let end = start.plus(len);
-        done.moves += 1;
+        done.moves += 1 + u64::from(twins);
+        done.checks += u64::from(twins);
+        done.along += u64::from(twins);
         kept = None;
         widen(&mut done.moved, start, &end);
         widen(&mut raised, start, &end);
@@ -262,13 +269,35 @@ pub(super) fn compress<K: Instant + Hash>(
             _ => Some(s.clone()),
         };
         runs.clear();
-        slot.start = Some(s);
-        done.started.push(k);
+        for (j, twin) in slots[k..=k + twins as usize].iter_mut().enumerate() {
+            twin.start = Some(s.clone());
+            done.started.push(k + j);
+        }
+        next += twins as usize;
     }
     for &k in done.started.iter().rev() {
         relink(slots, k);
     }
     done
+}
+
+/// How many of the twins right after `slot` (its node count, length and start: its `same`)
+/// move with it to the start `f` it was found, on `steps` before its move: as many as the
+/// fewest free nodes on `[f, min(f + ℓ, start))` hold beside it. Each would be checked next,
+/// on a profile where the ones before it have moved, and found there: a window before `f`
+/// fails for it on the very witness it failed for `slot` (before their common start, where
+/// the moves only took nodes), or was infeasible since the plan was last settled (a window
+/// after the end of the raised hull, or ending before its beginning); `f` itself fits as long
+/// as `p` are left there. The first twin it does not hold is checked as any job.
+fn twins_along<K: Instant>(steps: &Steps<K>, f: &Found<K>, slot: &Slot<K>, start: &K) -> u32 {
+    if slot.same == 0 || slot.p == 0 {
+        return 0;
+    }
+    let end = f.start.plus(&slot.len);
+    let fewest = steps.fewest_free(f, if end < *start { &end } else { start });
+    // `(twins + 1) · p` is the count moved: at most `fewest`, and kept within `u32`.
+    let held = u32::try_from(fewest / i64::from(slot.p)).unwrap_or(u32::MAX);
+    held.min(u32::MAX / slot.p).saturating_sub(1).min(slot.same)
 }
 
 /// How many of the last jobs placed, of any size and length, bound the search of the next

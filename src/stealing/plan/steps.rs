@@ -653,6 +653,32 @@ impl<K: Instant> Steps<K> {
         }
     }
 
+    /// The fewest nodes free on `[f, until)`, for a start `f` found by
+    /// [`Steps::earlier_start`] on this very profile and `until` after it: how many jobs of
+    /// one node count that window holds side by side.
+    pub(super) fn fewest_free(&self, f: &Found<K>, until: &K) -> i64 {
+        let (b0, i0) = f.at;
+        let mut m = i64::MAX;
+        for b in b0..self.blocks.len() {
+            let blk = &self.blocks[b];
+            if b > b0 && blk.t[0] >= *until {
+                break;
+            }
+            let start = if b == b0 { i0 } else { 0 };
+            if start == 0 && blk.t[blk.t.len() - 1] < *until {
+                m = m.min(blk.min + blk.add);
+                continue;
+            }
+            for i in start..blk.v.len() {
+                if i > start && blk.t[i] >= *until {
+                    return m;
+                }
+                m = m.min(blk.value(i));
+            }
+        }
+        m
+    }
+
     /// The runs of at least `p` free nodes beginning in `[from, below)` ([`Runs`]): a job of
     /// `p` nodes can start in `[from, below)` with `p` free up to `min(s + len, start)` iff one
     /// run is at least `len` long or ends at or after `start` (the window of
@@ -1587,6 +1613,62 @@ mod tests {
         assert!(
             taken > 5000 && refused > 300,
             "{taken} taken, {refused} refused"
+        );
+    }
+
+    /// The fewest free on a window from a found start is the minimum of the plain steps it
+    /// meets, on profiles of one to about ten blocks, for windows from a breakpoint or from
+    /// inside a step, a step or many blocks long.
+    #[test]
+    fn the_fewest_free_on_a_window_are_the_plain_steps_minimum() {
+        let mut whole_blocks = 0;
+        for seed in 0..300u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let n = rng.random_range(1..10 * BLOCK_MAX);
+            let busy: Vec<(Time, Time, u32)> = (0..n)
+                .map(|_| {
+                    let from = rng.random_range(0..4 * n as i64);
+                    (
+                        i(from),
+                        i(from + rng.random_range(1..40)),
+                        rng.random_range(1..4),
+                    )
+                })
+                .collect();
+            let s = Steps::new(&i(0), 3 * n as u32, &busy);
+            let st = s.steps();
+            for probe in 0..20 {
+                let ctx = format!("seed {seed}, probe {probe}");
+                let a = rng.random_range(0..st.len());
+                let from = match rng.random_bool(0.5) {
+                    true => st[a].0.clone(),
+                    false => &st[a].0 + &Time::new(1, 2).unwrap(),
+                };
+                let until = match rng.random_range(0..3) {
+                    0 => &from + &Time::new(1, 3).unwrap(),
+                    1 => st[(a + rng.random_range(1..4)).min(st.len() - 1)].0.clone(),
+                    _ => &from + &i(rng.random_range(1..8 * n as i64)),
+                };
+                if until <= from {
+                    continue;
+                }
+                let f = Found {
+                    start: from.clone(),
+                    at: s.locate(&from),
+                };
+                let want = (0..st.len())
+                    .filter(|&k| st[k].0 < until && st.get(k + 1).is_none_or(|x| x.0 > from))
+                    .map(|k| st[k].1)
+                    .min();
+                assert_eq!(Some(s.fewest_free(&f, &until)), want, "{ctx}");
+                let (b, _) = f.at;
+                whole_blocks += usize::from(s.firsts.get(b + 2).is_some_and(|x| *x < until));
+            }
+        }
+        // Windows passing over whole blocks, read from their bounds, were met.
+        assert!(
+            whole_blocks > 300,
+            "{whole_blocks} windows over a whole block"
         );
     }
 }

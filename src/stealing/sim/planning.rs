@@ -192,7 +192,11 @@ impl Sim<'_> {
     ///   kept its slot, keeps its slot too: nothing moved in between, so it asks the same
     ///   question of the same profile (placing a new job in between only takes nodes); the
     ///   plan's mirror of the queue counts the run of such twins after each job, so a run is
-    ///   passed over at once.
+    ///   passed over at once;
+    /// - a job that moves takes along as many of its twins right after it as the window it
+    ///   moved to still holds: each would be checked next and found there (no earlier window
+    ///   opened for it, since the move only took nodes before their common start), so they
+    ///   move with it in one change of the plan, without a search of their own.
     ///
     /// A job that moves frees its old slot `[s_k, s_k + ℓ)`, which joins `raised` (the jobs
     /// before it were checked without it). The plan is settled afterwards iff nobody moved.
