@@ -1548,6 +1548,23 @@ mod tests {
         );
     }
 
+    /// A profile of one to about ten blocks: up to `10 · BLOCK_MAX` occupations of 1–3 nodes,
+    /// 1–39 long, from instants below four times their number, on three nodes per occupation.
+    fn random_blocks(rng: &mut rand_chacha::ChaCha8Rng) -> Steps<Time> {
+        let n = rng.random_range(1..10 * BLOCK_MAX);
+        let busy: Vec<(Time, Time, u32)> = (0..n)
+            .map(|_| {
+                let from = rng.random_range(0..4 * n as i64);
+                (
+                    i(from),
+                    i(from + rng.random_range(1..40)),
+                    rng.random_range(1..4),
+                )
+            })
+            .collect();
+        Steps::new(&i(0), 3 * n as u32, &busy)
+    }
+
     /// A move of a window onto part of itself ([`Steps::shift_within_blocks`]) leaves the
     /// steps that giving the window back and reserving the new one leave, with every block's
     /// bounds and first instant kept and no block over [`BLOCK_MAX`] steps, on profiles of
@@ -1560,18 +1577,7 @@ mod tests {
         let (mut taken, mut refused) = (0, 0);
         for seed in 0..400u64 {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            let n = rng.random_range(1..10 * BLOCK_MAX);
-            let busy: Vec<(Time, Time, u32)> = (0..n)
-                .map(|_| {
-                    let from = rng.random_range(0..4 * n as i64);
-                    (
-                        i(from),
-                        i(from + rng.random_range(1..40)),
-                        rng.random_range(1..4),
-                    )
-                })
-                .collect();
-            let mut s = Steps::new(&i(0), 3 * n as u32, &busy);
+            let mut s = random_blocks(&mut rng);
             let ts: Vec<Time> = s.steps().into_iter().map(|(t, _)| t).collect();
             for step in 0..20 {
                 let ctx = format!("seed {seed}, step {step}");
@@ -1624,18 +1630,7 @@ mod tests {
         let mut whole_blocks = 0;
         for seed in 0..300u64 {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            let n = rng.random_range(1..10 * BLOCK_MAX);
-            let busy: Vec<(Time, Time, u32)> = (0..n)
-                .map(|_| {
-                    let from = rng.random_range(0..4 * n as i64);
-                    (
-                        i(from),
-                        i(from + rng.random_range(1..40)),
-                        rng.random_range(1..4),
-                    )
-                })
-                .collect();
-            let s = Steps::new(&i(0), 3 * n as u32, &busy);
+            let s = random_blocks(&mut rng);
             let st = s.steps();
             for probe in 0..20 {
                 let ctx = format!("seed {seed}, probe {probe}");
@@ -1647,7 +1642,7 @@ mod tests {
                 let until = match rng.random_range(0..3) {
                     0 => &from + &Time::new(1, 3).unwrap(),
                     1 => st[(a + rng.random_range(1..4)).min(st.len() - 1)].0.clone(),
-                    _ => &from + &i(rng.random_range(1..8 * n as i64)),
+                    _ => &from + &i(rng.random_range(1..4 * st.len() as i64)),
                 };
                 if until <= from {
                     continue;
