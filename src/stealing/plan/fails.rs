@@ -245,6 +245,30 @@ mod tests {
         assert_eq!(f.skip_to(2, &i(5), &i(0), &i(30)), None);
     }
 
+    /// `n` moves recorded at once leave what `n` moves recorded one by one leave, whatever
+    /// the moves before them.
+    #[test]
+    fn moves_recorded_at_once_are_moves_recorded_one_by_one() {
+        for before in [vec![], vec![5], vec![30, 12], vec![10, 40, 20]] {
+            for n in 1..5 {
+                let (mut once, mut each): (Fails<Time>, Fails<Time>) = (Fails::new(), Fails::new());
+                for &b in &before {
+                    once.moved(&i(b), 1);
+                    each.moved(&i(b), 1);
+                }
+                once.moved(&i(20), n);
+                for _ in 0..n {
+                    each.moved(&i(20), 1);
+                }
+                assert_eq!(
+                    (once.moves, &once.lowest),
+                    (each.moves, &each.lowest),
+                    "{before:?}, {n}"
+                );
+            }
+        }
+    }
+
     /// A job's own shape's record answers it; when there is none, of the latest records that
     /// dominate it, the one that skips furthest.
     #[test]
