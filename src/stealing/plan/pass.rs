@@ -296,6 +296,8 @@ fn twins_along<K: Instant>(steps: &Steps<K>, f: &Found<K>, slot: &Slot<K>, start
     let end = f.start.plus(&slot.len);
     let fewest = steps.fewest_free(f, if end < *start { &end } else { start });
     // `(twins + 1) · p` is the count moved: at most `fewest`, and kept within `u32`.
+    // default: more jobs than `u32` counts fit (never fewer than one: the job itself fits),
+    // capped below.
     let held = u32::try_from(fewest / i64::from(slot.p)).unwrap_or(u32::MAX);
     held.min(u32::MAX / slot.p).saturating_sub(1).min(slot.same)
 }
