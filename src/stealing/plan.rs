@@ -66,7 +66,7 @@
 use crate::stealing::checkpoint::GRID;
 use crate::time::Time;
 use fails::Fails;
-use instant::{Instant, Scale, Tick};
+use instant::{Instant, Scale, Tick, Times};
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use steps::Steps;
@@ -488,11 +488,14 @@ impl Profile {
                 unplanned,
                 &mut q.fails,
             );
-            out.started = d
-                .started
-                .iter()
-                .filter_map(|&k| Some((k, sc.time(q.slots[k].start?))))
-                .collect();
+            let mut times = Times::new(sc);
+            // Sized at once: a pass can start or move thousands of jobs.
+            out.started = Vec::with_capacity(d.started.len());
+            out.started.extend(
+                d.started
+                    .iter()
+                    .filter_map(|&k| Some((k, times.time(q.slots[k].start?)))),
+            );
             (out.checks, out.moves) = (d.checks, d.moves);
             (out.shortened, out.along) = (d.shortened, d.along);
             out.moved = d.moved.map(|(a, b)| (sc.time(a), sc.time(b)));
@@ -528,11 +531,10 @@ impl Profile {
         {
             let sc = *sc;
             pass::place_all(steps, q.slots.make_contiguous(), &n);
-            return q
-                .slots
-                .iter()
-                .filter_map(|s| Some(sc.time(s.start?)))
-                .collect();
+            let mut times = Times::new(sc);
+            let mut starts = Vec::with_capacity(q.slots.len());
+            starts.extend(q.slots.iter().filter_map(|s| Some(times.time(s.start?))));
+            return starts;
         }
         let mut slots = exact_slots(jobs());
         self.on_exact(|s| pass::place_all(s, &mut slots, now));

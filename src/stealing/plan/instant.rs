@@ -130,6 +130,41 @@ impl Scale {
     }
 }
 
+/// Ticks of one scale back to exact times, for the many starts a pass gives: most of them
+/// repeat (jobs are placed where others end, job arrays side by side), and the conversion
+/// of one off the whole seconds costs a gcd, so the last few are kept in a small table.
+pub(super) struct Times {
+    sc: Scale,
+    memo: [Option<(Tick, Time)>; MEMO],
+}
+
+/// Entries of [`Times`]' table, direct-mapped by tick.
+const MEMO: usize = 64;
+
+impl Times {
+    pub(super) fn new(sc: Scale) -> Times {
+        Times {
+            sc,
+            memo: std::array::from_fn(|_| None),
+        }
+    }
+
+    /// [`Scale::time`] of `k`.
+    pub(super) fn time(&mut self, k: Tick) -> Time {
+        // Fibonacci hashing: ticks a multiple of the scale apart spread over the table.
+        let i = (k.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MEMO.ilog2());
+        let e = &mut self.memo[i as usize];
+        match e {
+            Some((kk, t)) if *kk == k => t.clone(),
+            _ => {
+                let t = self.sc.time(k);
+                *e = Some((k, t.clone()));
+                t
+            }
+        }
+    }
+}
+
 /// gcd of two positive integers.
 fn gcd(mut a: i64, mut b: i64) -> i64 {
     while b != 0 {
@@ -141,6 +176,28 @@ fn gcd(mut a: i64, mut b: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table of [`Times`] gives what [`Scale::time`] gives, on ticks that repeat, that
+    /// share a slot of the table, and of either sign (fixed-seed xorshift).
+    #[test]
+    fn times_kept_in_the_table_are_the_ticks_exact_times() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for d in [1, 7, 1000, 86_400_000] {
+            let sc = Scale::new(d).unwrap();
+            let mut times = Times::new(sc);
+            let (mut hits, mut seen) = (0, std::collections::HashSet::new());
+            for _ in 0..20_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // A few hundred ticks, far more than the table holds, each asked often.
+                let k = Tick((x % 400) as i64 * 37 - 5000);
+                hits += u32::from(!seen.insert(k));
+                assert_eq!(times.time(k), sc.time(k), "tick {} at {d}", k.0);
+            }
+            assert!(hits > 19_000, "{hits} repeated ticks at {d}");
+        }
+    }
 
     #[test]
     fn ticks_are_the_exact_times_on_the_grid_and_nothing_else() {
