@@ -203,6 +203,9 @@ struct Sim<'a> {
     returns: BTreeMap<Time, Vec<u32>>,
     running: RunningSet,
     queue: VecDeque<Queued>,
+    /// The sum of the queued jobs' `len`, kept as jobs are queued and taken (the horizon of
+    /// the down nodes adds it at every full recomputation, over a queue of thousands).
+    queued_len: Time,
     /// The queued jobs' planned starts ([`due`]), kept as starts are given
     /// ([`Sim::set_planned`]) and taken ([`Sim::start_due`]): neither the next event nor the
     /// start of a job goes over the queue.
@@ -346,6 +349,7 @@ impl<'a> Sim<'a> {
             returns: BTreeMap::new(),
             running: RunningSet::default(),
             queue: VecDeque::new(),
+            queued_len: Time::zero(),
             due: DueStarts::default(),
             unplanned: 0,
             pendings: Vec::new(),
@@ -588,6 +592,7 @@ impl<'a> Sim<'a> {
         let key = q.order();
         let i = self.queue.partition_point(|x| x.order() < key);
         self.plan_queue.insert(i, q.nodes, &q.len);
+        self.queued_len = &self.queued_len + &q.len;
         self.queue.insert(i, q);
         self.unplanned += 1;
     }

@@ -60,10 +60,10 @@ impl Sim<'_> {
                         h = t.clone();
                     }
                 }
-                for q in &self.queue {
-                    h = &h + &q.len;
-                }
-                Some(&h + &Time::from_int(1))
+                debug_assert!(
+                    self.queue.iter().fold(Time::zero(), |s, q| &s + &q.len) == self.queued_len
+                );
+                Some(&(&h + &self.queued_len) + &Time::from_int(1))
             }
         };
         for (t, ns) in &self.returns {
@@ -212,7 +212,7 @@ impl Sim<'_> {
     /// was last settled.
     pub(super) fn replan_pass(&mut self) {
         let insert_only = !self.compress && self.readings.compression == Compression::Completions;
-        let mut prof = std::mem::replace(&mut self.plan, Profile::new(&self.now, 0, &[]));
+        let prof = &mut self.plan;
         prof.forget_before(&self.now);
         self.base_plan.forget_before(&self.now);
         let mut raised = self.raised.take();
@@ -239,7 +239,6 @@ impl Sim<'_> {
         for (k, s) in d.started {
             self.set_planned(k, s);
         }
-        self.plan = prof;
         self.raised = if insert_only { raised } else { d.moved };
     }
 
@@ -278,6 +277,7 @@ impl Sim<'_> {
             let Some(q) = q else {
                 return Err(self.internal(format!("job {} is due but not queued", o.1)));
             };
+            self.queued_len = &self.queued_len - &q.len;
             let p = q.nodes;
             let nodes = self.free.take_lowest(p).ok_or_else(|| {
                 self.internal(format!(
