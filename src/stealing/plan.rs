@@ -488,14 +488,17 @@ impl Profile {
                 unplanned,
                 &mut q.fails,
             );
-            let mut times = Times::new(sc);
-            // Sized at once: a pass can start or move thousands of jobs.
-            out.started = Vec::with_capacity(d.started.len());
-            out.started.extend(
-                d.started
-                    .iter()
-                    .filter_map(|&k| Some((k, times.time(q.slots[k].start?)))),
-            );
+            // Most passes start and move nothing: the table is not filled for them. A pass
+            // that does may give thousands of starts, so the vector is sized at once.
+            if !d.started.is_empty() {
+                let mut times = Times::new(sc);
+                out.started = Vec::with_capacity(d.started.len());
+                out.started.extend(
+                    d.started
+                        .iter()
+                        .filter_map(|&k| Some((k, times.time(q.slots[k].start?)))),
+                );
+            }
             (out.checks, out.moves) = (d.checks, d.moves);
             (out.shortened, out.along) = (d.shortened, d.along);
             out.moved = d.moved.map(|(a, b)| (sc.time(a), sc.time(b)));
