@@ -291,9 +291,14 @@ pub(super) fn compress<K: Instant + Hash>(
     for &k in relinks.iter().rev() {
         relink(slots, k);
     }
-    // Debug builds check every count against its follower's, so the stealing tests check
-    // the counts left by every pass.
-    debug_assert!((0..slots.len()).all(|k| slots[k].same == same_at(slots, k)));
+    // Debug builds check every count against its follower's after a pass that gave starts,
+    // so the stealing tests check the counts such passes leave; on a queue of the size of an
+    // archive log's backlog the check would cost far more than the pass, and is left out.
+    debug_assert!(
+        relinks.is_empty()
+            || slots.len() > CHECKED
+            || (0..slots.len()).all(|k| slots[k].same == same_at(slots, k))
+    );
     done
 }
 
@@ -317,6 +322,9 @@ fn twins_along<K: Instant>(steps: &Steps<K>, f: &Found<K>, slot: &Slot<K>, start
     let held = u32::try_from(fewest / i64::from(slot.p)).unwrap_or(u32::MAX);
     held.min(u32::MAX / slot.p).saturating_sub(1).min(slot.same)
 }
+
+/// The longest queue whose run counts debug builds check after every pass that gives starts.
+const CHECKED: usize = 4096;
 
 /// How many of the last jobs placed, of any size and length, bound the search of the next
 /// one in [`place_all`].
