@@ -10,6 +10,7 @@ use super::fails::Fails;
 use super::instant::Instant;
 use super::steps::{Found, Rises, Runs, Steps};
 use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 use std::hash::Hash;
 
 /// A queued job as the pass sees it: its node count, the length it reserves and its planned
@@ -147,7 +148,8 @@ pub(super) fn compress<K: Instant + Hash>(
     // each slot and its follower were twins before and are after, so a count there changes
     // only if its follower's does, which [`relink`] from the run's last slot follows; the
     // run's first slot and the one before it are counted again from its first.
-    let mut relinks: Vec<usize> = Vec::new();
+    let mut relinks = RELINKS.with_borrow_mut(std::mem::take);
+    relinks.clear();
     let mut next = first;
     while let Some(slot) = slots.get_mut(next) {
         let k = next;
@@ -299,6 +301,7 @@ pub(super) fn compress<K: Instant + Hash>(
             || slots.len() > CHECKED
             || (0..slots.len()).all(|k| slots[k].same == same_at(slots, k))
     );
+    RELINKS.with_borrow_mut(|r| *r = relinks);
     done
 }
 
@@ -321,6 +324,13 @@ fn twins_along<K: Instant>(steps: &Steps<K>, f: &Found<K>, slot: &Slot<K>, start
     // capped below.
     let held = u32::try_from(fewest / i64::from(slot.p)).unwrap_or(u32::MAX);
     held.min(u32::MAX / slot.p).saturating_sub(1).min(slot.same)
+}
+
+thread_local! {
+    /// The slots whose run counts a pass takes again, kept for the next pass: most passes
+    /// give starts, and a vector grown and freed at each of them costs more than the recounts
+    /// it spares.
+    static RELINKS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The longest queue whose run counts debug builds check after every pass that gives starts.
