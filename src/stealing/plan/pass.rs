@@ -328,8 +328,8 @@ fn twins_along<K: Instant>(steps: &Steps<K>, f: &Found<K>, slot: &Slot<K>, start
 
 thread_local! {
     /// The slots whose run counts a pass takes again, kept for the next pass: most passes
-    /// give starts, and a vector grown and freed at each of them costs more than the recounts
-    /// it spares.
+    /// give starts, and a vector grown and freed at each of them takes back much of what the
+    /// recounts spared.
     static RELINKS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
 }
 
