@@ -65,7 +65,6 @@
 //! and every output stays `cmp`-equal to that of the passes run in the simulator.
 use crate::stealing::checkpoint::GRID;
 use crate::time::Time;
-use fails::Fails;
 use instant::{Instant, Scale, Tick, Times};
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -486,7 +485,7 @@ impl Profile {
                 &n,
                 r,
                 unplanned,
-                &mut q.fails,
+                &mut q.memory,
             );
             // Most passes start and move nothing: the table is not filled for them. A pass
             // that does may give thousands of starts, so the vector is sized at once.
@@ -506,8 +505,8 @@ impl Profile {
         }
         let mut slots = exact_slots(jobs());
         let d = self.on_exact(|s| {
-            let mut fails = Fails::new();
-            pass::compress(s, &mut slots, now, raised.cloned(), unplanned, &mut fails)
+            let mut memory = pass::Memory::new();
+            pass::compress(s, &mut slots, now, raised.cloned(), unplanned, &mut memory)
         });
         out.started = d
             .started
@@ -629,8 +628,8 @@ pub struct Queue {
     /// The sum of every slot's length in ticks, for the bound that keeps each reservation end
     /// a pass makes within the tick range (see `Profile::mirror`).
     total: i128,
-    /// The memory of the passes' failure records ([`Fails`]), reused by each pass in ticks.
-    fails: Fails<Tick>,
+    /// The working memory of the passes in ticks (failure records, the slots to recount).
+    memory: pass::Memory<Tick>,
 }
 
 impl Queue {

@@ -10,7 +10,6 @@ use super::fails::Fails;
 use super::instant::Instant;
 use super::steps::{Found, Rises, Runs, Steps};
 use rustc_hash::FxHashMap;
-use std::cell::RefCell;
 use std::hash::Hash;
 
 /// A queued job as the pass sees it: its node count, the length it reserves and its planned
@@ -89,18 +88,46 @@ pub(super) struct Done<K> {
     pub(super) started: Vec<usize>,
 }
 
+/// The working memory of [`compress`], kept from pass to pass beside the queue it runs on:
+/// most passes record failures or give starts, and tables and vectors allocated and freed at
+/// each of the hundreds of thousands of passes of a backlogged log take back much of what they
+/// spare.
+#[derive(Clone, Debug)]
+pub(super) struct Memory<K> {
+    /// The pass's failures, emptied at its beginning.
+    fails: Fails<K>,
+    /// The slots whose run counts the pass takes again, emptied at its beginning.
+    relinks: Vec<usize>,
+}
+
+impl<K: Instant + Hash> Memory<K> {
+    pub(super) fn new() -> Memory<K> {
+        Memory {
+            fails: Fails::new(),
+            relinks: Vec::new(),
+        }
+    }
+}
+
+impl<K: Instant + Hash> Default for Memory<K> {
+    fn default() -> Memory<K> {
+        Memory::new()
+    }
+}
+
 /// The pass over `slots` (in priority order) on `steps`, from `now`, with `raised` the hull of
 /// where the counts rose since the plan was last settled and `unplanned` the slots with no
-/// start; `fails` holds the pass's failures (emptied first, kept for the next pass's use of
-/// its memory). Gives each slot its new start and returns what it did.
+/// start; `memory` is emptied first and keeps its allocations for the next pass. Gives each
+/// slot its new start and returns what it did.
 pub(super) fn compress<K: Instant + Hash>(
     steps: &mut Steps<K>,
     slots: &mut [Slot<K>],
     now: &K,
     mut raised: Option<(K, K)>,
     mut unplanned: usize,
-    fails: &mut Fails<K>,
+    memory: &mut Memory<K>,
 ) -> Done<K> {
+    let Memory { fails, relinks } = memory;
     let mut done = Done {
         checks: 0,
         moves: 0,
@@ -148,7 +175,6 @@ pub(super) fn compress<K: Instant + Hash>(
     // each slot and its follower were twins before and are after, so a count there changes
     // only if its follower's does, which [`relink`] from the run's last slot follows; the
     // run's first slot and the one before it are counted again from its first.
-    let mut relinks = RELINKS.with_borrow_mut(std::mem::take);
     relinks.clear();
     let mut next = first;
     while let Some(slot) = slots.get_mut(next) {
@@ -301,7 +327,6 @@ pub(super) fn compress<K: Instant + Hash>(
             || slots.len() > CHECKED
             || (0..slots.len()).all(|k| slots[k].same == same_at(slots, k))
     );
-    RELINKS.with_borrow_mut(|r| *r = relinks);
     done
 }
 
@@ -324,13 +349,6 @@ fn twins_along<K: Instant>(steps: &Steps<K>, f: &Found<K>, slot: &Slot<K>, start
     // capped below.
     let held = u32::try_from(fewest / i64::from(slot.p)).unwrap_or(u32::MAX);
     held.min(u32::MAX / slot.p).saturating_sub(1).min(slot.same)
-}
-
-thread_local! {
-    /// The slots whose run counts a pass takes again, kept for the next pass: most passes
-    /// give starts, and a vector grown and freed at each of them takes back much of what the
-    /// recounts spared.
-    static RELINKS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The longest queue whose run counts debug builds check after every pass that gives starts.
