@@ -6,8 +6,9 @@
 //! (`saturated`).
 //! Target: < 10 s per simulated variant on the Mira window (release build).
 //!
-//! `archive`: Parallel Workloads Archive logs (target: every archive trace up to 300,000 jobs
-//! in < 30 s per variant, cost per job within 2x from 10,000 jobs up), Baseline
+//! `archive`: Parallel Workloads Archive logs (targets: every archive trace up to 300,000 jobs
+//! in < 30 s per variant, cost per job within 2x from 10,000 jobs up; RICC-2010-2 whole at the
+//! default MTBF and the large logs at `mtbf 1h` in < 30 s each, benches/README.md), Baseline
 //! and SFSJ with the `steal` defaults (the paper's node MTBF, μ = μ_ind/N, D = 1 h,
 //! C = R = 5 min, seed 1; cases named `default`) and with a platform MTBF of 1 h on any
 //! machine (`steal --mtbf 1h`, which saturates small machines;
