@@ -157,19 +157,19 @@ impl Queued {
 }
 
 /// The index in `queue` of the job of order `o`, if it is queued.
-fn position(queue: &VecDeque<Queued>, o: Order) -> Option<usize> {
+fn position(queue: &VecDeque<Box<Queued>>, o: Order) -> Option<usize> {
     let k = queue.partition_point(|x| x.order() < o);
     queue.get(k).filter(|q| q.job == o.1).map(|_| k)
 }
 
 /// Whether the job of order `o` is queued with planned start `t` (an entry of [`DueStarts`]
 /// that is not stale).
-fn is_current(queue: &VecDeque<Queued>, t: &Time, o: Order) -> bool {
+fn is_current(queue: &VecDeque<Box<Queued>>, t: &Time, o: Order) -> bool {
     position(queue, o).is_some_and(|k| queue[k].planned.as_ref() == Some(t))
 }
 
 /// Every queued job's planned start, with its order, for [`DueStarts`].
-fn planned_starts(queue: &VecDeque<Queued>) -> impl Iterator<Item = (Time, Order)> + '_ {
+fn planned_starts(queue: &VecDeque<Box<Queued>>) -> impl Iterator<Item = (Time, Order)> + '_ {
     queue
         .iter()
         .filter_map(|q| Some((q.planned.clone()?, q.order())))
@@ -202,7 +202,9 @@ struct Sim<'a> {
     up: NodeBitset,
     returns: BTreeMap<Time, Vec<u32>>,
     running: RunningSet,
-    queue: VecDeque<Queued>,
+    /// Boxed: a job that starts is taken out of the middle of a queue of thousands, and the
+    /// jobs on the shorter side of it move by one place, each a pointer instead of a value.
+    queue: VecDeque<Box<Queued>>,
     /// The sum of the queued jobs' `len`, kept as jobs are queued and taken (the horizon of
     /// the down nodes adds it at every full recomputation, over a queue of thousands).
     queued_len: Time,
@@ -593,7 +595,7 @@ impl<'a> Sim<'a> {
         let i = self.queue.partition_point(|x| x.order() < key);
         self.plan_queue.insert(i, q.nodes, &q.len);
         self.queued_len = &self.queued_len + &q.len;
-        self.queue.insert(i, q);
+        self.queue.insert(i, Box::new(q));
         self.unplanned += 1;
     }
 

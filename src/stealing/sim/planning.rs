@@ -296,7 +296,7 @@ impl Sim<'_> {
 
 /// The queue as the plan's passes read it ([`QueuedSlot`]), with each job's planned start or,
 /// for a full recomputation, none.
-fn queued_slots(queue: &VecDeque<Queued>, starts: bool) -> Vec<QueuedSlot> {
+fn queued_slots(queue: &VecDeque<Box<Queued>>, starts: bool) -> Vec<QueuedSlot> {
     queue
         .iter()
         .map(|q| QueuedSlot {
