@@ -48,6 +48,7 @@ mod opt_exact_fit;
 mod opt_golden;
 mod opt_highs;
 mod opt_packing;
+mod opt_restarts;
 mod opt_threads;
 mod opt_unscaled;
 mod opt_vs_heuristics;

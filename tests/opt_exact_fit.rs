@@ -5,36 +5,14 @@
 //! 50, seed 1002; with slack, P = 16, A = 50, seed 4 and A = 25, seed 2004).
 //!
 //! A failure prints the seed and the instance (JSON) to reproduce it.
+use crate::support::checked;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use resched::model::{Attempt, Instance, Job, Scenario, Schedule};
+use resched::model::{Instance, Job, Scenario};
 use resched::opt::exact_fit::{self, Answer, ExactFit};
-use resched::opt::greedy::IntSchedule;
 use resched::opt::{self, bounds, generate, greedy, problem, search, Method, OptConfig};
 use resched::{check, Time};
 use std::time::Duration;
-
-/// The makespan of an integer schedule, checked by the independent checker.
-fn checked(inst: &Instance, sc: &Scenario, s: &IntSchedule) -> Time {
-    let attempts = s
-        .attempts
-        .iter()
-        .map(|a| Attempt {
-            job: a.job,
-            attempt: a.attempt,
-            start: Time::from_int(a.start),
-            procs: a.procs,
-            duration: Time::from_int(a.dur),
-            nodes: None,
-        })
-        .collect();
-    let schedule = Schedule {
-        attempts,
-        makespan: None,
-        algorithm: None,
-    };
-    check::check(inst, sc, &schedule).unwrap_or_else(|v| panic!("{v}"))
-}
 
 /// The identity question (F = id) at `horizon`, decided with a generous budget.
 fn decide_area(inst: &Instance, sc: &Scenario, horizon: i64) -> Answer {

@@ -1,5 +1,6 @@
-//! Helpers shared by the test modules: where the repository and `../shared` are, and the Rust
-//! source files of a tree (for the tests that read the code itself).
+//! Helpers shared by the test modules: where the repository and `../shared` are, the Rust
+//! source files of a tree (for the tests that read the code itself), the program under test,
+//! and the checker's verdict on an integer-model schedule of the optimum's tests.
 use std::path::{Path, PathBuf};
 
 /// The repository's root (the workspace root; the test binary belongs to `cli/`).
@@ -78,4 +79,33 @@ pub fn csv_rows(path: &Path) -> Vec<std::collections::BTreeMap<String, String>> 
                 .collect()
         })
         .collect()
+}
+
+/// The makespan of an integer-model schedule of an instance whose times are integers (the
+/// model's scale is 1), checked by the independent checker; panics with the violation.
+pub fn checked(
+    inst: &resched::model::Instance,
+    sc: &resched::model::Scenario,
+    s: &resched::opt::greedy::IntSchedule,
+) -> resched::Time {
+    use resched::model::{Attempt, Schedule};
+    use resched::Time;
+    let attempts = s
+        .attempts
+        .iter()
+        .map(|a| Attempt {
+            job: a.job,
+            attempt: a.attempt,
+            start: Time::from_int(a.start),
+            procs: a.procs,
+            duration: Time::from_int(a.dur),
+            nodes: None,
+        })
+        .collect();
+    let schedule = Schedule {
+        attempts,
+        makespan: None,
+        algorithm: None,
+    };
+    resched::check::check(inst, sc, &schedule).unwrap_or_else(|v| panic!("{v}"))
 }

@@ -63,6 +63,21 @@
 //! schedule of makespan ≤ T, for T climbing from the root bound?). A time or node limit returns
 //! the incumbent and the best bound proven so far.
 //!
+//! # Restarts at the bound
+//! Before its destructive tests, the single-thread main search asks the first question — a
+//! schedule of makespan ≤ the root bound? — by *randomized restarts* (`Search::run_restarts`):
+//! the same tree, the same cuts, but the children of every node in a random order, and each
+//! restart stopped after a node budget that grows by the Luby sequence. A depth-first search
+//! that took a wrong turn near the root never comes back to it within the time limit; restarts
+//! sample many tops of the tree instead. They change nothing that is proven:
+//! - a schedule found is checked and returned as any leaf is; it meets the bound, so it is
+//!   optimal;
+//! - the transposition table is shared by the restarts and then by the destructive tests: an
+//!   entry is only stored when a subtree was searched to its end, and what it states ("no
+//!   completion of this state ends before U") holds whatever order found it;
+//! - a restart that ends without hitting its budget has searched the whole tree: the bound
+//!   plus one is then proven, exactly as by a destructive test.
+//!
 //! # Parallel portfolio ([`solve_parallel`])
 //! With `threads` > 1, that many complete searches of the same tree run at once, each with its
 //! own child order ([`Order`]: longest chain first, widest first, …), its own transposition
@@ -263,6 +278,9 @@ struct Search<'a> {
     // Bookkeeping.
     limits: Limits,
     order: Order,
+    /// The xorshift state of a restart's random child order (`Search::run_restarts`); 0: the
+    /// deterministic [`Order`].
+    rng: u64,
     shared: Option<&'a Shared>,
     memo: Memo,
     use_memo: bool,
@@ -275,6 +293,32 @@ struct Search<'a> {
 
 /// Nodes of each short probe of [`solve`] before the main search.
 pub const PROBE_NODES: u64 = 50_000;
+
+/// Nodes of the first restart at the bound (`Search::run_restarts`); restart i may search
+/// `luby(i)` times as many.
+pub const RESTART_NODES: u64 = 1_000;
+
+/// The restarts' share of what is left of a limit (time, or nodes) when the main search begins.
+pub const RESTART_SHARE: f64 = 0.4;
+
+/// Nodes of all the restarts together when the search has no limit at all.
+pub const RESTART_BUDGET: u64 = 2_000_000;
+
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, … (i ≥ 1): a restart budget within a constant
+/// factor of the best fixed one whatever the instance (Luby, Sinclair and Zuckerman, 1993).
+fn luby(i: u64) -> u64 {
+    let mut i = i.max(1);
+    loop {
+        let mut k = 1u32;
+        while (1u64 << k) - 1 < i {
+            k += 1;
+        }
+        if (1u64 << k) - 1 == i {
+            return 1 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
+}
 
 /// Runs the exact search from the incumbent `start` (one thread).
 ///
@@ -322,6 +366,7 @@ pub fn solve(prob: &IntProblem, start: IntSchedule, limits: Limits) -> Outcome {
         ..limits
     };
     let mut s = Search::new(prob, best, main, main_order, None);
+    s.run_restarts();
     s.run_destructive();
     let out = s.outcome();
     Outcome {
@@ -470,6 +515,7 @@ impl<'a> Search<'a> {
             cap_ub: Int::MAX,
             limits,
             order,
+            rng: 0,
             shared,
             memo: Memo::default(),
             use_memo,
@@ -529,6 +575,51 @@ impl<'a> Search<'a> {
                 self.root_lb = self.up(target + 1);
             }
             self.sync();
+        }
+    }
+
+    /// Randomized restarts of the test "a schedule of makespan ≤ the root bound?" (module
+    /// documentation, "Restarts at the bound"), within [`RESTART_SHARE`] of what is left of the
+    /// time and node limits ([`RESTART_BUDGET`] nodes when there is neither). Afterwards the
+    /// search is back at its root with its own limits and order: `done` when a schedule met the
+    /// bound, the bound raised by one when a restart exhausted the tree.
+    fn run_restarts(&mut self) {
+        if self.shared.is_some() || self.done || self.best.makespan <= self.root_lb {
+            return;
+        }
+        let saved = (self.limits.deadline, self.limits.node_limit);
+        let now = Instant::now();
+        self.limits.deadline = saved
+            .0
+            .map(|d| now + d.saturating_duration_since(now).mul_f64(RESTART_SHARE));
+        let budget = match saved.1 {
+            Some(l) => (l.saturating_sub(self.nodes) as f64 * RESTART_SHARE) as u64,
+            None if saved.0.is_some() => u64::MAX,
+            None => RESTART_BUDGET,
+        };
+        let cap = self.nodes.saturating_add(budget);
+        let target = self.root_lb;
+        self.cap_ub = target + 1;
+        let mut exhausted = false;
+        for i in 1u64.. {
+            let this = RESTART_NODES.saturating_mul(luby(i));
+            self.limits.node_limit = Some(self.nodes.saturating_add(this).min(cap));
+            // A fixed seed per restart: the same restarts on every run (a deadline may only
+            // stop them sooner). `| 1`: xorshift never leaves 0 but must not start there.
+            self.rng = (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03) | 1;
+            self.dfs();
+            exhausted = !self.stopped;
+            self.stopped = false;
+            let clock = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
+            if self.done || exhausted || self.nodes >= cap || clock {
+                break;
+            }
+        }
+        self.rng = 0;
+        self.cap_ub = Int::MAX;
+        (self.limits.deadline, self.limits.node_limit) = saved;
+        if exhausted && !self.done {
+            self.root_lb = self.up(target + 1);
         }
     }
 
@@ -936,10 +1027,18 @@ impl Search<'_> {
                 if p > free || (in_w && p <= self.prev_free) {
                     continue;
                 }
-                let (k1, k2) = match self.order {
-                    Order::LongestChain => (-chain, o.dur),
-                    Order::Widest => (-p, -chain),
-                    Order::LargestArea => (-Int::from(self.rem[j]) * job.min_area, o.dur),
+                let (k1, k2) = if self.rng != 0 {
+                    self.rng ^= self.rng << 13;
+                    self.rng ^= self.rng >> 7;
+                    self.rng ^= self.rng << 17;
+                    // 31 random bits: a key of any integer width.
+                    (Int::from((self.rng >> 33) as u32), 0)
+                } else {
+                    match self.order {
+                        Order::LongestChain => (-chain, o.dur),
+                        Order::Widest => (-p, -chain),
+                        Order::LargestArea => (-Int::from(self.rem[j]) * job.min_area, o.dur),
+                    }
                 };
                 children.push((k1, k2, j, oi));
             }
@@ -1007,5 +1106,16 @@ impl Search<'_> {
             let e = self.memo.entry(k).or_insert(v);
             *e = (*e).max(v);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::luby;
+
+    #[test]
+    fn luby_sequence() {
+        let seq: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(seq, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 }
