@@ -297,6 +297,27 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    // The node rate of the search alone on an instance it leaves open (rigid P = 32, A = 50,
+    // seed 4): a fixed number of nodes from the greedy schedule, so the same tree whatever
+    // the machine, and a speed change that keeps the tree shows here as time alone.
+    let (inst, sc) = generate::anchor_rigid(50, 32, 4);
+    if let Ok(prob) = opt::problem::build(&inst, &sc) {
+        let start = opt::greedy::best(&prob);
+        g.bench_function("search_nodes200k_rigid_A50_P32", |b| {
+            b.iter(|| {
+                let limits = opt::search::Limits {
+                    deadline: None,
+                    node_limit: Some(200_000),
+                    memo_limit: 1 << 22,
+                    lower_bound: 0,
+                    job_energy: None,
+                };
+                opt::search::solve(&prob, start.clone(), limits)
+                    .best
+                    .makespan
+            })
+        });
+    }
     let (inst, sc) = generate::anchor_moldable(8, 4, 0);
     g.bench_function("search_moldable_A8_P4", |b| {
         b.iter(|| {
