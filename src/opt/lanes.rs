@@ -111,17 +111,13 @@ fn maximal_sets(prob: &IntProblem) -> Vec<LaneSet> {
 }
 
 /// `sets` without those another one covers (see "Which sets"): their bound is never the larger.
-fn drop_covered(out: Vec<LaneSet>) -> Vec<LaneSet> {
+fn drop_covered(sets: Vec<LaneSet>) -> Vec<LaneSet> {
     let covered = |a: &LaneSet, b: &LaneSet| {
         a != b && a.solo & !b.solo == 0 && a.pair & !(b.solo | b.pair) == 0
     };
-    let keep: Vec<bool> = out
-        .iter()
-        .map(|a| !out.iter().any(|b| covered(a, b)))
-        .collect();
-    out.into_iter()
-        .zip(keep)
-        .filter_map(|(set, k)| k.then_some(set))
+    sets.iter()
+        .filter(|a| !sets.iter().any(|b| covered(a, b)))
+        .cloned()
         .collect()
 }
 
