@@ -153,6 +153,60 @@ pub fn clique(width: &[Int], left: &[Int], procs: Int) -> Int {
     best
 }
 
+/// [`clique`] for widths fixed once and for all (rigid jobs), in O(n) per call instead of
+/// O(n²): with the jobs sorted by width, the clique of smallest member m is every job from the
+/// first of width ≥ max(w_m, P − w_m + 1) on (m itself among them exactly when 2·w_m > P), so
+/// each member's sum is a suffix sum of the remaining times in that order. The same value as
+/// [`clique`] on the same widths, for any remaining times.
+#[derive(Debug, Clone)]
+pub struct FixedClique {
+    /// Job indices by increasing width.
+    by_width: Vec<usize>,
+    /// Per job m: the position in `by_width` where its clique's other members begin.
+    from: Vec<usize>,
+    /// Per job m: true when m lies in its own suffix (2·w_m > P).
+    in_suffix: Vec<bool>,
+}
+
+impl FixedClique {
+    /// The order for these widths on `procs` processors.
+    pub fn new(width: &[Int], procs: Int) -> FixedClique {
+        let mut by_width: Vec<usize> = (0..width.len()).collect();
+        by_width.sort_by_key(|&j| width[j]);
+        let from = width
+            .iter()
+            .map(|&w| {
+                let least = w.max(procs - w + 1);
+                by_width.partition_point(|&j| width[j] < least)
+            })
+            .collect();
+        let in_suffix = width.iter().map(|&w| 2 * w > procs).collect();
+        FixedClique {
+            by_width,
+            from,
+            in_suffix,
+        }
+    }
+
+    /// The clique bound of the remaining times `left[j]` (at most 64 jobs).
+    pub fn bound(&self, left: &[Int]) -> Int {
+        let n = self.by_width.len();
+        let mut suffix: [Int; 65] = [0; 65];
+        for pos in (0..n).rev() {
+            suffix[pos] = suffix[pos + 1] + left[self.by_width[pos]];
+        }
+        let mut best = 0;
+        for m in 0..n {
+            if left[m] == 0 {
+                continue;
+            }
+            let own = if self.in_suffix[m] { 0 } else { left[m] };
+            best = best.max(own + suffix[self.from[m]]);
+        }
+        best
+    }
+}
+
 /// The job energy of a rigid instance: a weight w_j ≥ 0 per job and the capacity
 /// W* = max { Σ_{j∈S} w_j : S a set of distinct jobs with Σ_{j∈S} p_j ≤ P }.
 ///
@@ -784,5 +838,34 @@ mod tests {
         // 10 + 20 + 50; {8, 7, 4} gives 70, {8, 7, 3} 60, and 3 + 4 ≤ 8 may overlap.
         assert_eq!(clique(&[8, 7, 3, 4, 2], &[10, 20, 30, 40, 50], 8), 80);
         assert_eq!(clique(&[8, 7, 3, 4], &[10, 20, 30, 40], 8), 70);
+    }
+
+    /// The O(n) clique of fixed widths gives [`clique`]'s value on random widths and times
+    /// (fixed seed; zero times, ties of width and widths of exactly P/2 included).
+    #[test]
+    fn fixed_clique_is_the_clique() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % m) as Int
+        };
+        for case in 0..2000 {
+            let procs = 1 + next(32);
+            let n = 1 + next(40) as usize;
+            let width: Vec<Int> = (0..n).map(|_| 1 + next(procs as u64)).collect();
+            let fixed = FixedClique::new(&width, procs);
+            for _ in 0..5 {
+                let left: Vec<Int> = (0..n)
+                    .map(|_| if next(4) == 0 { 0 } else { next(50) })
+                    .collect();
+                assert_eq!(
+                    fixed.bound(&left),
+                    clique(&width, &left, procs),
+                    "case {case}: widths {width:?}, times {left:?}, P = {procs}"
+                );
+            }
+        }
     }
 }

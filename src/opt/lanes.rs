@@ -121,6 +121,45 @@ fn drop_covered(sets: Vec<LaneSet>) -> Vec<LaneSet> {
         .collect()
 }
 
+/// A node's per-job quantities that every lane set reads, computed once per node: each job's
+/// remaining attempt time, its time as a solo member (its running remainder too), and which
+/// jobs run or have attempts left.
+pub struct Node<'a> {
+    end: &'a [Int],
+    rem: &'a [u32],
+    min_dur: &'a [Int],
+    t: Int,
+    left: [Int; 64],
+    solo: [Int; 64],
+    running: u64,
+    pending: u64,
+}
+
+impl<'a> Node<'a> {
+    /// The node of instant `t`: `end[j]` the end of job j's running attempt (≤ t when idle),
+    /// `rem[j]` its attempts not yet started, `min_dur[j]` its shortest attempt (64 jobs at
+    /// most are read).
+    pub fn new(end: &'a [Int], rem: &'a [u32], min_dur: &'a [Int], t: Int) -> Node<'a> {
+        let mut node = Node {
+            end,
+            rem,
+            min_dur,
+            t,
+            left: [0; 64],
+            solo: [0; 64],
+            running: 0,
+            pending: 0,
+        };
+        for j in 0..end.len().min(64) {
+            node.left[j] = Int::from(rem[j]) * min_dur[j];
+            node.solo[j] = node.left[j] + (end[j] - t).max(0);
+            node.running |= u64::from(end[j] > t) << j;
+            node.pending |= u64::from(rem[j] > 0) << j;
+        }
+        node
+    }
+}
+
 /// What the bound needs of a node for one set: the solo time e, the lanes' ready times, the
 /// pair members' remaining total R and their longest attempt left.
 struct Gathered {
@@ -130,40 +169,38 @@ struct Gathered {
     dmax: Int,
 }
 
-fn gather(set: &LaneSet, end: &[Int], rem: &[u32], min_dur: &[Int], t: Int) -> Gathered {
+/// Bits of `x` one at a time, lowest first.
+fn bits(mut x: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (x != 0).then(|| {
+            let j = x.trailing_zeros() as usize;
+            x &= x - 1;
+            j
+        })
+    })
+}
+
+fn gather(set: &LaneSet, node: &Node) -> Gathered {
+    let n = node.end.len().min(64);
+    let within = if n == 64 { u64::MAX } else { (1 << n) - 1 };
+    let (solo, pair) = (set.solo & within, set.pair & within);
     let mut g = Gathered {
-        e: 0,
-        r: [t, t],
-        total: 0,
-        dmax: 0,
+        e: bits(solo).map(|j| node.solo[j]).sum(),
+        r: [node.t, node.t],
+        total: bits(pair).map(|j| node.left[j]).sum(),
+        dmax: bits(pair & node.pending)
+            .map(|j| node.min_dur[j])
+            .max()
+            .unwrap_or(0),
     };
-    let mut running = 0usize;
-    // Only the members matter: visit their bits in increasing job order (the bound is
-    // evaluated at every search node, and most jobs are in no set).
-    let n = end.len().min(64);
-    let mut members = (set.solo | set.pair) & if n == 64 { u64::MAX } else { (1 << n) - 1 };
-    while members != 0 {
-        let j = members.trailing_zeros() as usize;
-        members &= members - 1;
-        let bit = 1u64 << j;
-        let left = Int::from(rem[j]) * min_dur[j];
-        if set.solo & bit != 0 {
-            g.e += left + (end[j] - t).max(0);
-        } else if set.pair & bit != 0 {
-            g.total += left;
-            if rem[j] > 0 {
-                g.dmax = g.dmax.max(min_dur[j]);
-            }
-            if end[j] > t {
-                // At most two members of a lane set run at once (feasibility); were there a
-                // third, keeping the later end would still under-count, never over-count.
-                if running < 2 {
-                    g.r[running] = end[j];
-                    running += 1;
-                } else {
-                    g.r[1] = g.r[1].max(end[j]);
-                }
-            }
+    // The ready times of the two lanes: the first running member's end, and the latest end
+    // of the others. At most two members of a lane set run at once (feasibility); were there
+    // a third, keeping the later end would still under-count, never over-count.
+    let run = pair & node.running;
+    if run != 0 {
+        g.r[0] = node.end[run.trailing_zeros() as usize];
+        if let Some(r1) = bits(run & (run - 1)).map(|j| node.end[j]).max() {
+            g.r[1] = r1;
         }
     }
     g
@@ -173,7 +210,8 @@ fn gather(set: &LaneSet, end: &[Int], rem: &[u32], min_dur: &[Int], t: Int) -> G
 /// per-job state: `end[j]` the end of job j's running attempt (≤ t when idle), `rem[j]` its
 /// attempts not yet started, `min_dur[j]` its shortest attempt.
 pub fn lane_bound(set: &LaneSet, end: &[Int], rem: &[u32], min_dur: &[Int], t: Int) -> Int {
-    let g = gather(set, end, rem, min_dur, t);
+    let node = Node::new(end, rem, min_dur, t);
+    let g = gather(set, &node);
     g.e + partition(set.pair, rem, min_dur, g.r, g.total)
 }
 
@@ -181,21 +219,14 @@ pub fn lane_bound(set: &LaneSet, end: &[Int], rem: &[u32], min_dur: &[Int], t: I
 /// attempt on the lane that is free first (list scheduling) ends by max(hi, (lo + hi + R +
 /// d_max)/2) — the last attempt placed starts by the average (lo + hi + R − d)/2 — and the
 /// best split is no later.
-pub fn lane_cuts(
-    set: &LaneSet,
-    end: &[Int],
-    rem: &[u32],
-    min_dur: &[Int],
-    t: Int,
-    ub: Int,
-) -> bool {
-    let g = gather(set, end, rem, min_dur, t);
+pub fn lane_cuts(set: &LaneSet, node: &Node, ub: Int) -> bool {
+    let g = gather(set, node);
     let (lo, hi) = (g.r[0].min(g.r[1]), g.r[0].max(g.r[1]));
     let list = hi.max((lo + hi + g.total + g.dmax) / 2);
     if g.e + list < ub {
         return false;
     }
-    g.e + partition(set.pair, rem, min_dur, g.r, g.total) >= ub
+    g.e + partition(set.pair, node.rem, node.min_dur, g.r, g.total) >= ub
 }
 
 /// min over splits of the remaining attempts of `pair` of max(r₀ + part₀, r₁ + part₁).
@@ -212,8 +243,17 @@ fn partition(pair: u64, rem: &[u32], min_dur: &[Int], r: [Int; 2], total: Int) -
     }
     // Put a subset of sum s on the lane free at lo: max(lo + s, hi + R − s), minimised over
     // every reachable sum s.
-    let mut buf = [0u64; MAX_SUM as usize / 64 + 1];
-    let reach = &mut buf[..total as usize / 64 + 1];
+    // A small buffer when the sums are short (most nodes): zeroing the large one costs more
+    // than the subset sums themselves.
+    let mut small = [0u64; 16];
+    let mut large;
+    let words = total as usize / 64 + 1;
+    let reach = if words <= small.len() {
+        &mut small[..words]
+    } else {
+        large = [0u64; MAX_SUM as usize / 64 + 1];
+        &mut large[..words]
+    };
     reach[0] = 1;
     for j in 0..rem.len().min(64) {
         if pair >> j & 1 == 0 || min_dur[j] <= 0 {
@@ -350,7 +390,7 @@ mod tests {
             let b = lane_bound(&set, &end, &rem, &dur, 0);
             for ub in b - 3..=b + 3 {
                 assert_eq!(
-                    lane_cuts(&set, &end, &rem, &dur, 0, ub),
+                    lane_cuts(&set, &Node::new(&end, &rem, &dur, 0), ub),
                     b >= ub,
                     "case {case}"
                 );

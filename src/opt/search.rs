@@ -216,11 +216,21 @@ pub struct Outcome {
 pub(crate) struct MixHasher(u64);
 
 impl Hasher for MixHasher {
+    /// The high half folded in: a multiplication mixes upwards only, and the table indexes
+    /// by the low bits.
     fn finish(&self) -> u64 {
-        self.0
+        self.0 ^ (self.0 >> 32)
     }
+    /// A key slice arrives here as one byte string (`u64::hash_slice` writes the slice's
+    /// bytes at once): mixed a word at a time, as `write_u64` would mix each element.
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(w);
+            self.write_u64(u64::from_ne_bytes(b));
+        }
+        for &b in words.remainder() {
             self.write_u64(u64::from(b));
         }
     }
@@ -233,6 +243,13 @@ impl Hasher for MixHasher {
 }
 
 type Memo = HashMap<Box<[u64]>, Int, BuildHasherDefault<MixHasher>>;
+
+/// Entries of the transposition table at which it reserves room for the rest of its limit
+/// (at most [`MEMO_RESERVE`] entries).
+const MEMO_GROWN: usize = 1 << 16;
+
+/// The most entries reserved at once.
+const MEMO_RESERVE: usize = 1 << 20;
 
 /// Horizon above which the memo is off (the key packs relative ends in 37 bits).
 const MEMO_MAX_HORIZON: Int = 1 << 37;
@@ -247,7 +264,10 @@ struct Search<'a> {
     /// Per energy, per job: the job's least transformed area per unit of its shortest
     /// duration, `min_job / min_dur`, when that divides exactly (every rigid job: F(p)·d / d),
     /// so the tail bound's ⌊min_job·x / min_dur⌋ is the product rate·x, with no division.
-    rates: Vec<Vec<Option<Int>>>,
+    rates: Vec<Rates>,
+    /// The clique bound's job order when every job is rigid (a job's width is then the same
+    /// whether it runs or not); `None` on moldable instances.
+    fixed_clique: Option<bounds::FixedClique>,
     /// The lane sets of wide jobs ([`super::lanes`], rule 3) and each job's shortest attempt.
     lanes: Vec<super::lanes::LaneSet>,
     min_dur: Vec<Int>,
@@ -285,10 +305,26 @@ struct Search<'a> {
     memo: Memo,
     use_memo: bool,
     key_buf: Vec<u64>,
+    /// Per job j (64 at most), the lower-indexed jobs of its class, as bits (rule 2).
+    class_below: Vec<u64>,
+    /// Child lists of finished nodes, reused (one per depth in use at most).
+    child_lists: Vec<Vec<(Int, Int, usize, usize)>>,
     nodes: u64,
     memo_hits: u64,
     stopped: bool,
     done: bool,
+}
+
+/// The energies a search keeps ([`bounds::energies`]: the identity, F_1..F_3 and the best F_k).
+const MAX_ENERGIES: usize = 5;
+
+/// One energy's tail rates per job (see `Search::rates`).
+enum Rates {
+    /// Every job's least transformed area is its rate times its shortest duration (every rigid
+    /// instance): the tail is a plain dot product.
+    Linear(Vec<Int>),
+    /// Some job needs ⌊min_job·x / min_dur⌋ (`None`); the others have a rate.
+    Mixed(Vec<Option<Int>>),
 }
 
 /// Nodes of each short probe of [`solve`] before the main search.
@@ -471,16 +507,25 @@ impl<'a> Search<'a> {
         shared: Option<&'a Shared>,
     ) -> Search<'a> {
         let n = prob.jobs.len();
-        let energies = bounds::energies(prob);
+        let mut energies = bounds::energies(prob);
+        // `bounds::energies` returns the identity, F_1..F_3 and at most one F_k; any subset of
+        // the energies is still a bound, so the cap can only weaken it, never make it unsound.
+        debug_assert!(energies.len() <= MAX_ENERGIES);
+        energies.truncate(MAX_ENERGIES);
         let hulls = bounds::hulls(prob, &energies);
         let rates = energies
             .iter()
             .map(|e| {
-                prob.jobs
+                let rate: Vec<Option<Int>> = prob
+                    .jobs
                     .iter()
                     .zip(&e.min_job)
                     .map(|(j, &a)| (j.min_dur > 0 && a % j.min_dur == 0).then(|| a / j.min_dur))
-                    .collect()
+                    .collect();
+                match rate.iter().copied().collect::<Option<Vec<Int>>>() {
+                    Some(all) => Rates::Linear(all),
+                    None => Rates::Mixed(rate),
+                }
             })
             .collect();
         let root_lb = bounds::root(prob, &energies);
@@ -498,6 +543,10 @@ impl<'a> Search<'a> {
             hulls,
             rates,
             moldable: prob.jobs.iter().any(|j| j.options.len() > 1),
+            fixed_clique: prob.jobs.iter().all(|j| j.options.len() == 1).then(|| {
+                let width: Vec<Int> = prob.jobs.iter().map(|j| Int::from(j.min_procs)).collect();
+                bounds::FixedClique::new(&width, Int::from(prob.procs))
+            }),
             lanes: super::lanes::lane_sets(prob),
             min_dur: prob.jobs.iter().map(|j| j.min_dur).collect(),
             lattice,
@@ -520,6 +569,14 @@ impl<'a> Search<'a> {
             memo: Memo::default(),
             use_memo,
             key_buf: Vec::with_capacity(n + 2),
+            child_lists: Vec::new(),
+            class_below: (0..n.min(64))
+                .map(|j| {
+                    (0..j)
+                        .filter(|&i| prob.jobs[i].class == prob.jobs[j].class)
+                        .fold(0u64, |m, i| m | 1 << i)
+                })
+                .collect(),
             nodes: 0,
             memo_hits: 0,
             stopped: false,
@@ -716,16 +773,17 @@ impl Search<'_> {
 
     /// The lowest-indexed idle job equivalent to idle job j (rule 2), or j itself.
     fn sym_rep(&self, j: usize) -> usize {
-        let cls = self.prob.jobs[j].class;
-        (0..j)
-            .find(|&i| {
-                self.rem[i] == self.rem[j]
-                    && self.end[i] == self.end[j]
-                    && self.prob.jobs[i].class == cls
-                    && self.end[i] <= self.t
-            })
-            // default: no earlier job that fits; `j` itself
-            .unwrap_or(j)
+        // Only the lower jobs of j's class are candidates (most classes have one job).
+        let mut below = self.class_below.get(j).copied().unwrap_or(0);
+        while below != 0 {
+            let i = below.trailing_zeros() as usize;
+            below &= below - 1;
+            if self.rem[i] == self.rem[j] && self.end[i] == self.end[j] && self.end[i] <= self.t {
+                return i;
+            }
+        }
+        // default: no earlier job that fits; `j` itself
+        j
     }
 
     /// The next end of a running attempt after t, if any.
@@ -794,10 +852,14 @@ impl Search<'_> {
     /// Rule 3, the lane bound of wide jobs ([`super::lanes`]): true when some lane set's
     /// remaining attempts cannot be split over its two lanes below the upper bound.
     fn lane_cut(&self) -> bool {
+        if self.lanes.is_empty() {
+            return false;
+        }
         let ub = self.ub();
-        self.lanes.iter().any(|set| {
-            super::lanes::lane_cuts(set, &self.end, &self.rem, &self.min_dur, self.t, ub)
-        })
+        let node = super::lanes::Node::new(&self.end, &self.rem, &self.min_dur, self.t);
+        self.lanes
+            .iter()
+            .any(|set| super::lanes::lane_cuts(set, &node, ub))
     }
 
     #[allow(clippy::needless_range_loop)] // j indexes several parallel per-job arrays
@@ -834,75 +896,97 @@ impl Search<'_> {
         // Clique bound: jobs that can never run side by side (their smallest widths sum above P)
         // are pairwise exclusive, and each job's own attempts never overlap, so their remaining
         // times add up (see `bounds::clique`).
-        let mut width: [Int; 64] = [0; 64];
         let mut left: [Int; 64] = [0; 64];
         for j in 0..self.n {
-            let job = &self.prob.jobs[j];
             let running = self.end[j] > t;
-            left[j] =
-                if running { self.end[j] - t } else { 0 } + Int::from(self.rem[j]) * job.min_dur;
-            width[j] = match (running, self.rem[j] > 0) {
-                (true, true) => self.run_p[j].min(Int::from(job.min_procs)),
-                (true, false) => self.run_p[j],
-                _ => Int::from(job.min_procs),
-            };
+            left[j] = if running { self.end[j] - t } else { 0 }
+                + Int::from(self.rem[j]) * self.min_dur[j];
         }
-        lb = lb.max(t + bounds::clique(&width[..self.n], &left[..self.n], self.cap));
+        let clique = match &self.fixed_clique {
+            Some(fixed) => fixed.bound(&left[..self.n]),
+            None => {
+                let mut width: [Int; 64] = [0; 64];
+                for j in 0..self.n {
+                    let job = &self.prob.jobs[j];
+                    width[j] = match (self.end[j] > t, self.rem[j] > 0) {
+                        (true, true) => self.run_p[j].min(Int::from(job.min_procs)),
+                        (true, false) => self.run_p[j],
+                        _ => Int::from(job.min_procs),
+                    };
+                }
+                bounds::clique(&width[..self.n], &left[..self.n], self.cap)
+            }
+        };
+        lb = lb.max(t + clique);
         // Energetic tail bound: for every τ ≥ t, the work that must run after τ fits below
         // capacity·(T − τ). Job j's chain can have done at most τ − rel_j of its remaining
         // rem_j·dmin_j time before τ, so at least a fraction (rem_j·dmin_j − (τ − rel_j))/dmin_j
         // of an attempt's (transformed) minimum area remains — rounded down, still a bound.
         // At τ = t this is the plain energy bound; at τ = rel_j + rem_j·dmin_j it implies the
         // chain bound. The maximum over τ sits at a release or at an end, which are the points.
-        for (e, rates) in self.energies.iter().zip(&self.rates) {
-            for &tau in &points[..np] {
-                let mut total: Int = 0;
-                for j in 0..self.n {
-                    if self.end[j] > tau {
-                        total += e.weight[self.run_p[j] as usize] * (self.end[j] - tau);
-                    }
-                    if self.rem[j] == 0 {
-                        continue;
-                    }
-                    let dmin = self.prob.jobs[j].min_dur;
-                    let left = Int::from(self.rem[j]) * dmin;
-                    let done = (tau - rel[j]).max(0);
-                    if done < left {
-                        total += match rates[j] {
-                            Some(rate) => rate * (left - done),
-                            None => {
-                                (i128::from(e.min_job[j]) * i128::from(left - done)
-                                    / i128::from(dmin)) as Int
-                            }
-                        };
-                    }
-                }
-                lb = lb.max(tau + ceil_div(total, e.capacity));
+        // Every energy (and the job energy) weighs the same two times per job and point — the
+        // running attempt's time after τ and the chain's time still to do after τ — so they
+        // are computed once per point, and each energy is a dot product over the jobs.
+        let n = self.n;
+        let mut chain: [Int; 64] = [0; 64];
+        for j in 0..n {
+            chain[j] = Int::from(self.rem[j]) * self.min_dur[j];
+        }
+        // Per energy, the weight of each job's running width (its running time after τ is 0
+        // unless it runs, so an idle job's stale width never counts).
+        let mut wrun: [[Int; 64]; MAX_ENERGIES] = [[0; 64]; MAX_ENERGIES];
+        for (w, e) in wrun.iter_mut().zip(&self.energies) {
+            for j in 0..n {
+                w[j] = e.weight[self.run_p[j] as usize];
             }
         }
-        // The job energy ([`bounds::JobEnergy`], rigid jobs: one duration each): the same tail,
-        // weighted per job, against the heaviest set of jobs that fit side by side.
-        if let Some(je) = self.limits.job_energy.as_ref().filter(|je| je.capacity > 0) {
-            for &tau in &points[..np] {
+        let job_energy = self.limits.job_energy.as_ref().filter(|je| je.capacity > 0);
+        let mut run: [Int; 64] = [0; 64];
+        let mut todo: [Int; 64] = [0; 64];
+        for &tau in &points[..np] {
+            for j in 0..n {
+                run[j] = (self.end[j] - tau).max(0);
+                todo[j] = (chain[j] - (tau - rel[j]).max(0)).max(0);
+            }
+            for ((e, rates), w) in self.energies.iter().zip(&self.rates).zip(&wrun) {
                 let mut total: Int = 0;
-                for j in 0..self.n {
-                    let w = je.weight[j];
-                    if w == 0 {
-                        continue;
+                match rates {
+                    Rates::Linear(rate) => {
+                        for j in 0..n {
+                            total += w[j] * run[j] + rate[j] * todo[j];
+                        }
                     }
-                    if self.end[j] > tau {
-                        total += w * (self.end[j] - tau);
-                    }
-                    if self.rem[j] == 0 {
-                        continue;
-                    }
-                    let left = Int::from(self.rem[j]) * self.prob.jobs[j].min_dur;
-                    let done = (tau - rel[j]).max(0);
-                    if done < left {
-                        total += w * (left - done);
+                    Rates::Mixed(rate) => {
+                        for j in 0..n {
+                            total += w[j] * run[j];
+                            if todo[j] > 0 {
+                                total += match rate[j] {
+                                    Some(r) => r * todo[j],
+                                    None => {
+                                        (i128::from(e.min_job[j]) * i128::from(todo[j])
+                                            / i128::from(self.min_dur[j]))
+                                            as Int
+                                    }
+                                };
+                            }
+                        }
                     }
                 }
-                lb = lb.max(tau + ceil_div(total, je.capacity));
+                // Only a bound above lb needs the division: total > capacity·(lb − τ).
+                if total > e.capacity * (lb - tau) {
+                    lb = tau + ceil_div(total, e.capacity);
+                }
+            }
+            // The job energy ([`bounds::JobEnergy`], rigid jobs: one duration each): the same
+            // tail, weighted per job, against the heaviest set of jobs that fit side by side.
+            if let Some(je) = job_energy {
+                let mut total: Int = 0;
+                for j in 0..n {
+                    total += je.weight[j] * (run[j] + todo[j]);
+                }
+                if total > je.capacity * (lb - tau) {
+                    lb = tau + ceil_div(total, je.capacity);
+                }
             }
         }
         lb
@@ -1014,7 +1098,8 @@ impl Search<'_> {
         // Children "start job j on option o", best first by the thread's [`Order`] (default:
         // longest remaining chain, then the fastest option). The order changes only which
         // schedules are met first, never which are searched.
-        let mut children: Vec<(Int, Int, usize, usize)> = Vec::new();
+        let mut children = self.child_lists.pop().unwrap_or_default();
+        children.clear();
         for j in self.min_id..self.n {
             if self.rem[j] == 0 || self.end[j] > self.t || self.sym_blocked(j) {
                 continue;
@@ -1071,6 +1156,9 @@ impl Search<'_> {
                 return;
             }
         }
+        // The list goes back for reuse by the next node at this depth (not on a stop: the
+        // search is over).
+        self.child_lists.push(children);
         // Child "advance to the next end".
         if let Some(t_next) = self.next_event() {
             let mut wmask = 0u64;
@@ -1101,6 +1189,12 @@ impl Search<'_> {
         if let Some(k) = key {
             if self.memo.len() >= self.limits.memo_limit {
                 self.memo.clear();
+            } else if self.memo.len() == MEMO_GROWN {
+                // A search this long usually fills the table: grow it once to its limit
+                // rather than rehash every key (each behind a pointer) at every doubling.
+                // Failing to reserve is harmless: the table then grows as before.
+                let more = self.limits.memo_limit.min(MEMO_RESERVE) - MEMO_GROWN;
+                let _ = self.memo.try_reserve(more);
             }
             let v = self.ub() - self.t;
             let e = self.memo.entry(k).or_insert(v);
