@@ -191,6 +191,7 @@ fn gather(set: &LaneSet, node: &Node) -> Gathered {
         dmax: bits(pair & node.pending)
             .map(|j| node.min_dur[j])
             .max()
+            // default: no member has an attempt left, so no attempt is left to place (0).
             .unwrap_or(0),
     };
     // The ready times of the two lanes: the first running member's end, and the latest end

@@ -774,6 +774,8 @@ impl Search<'_> {
     /// The lowest-indexed idle job equivalent to idle job j (rule 2), or j itself.
     fn sym_rep(&self, j: usize) -> usize {
         // Only the lower jobs of j's class are candidates (most classes have one job).
+        debug_assert!(j < self.class_below.len());
+        // unreachable: `class_below` has an entry per job (the search takes at most MAX_JOBS).
         let mut below = self.class_below.get(j).copied().unwrap_or(0);
         while below != 0 {
             let i = below.trailing_zeros() as usize;
@@ -1098,6 +1100,7 @@ impl Search<'_> {
         // Children "start job j on option o", best first by the thread's [`Order`] (default:
         // longest remaining chain, then the fastest option). The order changes only which
         // schedules are met first, never which are searched.
+        // default: no finished node's list to reuse yet, a new one.
         let mut children = self.child_lists.pop().unwrap_or_default();
         children.clear();
         for j in self.min_id..self.n {
