@@ -220,7 +220,19 @@ pub fn lane_bound(set: &LaneSet, end: &[Int], rem: &[u32], min_dur: &[Int], t: I
 /// attempt on the lane that is free first (list scheduling) ends by max(hi, (lo + hi + R +
 /// d_max)/2) — the last attempt placed starts by the average (lo + hi + R − d)/2 — and the
 /// best split is no later.
-pub fn lane_cuts(set: &LaneSet, node: &Node, ub: Int) -> bool {
+pub fn lane_cuts(
+    set: &LaneSet,
+    end: &[Int],
+    rem: &[u32],
+    min_dur: &[Int],
+    t: Int,
+    ub: Int,
+) -> bool {
+    node_cuts(set, &Node::new(end, rem, min_dur, t), ub)
+}
+
+/// [`lane_cuts`] from a node's summary, built once for all the sets of a node.
+pub fn node_cuts(set: &LaneSet, node: &Node, ub: Int) -> bool {
     let g = gather(set, node);
     let (lo, hi) = (g.r[0].min(g.r[1]), g.r[0].max(g.r[1]));
     let list = hi.max((lo + hi + g.total + g.dmax) / 2);
@@ -391,7 +403,7 @@ mod tests {
             let b = lane_bound(&set, &end, &rem, &dur, 0);
             for ub in b - 3..=b + 3 {
                 assert_eq!(
-                    lane_cuts(&set, &Node::new(&end, &rem, &dur, 0), ub),
+                    lane_cuts(&set, &end, &rem, &dur, 0, ub),
                     b >= ub,
                     "case {case}"
                 );

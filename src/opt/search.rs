@@ -861,7 +861,7 @@ impl Search<'_> {
         let node = super::lanes::Node::new(&self.end, &self.rem, &self.min_dur, self.t);
         self.lanes
             .iter()
-            .any(|set| super::lanes::lane_cuts(set, &node, ub))
+            .any(|set| super::lanes::node_cuts(set, &node, ub))
     }
 
     #[allow(clippy::needless_range_loop)] // j indexes several parallel per-job arrays
