@@ -160,6 +160,9 @@ pub fn clique(width: &[Int], left: &[Int], procs: Int) -> Int {
 /// [`clique`] on the same widths, for any remaining times.
 #[derive(Debug, Clone)]
 pub struct FixedClique {
+    /// The widths and the processor count (for [`clique`] itself beyond 64 jobs).
+    width: Vec<Int>,
+    procs: Int,
     /// Job indices by increasing width.
     by_width: Vec<usize>,
     /// Per job m: the position in `by_width` where its clique's other members begin.
@@ -182,15 +185,22 @@ impl FixedClique {
             .collect();
         let in_suffix = width.iter().map(|&w| 2 * w > procs).collect();
         FixedClique {
+            width: width.to_vec(),
+            procs,
             by_width,
             from,
             in_suffix,
         }
     }
 
-    /// The clique bound of the remaining times `left[j]` (at most 64 jobs).
+    /// The clique bound of the remaining times `left[j]`, one per job of the widths given to
+    /// [`FixedClique::new`] (the suffix sums live on the stack up to 64 jobs; beyond, it is
+    /// [`clique`]).
     pub fn bound(&self, left: &[Int]) -> Int {
         let n = self.by_width.len();
+        if n > 64 {
+            return clique(&self.width, left, self.procs);
+        }
         let mut suffix: [Int; 65] = [0; 65];
         for pos in (0..n).rev() {
             suffix[pos] = suffix[pos + 1] + left[self.by_width[pos]];
@@ -853,7 +863,12 @@ mod tests {
         };
         for case in 0..2000 {
             let procs = 1 + next(32);
-            let n = 1 + next(40) as usize;
+            // Beyond 64 jobs (every 100th case) the bound is `clique` itself.
+            let n = if case % 100 == 0 {
+                65 + next(40)
+            } else {
+                1 + next(40)
+            } as usize;
             let width: Vec<Int> = (0..n).map(|_| 1 + next(procs as u64)).collect();
             let fixed = FixedClique::new(&width, procs);
             for _ in 0..5 {

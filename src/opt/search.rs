@@ -1159,8 +1159,8 @@ impl Search<'_> {
                 return;
             }
         }
-        // The list goes back for reuse by the next node at this depth (not on a stop: the
-        // search is over).
+        // The list goes back for reuse by a later node (a node that stops early drops its
+        // list; a later one then makes a new one).
         self.child_lists.push(children);
         // Child "advance to the next end".
         if let Some(t_next) = self.next_event() {
