@@ -744,3 +744,41 @@ fn no_flag_outside_the_cli() {
         );
     }
 }
+
+/// `resched opt --memo-limit`: any size of the transposition table gives the same optimum (0
+/// turns it off, 3 clears it all the time); above 10^9 entries it is an error naming the option.
+#[test]
+fn opt_memo_limit_changes_no_answer_and_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let i = write(dir.path(), "inst.json", GOOD_INSTANCE);
+    let s = write(dir.path(), "sc.json", GOOD_SCENARIO);
+    let opt = |memo: &str| {
+        let o = resched(&[
+            "opt",
+            "--instance",
+            i.to_str().unwrap(),
+            "--scenario",
+            s.to_str().unwrap(),
+            "--memo-limit",
+            memo,
+        ]);
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(!err.contains("panicked"), "panic: {err}");
+        (o.status.code(), out, err)
+    };
+    let (code, first, err) = opt("1000000");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(first.contains("proven optimal"), "{first}");
+    let head = |text: &str| text.lines().next().unwrap_or_default().to_string();
+    for memo in ["0", "3", "1000000000"] {
+        let (code, out, err) = opt(memo);
+        assert_eq!(code, Some(0), "--memo-limit {memo}: {err}");
+        assert_eq!(head(&out), head(&first), "--memo-limit {memo}");
+    }
+    let (code, _, err) = opt("1000000001");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("option `--memo-limit`"), "{err}");
+    let (code, _, err) = opt("-1");
+    assert_eq!(code, Some(2), "{err}");
+}

@@ -35,6 +35,12 @@ pub struct Args {
     /// Node budget of the search (default: none, the time limit alone).
     #[arg(long, value_name = "N")]
     pub node_limit: Option<u64>,
+    /// Entries of the search's transposition table before it is cleared, 0..=10^9 (0: none).
+    /// An entry takes about 200 bytes on 15 jobs, more on more jobs; a proof that runs for
+    /// minutes may need 10^7 or more, since a full table is cleared and the search then
+    /// meets again what it had already refuted.
+    #[arg(long, default_value_t = OptConfig::default().memo_limit, value_name = "N")]
+    pub memo_limit: usize,
     /// Threads of the exact search, 1..=64 (a portfolio of differently ordered searches sharing
     /// the incumbent; the proven optimum does not depend on it, the schedule returned may).
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -49,6 +55,9 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub gantt: Option<PathBuf>,
 }
+
+/// Most entries `--memo-limit` takes (about 200 GB on 15 jobs: beyond, a typo, not a plan).
+const MAX_MEMO: usize = 1_000_000_000;
 
 /// Parses a time limit: a duration as every option of resched takes it (`2.5`, `1/3`, `90s`,
 /// `10min`, `1h`; [`parse_duration`]), positive and at most 10^7 s.
@@ -91,6 +100,12 @@ pub fn run(a: Args) -> Result<Exit> {
             ),
         ));
     }
+    if a.memo_limit > MAX_MEMO {
+        return Err(Error::option(
+            "memo-limit",
+            format!("{} entries is above the limit of 10^9", a.memo_limit),
+        ));
+    }
     let method: Method = a.method.parse()?;
     super::args::check_threads(Some(a.threads))?;
     let backend = match &a.backend {
@@ -108,6 +123,7 @@ pub fn run(a: Args) -> Result<Exit> {
         backend,
         time_limit: parse_seconds("time-limit", &a.time_limit)?,
         node_limit: a.node_limit,
+        memo_limit: a.memo_limit,
         threads: a.threads,
         ..OptConfig::default()
     };
