@@ -3,6 +3,7 @@
 //! builds, every schedule is checked and meets the bounds. The full size table is
 //! `RESCHED_OPT_TABLE=1 cargo bench --bench opt` (see benches/README.md); the `#[ignore]` test below
 //! prints a quick version in the test profile.
+use resched::model::{Attempt, Schedule};
 use resched::opt::search::{main_order, Order};
 use resched::opt::{self, generate, problem, Method, OptConfig};
 use resched::Time;
@@ -165,3 +166,65 @@ fn the_local_search_continued_closes_an_open_anchor() {
     assert_eq!(r.stats.search_nodes, 0);
     assert_eq!(check::check(&inst, &sc, &r.schedule).unwrap(), r.makespan);
 }
+
+/// Two instances of the bench table that the search leaves open within 10 s, closed from
+/// outside: CP-SAT (OR-Tools 9.15, one worker, asked for a schedule at the root bound) found
+/// a schedule at it for each (P = 32, A = 50, seed 5000 in 2 s; P = 16, A = 40, seed 7000 in
+/// 44 s). Its start times are pinned here. The independent checker accepts each one with the
+/// bound as makespan, so both bounds are tight and both optima are known: a bound that ever
+/// rose above one of them would be unsound, and this test would say so.
+#[test]
+fn two_open_anchors_meet_their_bound_in_a_schedule_found_elsewhere() {
+    let cases: [(usize, u32, u64, i64, &str); 2] = [
+        (50, 32, 5000, 118, STARTS_P32_A50_S5000),
+        (40, 16, 7000, 77, STARTS_P16_A40_S7000),
+    ];
+    for (a, p, seed, opt, starts) in cases {
+        let (inst, sc) = generate::anchor_rigid(a, p, seed);
+        let starts: Vec<Vec<i64>> = serde_json::from_str(starts).unwrap();
+        assert_eq!(starts.len(), inst.jobs.len(), "P={p} A={a} seed={seed}");
+        let mut attempts = Vec::new();
+        for (j, (job, row)) in inst.jobs.iter().zip(&starts).enumerate() {
+            let (procs, time) = job.as_rigid().unwrap();
+            assert_eq!(row.len(), sc.failures[j] as usize + 1, "job {j}");
+            for (k, &s) in row.iter().enumerate() {
+                attempts.push(Attempt {
+                    job: j,
+                    attempt: k as u32 + 1,
+                    start: Time::from_int(s),
+                    procs,
+                    duration: time.clone(),
+                    nodes: None,
+                });
+            }
+        }
+        attempts.sort_by(|x, y| x.start.cmp(&y.start));
+        let schedule = Schedule {
+            attempts,
+            ..Schedule::default()
+        };
+        let opt = Time::from_int(opt);
+        assert_eq!(check::check(&inst, &sc, &schedule).unwrap(), opt);
+        // The solve's bound, whatever its search reaches (a short node budget), is at most the
+        // makespan of a feasible schedule, and here equals it.
+        let cfg = OptConfig {
+            time_limit: Duration::from_secs(600),
+            node_limit: Some(2_000),
+            ..OptConfig::with_method(Method::Search)
+        };
+        let r = opt::solve(&inst, &sc, &cfg).unwrap();
+        assert_eq!(r.lower_bound(), &opt, "P={p} A={a} seed={seed}");
+        assert!(r.makespan >= opt);
+    }
+}
+
+/// Per job, its attempts' start times (CP-SAT's schedule at the bound, see above).
+const STARTS_P32_A50_S5000: &str = "[[22, 100], [103, 106, 108], [13, 86], [23], [49], [92, 96], \
+    [31, 33, 35], [101, 110, 113], [0], [26, 28], [37, 85], [5, 9, 49, 106, 110, 114], [95], \
+    [66, 76], [49], [37, 59], [3], [44], [53, 61, 69, 77], [104], [5], [0, 1, 2, 105], \
+    [101, 116], [13], [103]]";
+
+/// Per job, its attempts' start times (CP-SAT's schedule at the bound, see above).
+const STARTS_P16_A40_S7000: &str = "[[15, 33, 59], [10], [13], [22], [0, 11, 55], [59, 64], \
+    [15, 21, 27], [43, 47, 73], [8, 12, 40], [26], [10, 18, 51], [23], [38], [51, 69], \
+    [0, 5, 33], [28], [4, 55], [42], [8, 17, 55, 64], [37]]";
