@@ -3,7 +3,8 @@
 //! builds, every schedule is checked and meets the bounds. The full size table is
 //! `RESCHED_OPT_TABLE=1 cargo bench --bench opt` (see benches/README.md); the `#[ignore]` test below
 //! prints a quick version in the test profile.
-use resched::model::{Attempt, Schedule};
+use crate::support::checked;
+use resched::opt::greedy::{IntAttempt, IntSchedule};
 use resched::opt::search::{main_order, Order};
 use resched::opt::{self, generate, problem, Method, OptConfig};
 use resched::Time;
@@ -187,24 +188,25 @@ fn two_open_anchors_meet_their_bound_in_a_schedule_found_elsewhere() {
         for (j, (job, row)) in inst.jobs.iter().zip(&starts).enumerate() {
             let (procs, time) = job.as_rigid().unwrap();
             assert_eq!(row.len(), sc.failures[j] as usize + 1, "job {j}");
-            for (k, &s) in row.iter().enumerate() {
-                attempts.push(Attempt {
+            assert!(time.is_integer(), "job {j}");
+            let dur = *time.as_small().unwrap().numer();
+            for (k, &start) in row.iter().enumerate() {
+                attempts.push(IntAttempt {
                     job: j,
                     attempt: k as u32 + 1,
-                    start: Time::from_int(s),
                     procs,
-                    duration: time.clone(),
-                    nodes: None,
+                    start,
+                    dur,
                 });
             }
         }
-        attempts.sort_by(|x, y| x.start.cmp(&y.start));
-        let schedule = Schedule {
+        attempts.sort_by_key(|x| x.start);
+        let schedule = IntSchedule {
             attempts,
-            ..Schedule::default()
+            makespan: opt,
         };
         let opt = Time::from_int(opt);
-        assert_eq!(check::check(&inst, &sc, &schedule).unwrap(), opt);
+        assert_eq!(checked(&inst, &sc, &schedule), opt);
         // The solve's bound, whatever its search reaches (a short node budget), is at most the
         // makespan of a feasible schedule, and here equals it.
         let cfg = OptConfig {
@@ -215,6 +217,7 @@ fn two_open_anchors_meet_their_bound_in_a_schedule_found_elsewhere() {
         let r = opt::solve(&inst, &sc, &cfg).unwrap();
         assert_eq!(r.lower_bound(), &opt, "P={p} A={a} seed={seed}");
         assert!(r.makespan >= opt);
+        assert_eq!(check::check(&inst, &sc, &r.schedule).unwrap(), r.makespan);
     }
 }
 
