@@ -230,7 +230,7 @@ fn proven_anchor(a: usize, procs: u32, seed: u64, want: i64) -> opt::OptResult {
 /// nodes), so the clock only ever shortens the stage.
 #[test]
 fn the_root_stage_stops_at_its_deadline() {
-    use resched::opt::exact_fit::{at_root, ROOT_NODES};
+    use resched::opt::exact_fit::at_root;
     use std::time::Instant;
     let (inst, sc) = generate::anchor_rigid(40, 8, 4);
     let prob = problem::build(&inst, &sc).unwrap();
@@ -245,7 +245,7 @@ fn the_root_stage_stops_at_its_deadline() {
         },
         lb,
         116,
-        ROOT_NODES,
+        exact_fit::Budget::ROOT,
         Some(Instant::now()),
         |x| x,
     );
@@ -370,15 +370,18 @@ fn the_job_energy_question_proves_an_anchor() {
         },
         104,
         106,
-        exact_fit::ROOT_NODES,
+        exact_fit::Budget::ROOT,
         None,
         |x| x,
     );
-    // Then, one step below the incumbent 106 given here, the bounded-slack question at 105
-    // (306 nodes) answers for a relaxation only (jobs the LP weighs 0 are left out): the bound
-    // stays 105.
-    assert_eq!((root.lower_bound, root.nodes), (105, 201 + 306));
-    assert!(root.schedule.is_none());
+    // Then, one step below the incumbent 106 given here, the job energy's bounded-slack
+    // question at 105 (306 nodes) answers for a relaxation only (jobs the LP weighs 0 are left
+    // out), and the identity's (at most 16·105 − W = 151 processor-time idle) finds a schedule
+    // of makespan 105 (668 nodes): OPT = 105 at the root.
+    assert_eq!((root.lower_bound, root.nodes), (105, 201 + 306 + 668));
+    let schedule = root.schedule.expect("a schedule at 105");
+    assert_eq!(schedule.makespan, 105);
+    assert_eq!(checked(&inst, &sc, &schedule), Time::from_int(105));
 }
 
 /// The whole solve on the two anchors the job-energy question proves (rigid P = 16, A = 30,
@@ -486,15 +489,15 @@ fn the_bounded_slack_question_raises_an_anchor_bound() {
 /// The whole solve on anchors the bounded-slack question proves: rigid P = 16 and 32, A = 25,
 /// seed 2004 (the job energy's bound 104, W*·104 above the energy; the question at 104 is
 /// infeasible in 312,030 and 206,275 nodes, so OPT = 105, the greedy makespan) and P = 16,
-/// A = 50, seed 4 (infeasible at 162, then the search finds 163). Node budgets decide, not
-/// the clock.
+/// A = 50, seed 4 (infeasible at 162, then the identity's question at 163 finds a schedule,
+/// 2,022 nodes more). Node budgets decide, not the clock.
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release only: run with --release")]
 fn the_bounded_slack_anchors_are_proven() {
     for (a, procs, seed, want, fit_nodes) in [
         (25usize, 16u32, 2004u64, 105i64, 312_030u64),
         (25, 32, 2004, 105, 206_275),
-        (50, 16, 4, 163, 89_821),
+        (50, 16, 4, 163, 89_821 + 2_022),
     ] {
         let r = proven_anchor(a, procs, seed, want);
         let ctx = format!("A = {a}, P = {procs}, seed {seed}");

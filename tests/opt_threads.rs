@@ -20,32 +20,14 @@ fn run(inst: &Instance, sc: &Scenario, threads: usize, nodes: Option<u64>) -> op
 }
 
 /// Instances the search proves in well under a second, with OPT above the root bound (so the
-/// search, not the root, decides): seeded anchor rigid (A = 16 and 20, P = 8) and paper-model moldable
-/// (A = 12, P = 4) instances, with their optima as proven by one thread (exact values).
+/// search, not the root, decides): seeded paper-model moldable instances (A = 12, P = 4), with
+/// their optima as proven by one thread (exact values). No rigid anchor of these sizes is
+/// left to the search: the root stage's bounded-slack question of the identity decides every
+/// one of seeds 0–399 at A = 16, P = 8, 0–9 at A = 20, P = 8, and 0–59 at A = 20, P = 16 (the
+/// two-thread agreement on rigid anchors is `opt_packing`'s).
 fn cases() -> Vec<(String, Instance, Scenario, Time)> {
     let q = |n, d| Time::new(n, d).unwrap();
     let mut v = Vec::new();
-    // Chosen where the root bound (with the lane and energy bounds) is still below OPT.
-    // Seed 7 (A = 16, OPT 26) left: its F_4 energy is exactly 32·25, and the zero-slack stage
-    // (`opt::exact_fit`) proves 25 infeasible at the root; seed 6 (A = 16, OPT 41) left: the
-    // job energy (`opt::bounds::JobEnergy`) proves 41 at the root; seed 10 (A = 16, OPT 17)
-    // left: the job energy is exactly met at 16, and the zero-slack stage proves 16 infeasible;
-    // seed 29 (A = 16, OPT 51) left: the job energy's bounded-slack question proves 50
-    // infeasible at the root.
-    for (attempts, seed, opt) in [
-        (16usize, 56u64, 59),
-        (16, 156, 54),
-        (20, 1, 68),
-        (20, 2, 56),
-    ] {
-        let (inst, sc) = generate::anchor_rigid(attempts, 8, seed);
-        v.push((
-            format!("rigid A={attempts} P=8 seed {seed}"),
-            inst,
-            sc,
-            Time::from_int(opt),
-        ));
-    }
     // Seed 0 (731/12) left: the exact chain areas and the area budget prove it at the root.
     for (seed, opt) in [(2u64, q(115, 4)), (5, q(197, 8)), (8, q(51, 2))] {
         let (inst, sc) = generate::paper_moldable(12, 4, 20, seed).unwrap();

@@ -23,8 +23,8 @@
 //! fills T − t must start now. These node bounds halve the nodes of the two anchor questions
 //! against the chain and F_1..F_3 bounds alone. The
 //! state (per job: attempts left, remainder of the running one) determines t (the F-area done
-//! is F(P)·t), so a failed state is remembered in a table (cleared at a size limit). Jobs with
-//! the same (F-width, width, duration) are interchangeable: the state is keyed by their sorted
+//! is F(P)·t), so a failed state is remembered in a table of bounded size. Jobs with the same
+//! (F-width, width, duration) are interchangeable: the state is keyed by their sorted
 //! (left, remainder) pairs, and among idle ones with the same attempts left the first c are
 //! started, never another c of them.
 //!
@@ -39,7 +39,10 @@
 //! F-area of exactly S = W*·T − E in [0, T), so the search also branches on fills that leave
 //! capacity idle until the next end, and cuts a branch once its idle area exceeds S. With a
 //! small S (a fractional configuration LP a unit below T) this decides what the bound alone
-//! cannot: [`at_root`] asks it when the incumbent is at most two steps above the bound.
+//! cannot: [`at_root`] asks it when the incumbent is at most two steps above the bound. The
+//! same question of the identity weights ([`ExactFit::rigid_slack`]: at most F(P)·T − E
+//! processor-time idle) is asked after it: it decides instances that have no job energy, and
+//! others whose job energy's question runs out of nodes.
 //!
 //! Limits: a node budget (so that answers are the same on every machine), a table size, and
 //! in [`at_root`] the caller's deadline (so that the stage never outlasts the time limit of
@@ -47,10 +50,7 @@
 use super::bounds::fekete_schepers;
 use super::greedy::{IntAttempt, IntSchedule};
 use super::problem::{Int, IntProblem};
-use super::search::MixHasher;
 use num_integer::Integer;
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::time::Instant;
 
 /// One job of the question: a chain of `attempts` attempts of `dur`, F-width `width`, `procs`
@@ -101,7 +101,7 @@ pub enum Answer {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FitStats {
     pub nodes: u64,
-    /// Failed states remembered at the end (the table is cleared when full).
+    /// Failed states remembered at the end (both generations of the table, [`super::memo`]).
     pub memo: usize,
     /// Deepest event reached.
     pub max_depth: usize,
@@ -122,12 +122,37 @@ impl ExactFit {
         capacity: Int,
         horizon: Int,
     ) -> Option<ExactFit> {
+        Self::per_width(prob, weight, capacity, horizon, false)
+    }
+
+    /// [`ExactFit::rigid`] when the F-energy E falls short of `capacity · horizon`: the
+    /// bounded-slack question (see [`ExactFit::job_weighted_slack`]) of the per-width weights;
+    /// `None` as for [`ExactFit::rigid`], or when E exceeds `capacity · horizon`. With the
+    /// identity weights (F(p) = p) the idle area allowed is the processor-time the schedule
+    /// leaves idle in [0, T), and nothing is relaxed.
+    pub fn rigid_slack(
+        prob: &IntProblem,
+        weight: &[Int],
+        capacity: Int,
+        horizon: Int,
+    ) -> Option<ExactFit> {
+        Self::per_width(prob, weight, capacity, horizon, true)
+    }
+
+    /// The per-width question, with `slack` or without (see the two above).
+    fn per_width(
+        prob: &IntProblem,
+        weight: &[Int],
+        capacity: Int,
+        horizon: Int,
+        slack: bool,
+    ) -> Option<ExactFit> {
         Self::weighted(
             prob,
             |_, procs| weight.get(procs as usize).copied(),
             capacity,
             horizon,
-            false,
+            slack,
         )
     }
 
@@ -366,10 +391,9 @@ struct Dfs<'a> {
     /// The reduced F-widths, for the clique bound.
     widths: Vec<Int>,
     /// Failed states, each with the least idle F-area it failed with.
-    memo: HashMap<Box<[u32]>, Int, BuildHasherDefault<MixHasher>>,
+    memo: crate::opt::memo::Memo<u32, Int>,
     /// The idle F-area spent so far (at most the question's slack).
     idle: Int,
-    memo_limit: usize,
     /// The state key of the current node (reused: lookups allocate nothing).
     key: Vec<u32>,
     /// Scratch of the bounds: per chain, the time its remaining work needs.
@@ -410,9 +434,8 @@ impl<'a> Dfs<'a> {
             t: 0,
             energies,
             widths: fit.chains.iter().map(|c| c.width).collect(),
-            memo: HashMap::default(),
+            memo: crate::opt::memo::Memo::new(memo_limit),
             idle: 0,
-            memo_limit,
             key: Vec::with_capacity(n),
             need: vec![0; n],
             path: Vec::new(),
@@ -480,24 +503,15 @@ impl<'a> Dfs<'a> {
         if self
             .memo
             .get(self.key.as_slice())
-            .is_some_and(|&idle| idle <= self.idle)
+            .is_some_and(|idle| idle <= self.idle)
         {
             return Step::Fail;
         }
         let step = self.branch(depth);
         if let Step::Fail = step {
-            if self.memo.len() >= self.memo_limit {
-                self.memo.clear();
-            }
-            if self.memo_limit > 0 {
-                // The branch restored the state: the key is this node's again.
-                self.make_key();
-                let idle = self.idle;
-                self.memo
-                    .entry(self.key.as_slice().into())
-                    .and_modify(|i| *i = (*i).min(idle))
-                    .or_insert(idle);
-            }
+            // The branch restored the state: the key is this node's again.
+            self.make_key();
+            self.memo.insert(self.key.as_slice(), self.idle, Int::min);
         }
         step
     }
@@ -665,12 +679,20 @@ fn fills_of(
 /// decided (the `opt` bench measures the cost of a node).
 pub const ROOT_NODES: u64 = 5_000_000;
 
-/// Node budget of the bounded-slack question of [`at_root`] (within [`ROOT_NODES`]).
+/// Node budget of the bounded-slack questions of [`at_root`] before the search (apart from
+/// [`ROOT_NODES`]): small, so that a question it cannot decide leaves the search most of the
+/// time limit.
 pub const SLACK_NODES: u64 = 500_000;
 
-/// Failed states the root stage remembers before its table is cleared (≈ 150 bytes each for
-/// 30 jobs; seed 4 above keeps 1.25 M).
-pub const ROOT_MEMO: usize = 2_000_000;
+/// Node budget of the bounded-slack questions asked again after the search (the late stage of
+/// [`super::solve`], which the time limit bounds first): rigid P = 8, A = 30, seed 1001's
+/// identity question needs 7.1 M nodes, P = 32, A = 50, seed 1000's job energy question 5.1 M.
+pub const LATE_SLACK_NODES: u64 = 1 << 40;
+
+/// Failed states the root stage remembers at most (≈ 150 bytes each for 30 jobs): seed 4
+/// above keeps 1.25 M; P = 8, A = 30, seed 1001's identity question above keeps 3.2 M, and
+/// needs 2.2 times the nodes when the table holds 2 M.
+pub const ROOT_MEMO: usize = 4_000_000;
 
 /// What the root stage learned: a raised bound, or a schedule meeting it.
 #[derive(Debug, Clone, Default)]
@@ -690,6 +712,27 @@ pub struct Weights<'a> {
     pub per_width: &'a [super::bounds::Energy],
     /// The job energy of a rigid instance ([`super::bounds::JobEnergy::best`]), if any.
     pub per_job: Option<&'a super::bounds::JobEnergy>,
+}
+
+/// The node budgets of [`at_root`]: `nodes` for the whole stage, `slack_nodes` (apart) for
+/// its bounded-slack questions.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    pub nodes: u64,
+    pub slack_nodes: u64,
+}
+
+impl Budget {
+    /// The root stage before the search: [`ROOT_NODES`] and [`SLACK_NODES`].
+    pub const ROOT: Budget = Budget {
+        nodes: ROOT_NODES,
+        slack_nodes: SLACK_NODES,
+    };
+    /// The late stage after the search: [`ROOT_NODES`] and [`LATE_SLACK_NODES`].
+    pub const LATE: Budget = Budget {
+        nodes: ROOT_NODES,
+        slack_nodes: LATE_SLACK_NODES,
+    };
 }
 
 /// What an answer of the root stage leads to.
@@ -720,17 +763,18 @@ fn settle(answer: Answer, out: &mut RootFit) -> Settled {
 /// (`weights`: the per-width ones, the identity first, then the job energy, whose weights come
 /// from the configuration LP's prices and so can meet an integral LP optimum exactly) is met
 /// exactly at `lb`, decide the zero-slack question; when none is, and the incumbent is at most
-/// two steps above `lb`, the job energy's bounded-slack question (at most [`SLACK_NODES`]
-/// nodes over the stage). Infeasible raises the bound to the next
+/// two steps above `lb`, the bounded-slack questions of the job energy, then of the identity
+/// (at most `budget.slack_nodes` over the stage: [`Budget::ROOT`] before the search,
+/// [`Budget::LATE`] after it). Infeasible raises the bound to the next
 /// reachable makespan above `lb` (`round`: the lattice of [`super::lattice`]), where another
 /// energy may be met exactly; a schedule ends the stage; a relaxed "feasible" moves on to the
-/// next energy; an unknown answer stops (the node `budget`, or the `deadline`).
+/// next energy; an unknown answer stops (the node `budget.nodes`, or the `deadline`).
 pub fn at_root(
     prob: &IntProblem,
     weights: Weights<'_>,
     mut lb: Int,
     incumbent: Int,
-    budget: u64,
+    budget: Budget,
     deadline: Option<Instant>,
     round: impl Fn(Int) -> Int,
 ) -> RootFit {
@@ -749,7 +793,7 @@ pub fn at_root(
                 continue;
             };
             let (answer, stats) =
-                fit.decide_until(budget.saturating_sub(out.nodes), ROOT_MEMO, deadline);
+                fit.decide_until(budget.nodes.saturating_sub(out.nodes), ROOT_MEMO, deadline);
             out.nodes += stats.nodes;
             match settle(answer, &mut out) {
                 Settled::Raise => {
@@ -765,21 +809,31 @@ pub fn at_root(
         // schedule found is optimal, infeasible raises the bound (at the last step, to the
         // incumbent). Its nodes are limited apart, so that a question it cannot decide leaves
         // the search most of the time limit.
-        let slack_fit = weights
+        let near = round(round(lb + 1) + 1) >= incumbent;
+        let slack_fits = weights
             .per_job
-            .filter(|_| slack_nodes < SLACK_NODES && round(round(lb + 1) + 1) >= incumbent)
             .and_then(|je| ExactFit::job_weighted_slack(prob, &je.weight, je.capacity, lb))
-            .filter(|f| f.slack() > 0);
-        if let Some(fit) = slack_fit {
-            let left = budget
-                .saturating_sub(out.nodes)
-                .min(SLACK_NODES - slack_nodes);
+            .into_iter()
+            .chain(
+                (weights.per_width.first())
+                    .and_then(|e| ExactFit::rigid_slack(prob, &e.weight, e.capacity, lb)),
+            )
+            .filter(|f| near && f.slack() > 0);
+        for fit in slack_fits {
+            if slack_nodes >= budget.slack_nodes {
+                break;
+            }
+            let left = budget.slack_nodes - slack_nodes;
             let (answer, stats) = fit.decide_until(left, ROOT_MEMO, deadline);
             out.nodes += stats.nodes;
             slack_nodes += stats.nodes;
-            if let Settled::Raise = settle(answer, &mut out) {
-                lb = round(lb + 1);
-                continue 'raise;
+            match settle(answer, &mut out) {
+                Settled::Raise => {
+                    lb = round(lb + 1);
+                    continue 'raise;
+                }
+                Settled::Found | Settled::Open { unknown: true } => break 'raise,
+                Settled::Open { unknown: false } => continue,
             }
         }
         break;

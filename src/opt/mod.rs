@@ -44,6 +44,7 @@ pub mod ilp;
 pub mod improve;
 pub mod lanes;
 pub mod lattice;
+mod memo;
 pub mod packing;
 pub mod problem;
 pub mod search;
@@ -99,8 +100,8 @@ pub struct OptConfig {
     pub time_limit: Duration,
     /// Node budget of the search (None: unlimited).
     pub node_limit: Option<u64>,
-    /// Entries of the search's transposition table before it is cleared (0 disables it);
-    /// the default 10^6 keeps it under ~200 MB for 15 jobs.
+    /// Entries the search's transposition table holds at most (0 disables it; a full table
+    /// forgets its older half); the default 10^6 keeps it under ~200 MB for 15 jobs.
     pub memo_limit: usize,
     /// The MILP solver of the ILP method (default: [`ilp::Backend::preferred`]).
     pub backend: ilp::Backend,

@@ -103,8 +103,6 @@
 use super::bounds::{self, ceil_div, Energy};
 use super::greedy::{IntAttempt, IntSchedule};
 use super::problem::{Int, IntProblem};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -186,7 +184,7 @@ pub const MAX_JOBS: usize = 63;
 pub struct Limits {
     pub deadline: Option<Instant>,
     pub node_limit: Option<u64>,
-    /// Entries of the transposition table before it is cleared (0 disables it).
+    /// Entries the transposition table holds at most, in two generations (0 disables it).
     pub memo_limit: usize,
     /// A lower bound proven before the search (e.g. by [`super::exact_fit`]); the search's own
     /// root bound is raised to it.
@@ -210,46 +208,7 @@ pub struct Outcome {
     pub stopped: bool,
 }
 
-/// A small multiplicative hasher for the transposition tables' integer keys (this search's and
-/// [`super::exact_fit`]'s).
-#[derive(Default)]
-pub(crate) struct MixHasher(u64);
-
-impl Hasher for MixHasher {
-    /// The high half folded in: a multiplication mixes upwards only, and the table indexes
-    /// by the low bits.
-    fn finish(&self) -> u64 {
-        self.0 ^ (self.0 >> 32)
-    }
-    /// A key slice arrives here as one byte string (`u64::hash_slice` writes the slice's
-    /// bytes at once): mixed a word at a time, as `write_u64` would mix each element.
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(w);
-            self.write_u64(u64::from_ne_bytes(b));
-        }
-        for &b in words.remainder() {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-}
-
-type Memo = HashMap<Box<[u64]>, Int, BuildHasherDefault<MixHasher>>;
-
-/// Entries of the transposition table at which it reserves room for the rest of its limit
-/// (at most [`MEMO_RESERVE`] entries).
-const MEMO_GROWN: usize = 1 << 16;
-
-/// The most entries reserved at once.
-const MEMO_RESERVE: usize = 1 << 20;
+type Memo = crate::opt::memo::Memo<u64, Int>;
 
 /// Horizon above which the memo is off (the key packs relative ends in 37 bits).
 const MEMO_MAX_HORIZON: Int = 1 << 37;
@@ -534,7 +493,8 @@ impl<'a> Search<'a> {
         let root_lb = root_lb.max(limits.lower_bound);
         let root_lb = lattice.as_ref().map_or(root_lb, |l| l.round_up(root_lb));
         let horizon = start.makespan;
-        let use_memo = limits.memo_limit > 0 && horizon < MEMO_MAX_HORIZON;
+        let memo_limit = limits.memo_limit;
+        let use_memo = memo_limit > 0 && horizon < MEMO_MAX_HORIZON;
         Search {
             prob,
             n,
@@ -566,7 +526,7 @@ impl<'a> Search<'a> {
             order,
             rng: 0,
             shared,
-            memo: Memo::default(),
+            memo: Memo::new(memo_limit),
             use_memo,
             key_buf: Vec::with_capacity(n + 2),
             child_lists: Vec::new(),
@@ -1087,7 +1047,7 @@ impl Search<'_> {
         let mut key: Option<Box<[u64]>> = None;
         if self.use_memo {
             self.make_key();
-            if let Some(&v) = self.memo.get(&self.key_buf[..]) {
+            if let Some(v) = self.memo.get(&self.key_buf[..]) {
                 if self.t + v >= self.ub() {
                     self.memo_hits += 1;
                     return;
@@ -1190,18 +1150,8 @@ impl Search<'_> {
             }
         }
         if let Some(k) = key {
-            if self.memo.len() >= self.limits.memo_limit {
-                self.memo.clear();
-            } else if self.memo.len() == MEMO_GROWN {
-                // A search this long usually fills the table: grow it once to its limit
-                // rather than rehash every key (each behind a pointer) at every doubling.
-                // Failing to reserve is harmless: the table then grows as before.
-                let more = self.limits.memo_limit.min(MEMO_RESERVE) - MEMO_GROWN;
-                let _ = self.memo.try_reserve(more);
-            }
             let v = self.ub() - self.t;
-            let e = self.memo.entry(k).or_insert(v);
-            *e = (*e).max(v);
+            self.memo.insert(k, v, Int::max);
         }
     }
 }

@@ -35,10 +35,10 @@ pub struct Args {
     /// Node budget of the search (default: none, the time limit alone).
     #[arg(long, value_name = "N")]
     pub node_limit: Option<u64>,
-    /// Entries of the search's transposition table before it is cleared, 0..=10^9 (0: none).
-    /// An entry takes about 200 bytes on 15 jobs, more on more jobs; a proof that runs for
-    /// minutes may need 10^7 or more, since a full table is cleared and the search then
-    /// meets again what it had already refuted.
+    /// Entries the search's transposition table holds at most, 0..=10^9 (0: none). An entry
+    /// takes about 200 bytes on 15 jobs, more on more jobs; a proof that runs for minutes may
+    /// need 10^7 or more, since a full table forgets its older half and the search then meets
+    /// again what it had refuted there.
     #[arg(long, default_value_t = OptConfig::default().memo_limit, value_name = "N")]
     pub memo_limit: usize,
     /// Threads of the exact search, 1..=64 (a portfolio of differently ordered searches sharing
