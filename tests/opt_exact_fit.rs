@@ -508,3 +508,32 @@ fn the_bounded_slack_anchors_are_proven() {
         );
     }
 }
+
+/// The late stage of a limit above 10 s: rigid P = 8, A = 30, seed 1001 (OPT 72, root bound
+/// 71, one unit of idle processor-time) stays open after the search's half of the limit, and
+/// the identity's bounded-slack question at 71 is infeasible (7.1 M nodes), which proves 72.
+/// Decided by the clock, so only in the slow tier and with a limit well above what it needs.
+#[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow tier: .ci/run runs it")]
+fn the_late_stage_proves_what_the_search_leaves_open() {
+    let (inst, sc) = generate::anchor_rigid(30, 8, 1001);
+    let cfg = OptConfig {
+        time_limit: Duration::from_secs(60),
+        ..OptConfig::with_method(Method::Search)
+    };
+    let r = opt::solve(&inst, &sc, &cfg).unwrap();
+    assert!(
+        r.is_optimal(),
+        "best {} bound {}",
+        r.makespan,
+        r.lower_bound()
+    );
+    assert_eq!(r.makespan, Time::from_int(72));
+    assert_eq!(r.stats.root_lower_bound, Time::from_int(71));
+    assert!(
+        r.stats.fit_nodes > 7_000_000,
+        "{} fit nodes",
+        r.stats.fit_nodes
+    );
+    assert_eq!(check::check(&inst, &sc, &r.schedule).unwrap(), r.makespan);
+}

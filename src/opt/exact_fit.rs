@@ -101,7 +101,7 @@ pub enum Answer {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FitStats {
     pub nodes: u64,
-    /// Failed states remembered at the end (both generations of the table, [`super::memo`]).
+    /// Failed states remembered at the end (both generations of the table).
     pub memo: usize,
     /// Deepest event reached.
     pub max_depth: usize,
@@ -759,6 +759,12 @@ fn settle(answer: Answer, out: &mut RootFit) -> Settled {
     }
 }
 
+/// True when `incumbent` is at most two reachable makespans above `lb` (`round`: the next
+/// reachable makespan at or above a value): where the bounded-slack questions are asked.
+pub fn near_bound(lb: Int, incumbent: Int, round: impl Fn(Int) -> Int) -> bool {
+    round(round(lb + 1) + 1) >= incumbent
+}
+
 /// The root stage: while the bound `lb` is below the incumbent's makespan and some energy
 /// (`weights`: the per-width ones, the identity first, then the job energy, whose weights come
 /// from the configuration LP's prices and so can meet an integral LP optimum exactly) is met
@@ -809,7 +815,7 @@ pub fn at_root(
         // schedule found is optimal, infeasible raises the bound (at the last step, to the
         // incumbent). Its nodes are limited apart, so that a question it cannot decide leaves
         // the search most of the time limit.
-        let near = round(round(lb + 1) + 1) >= incumbent;
+        let near = near_bound(lb, incumbent, &round);
         let slack_fits = weights
             .per_job
             .and_then(|je| ExactFit::job_weighted_slack(prob, &je.weight, je.capacity, lb))

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
-/// A small multiplicative hasher for the transposition tables' integer keys .
+/// A small multiplicative hasher for the transposition tables' integer keys.
 #[derive(Default)]
 pub(crate) struct MixHasher(u64);
 

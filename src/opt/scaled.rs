@@ -198,9 +198,11 @@ pub(crate) fn solve_scaled(
         // When the late bounded-slack questions may be asked (a rigid instance whose
         // incumbent is within two steps of the bound), the search stops at its share of it.
         // Not under a node limit: its answers would then depend on the clock.
-        let round = |x| lattice::Lattice::round_bound(&prob, greedy.makespan, x);
-        let late =
-            rigid && cfg.node_limit.is_none() && round(round(root_lb + 1) + 1) >= greedy.makespan;
+        let late = rigid
+            && cfg.node_limit.is_none()
+            && exact_fit::near_bound(root_lb, greedy.makespan, |x| {
+                lattice::Lattice::round_bound(&prob, greedy.makespan, x)
+            });
         let search_time = if late {
             cfg.time_limit.min(SEARCH_FIRST).max(cfg.time_limit / 2)
         } else {
