@@ -318,6 +318,20 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    // The node rate of the exact fill alone: the identity's bounded-slack question of rigid
+    // P = 8, A = 30, seed 1001 at 71 (infeasible after 7.1 M nodes), cut at a fixed number of
+    // nodes, so the same tree whatever the machine.
+    let (inst, sc) = generate::anchor_rigid(30, 8, 1001);
+    if let Ok(prob) = opt::problem::build(&inst, &sc) {
+        let ids: Vec<i64> = (0..=i64::from(prob.procs)).collect();
+        let question =
+            opt::exact_fit::ExactFit::rigid_slack(&prob, &ids, i64::from(prob.procs), 71);
+        if let Some(fit) = question {
+            g.bench_function("fit_nodes1M_rigid_A30_P8", |b| {
+                b.iter(|| fit.decide(1_000_000, opt::exact_fit::ROOT_MEMO).1.nodes)
+            });
+        }
+    }
     let (inst, sc) = generate::anchor_moldable(8, 4, 0);
     g.bench_function("search_moldable_A8_P4", |b| {
         b.iter(|| {

@@ -47,7 +47,7 @@
 //! Limits: a node budget (so that answers are the same on every machine), a table size, and
 //! in [`at_root`] the caller's deadline (so that the stage never outlasts the time limit of
 //! [`super::solve`]); out of budget or time the answer is [`Answer::Unknown`].
-use super::bounds::fekete_schepers;
+use super::bounds::{fekete_schepers, FixedClique};
 use super::greedy::{IntAttempt, IntSchedule};
 use super::problem::{Int, IntProblem};
 use num_integer::Integer;
@@ -386,10 +386,11 @@ struct Dfs<'a> {
     rem: Vec<Int>,
     t: Int,
     /// The node bounds: F_k of the reduced F-widths (distinct ones, k = 1..=min(cap, 16)),
-    /// and F_k(cap).
-    energies: Vec<(Vec<Int>, Int)>,
-    /// The reduced F-widths, for the clique bound.
-    widths: Vec<Int>,
+    /// one row of `chains.len()` per k, and F_k(cap) per row.
+    energies: Vec<Int>,
+    energy_caps: Vec<Int>,
+    /// The clique bound of the reduced F-widths.
+    clique: FixedClique,
     /// Failed states, each with the least idle F-area it failed with.
     memo: crate::opt::memo::Memo<u32, Int>,
     /// The idle F-area spent so far (at most the question's slack).
@@ -400,6 +401,8 @@ struct Dfs<'a> {
     need: Vec<Int>,
     /// Starts on the current branch: (chain, attempt number, start).
     path: Vec<(usize, u32, Int)>,
+    /// Per depth: the buffers of [`Dfs::branch`], reused by every node at that depth.
+    levels: Vec<Level>,
     nodes: u64,
     budget: u64,
     /// Checked every [`CLOCK_EVERY`] nodes.
@@ -410,35 +413,54 @@ struct Dfs<'a> {
 /// Nodes between two reads of the clock.
 const CLOCK_EVERY: u64 = 4096;
 
+/// The buffers one node of [`Dfs::branch`] fills: a node's children are generated into them
+/// and they are handed to the next node at the same depth, so that no node allocates.
+#[derive(Default)]
+struct Level {
+    groups: Vec<(usize, usize, bool)>,
+    /// The fills, one after another: (group, count) pairs, the i-th fill ending at `ends[i]`.
+    fills: Vec<(usize, usize)>,
+    ends: Vec<usize>,
+    /// The fill being built by [`fills_of`].
+    cur: Vec<(usize, usize)>,
+    /// The remainders before a child, restored after it.
+    saved: Vec<Int>,
+}
+
 impl<'a> Dfs<'a> {
     fn new(fit: &'a ExactFit, budget: u64, memo_limit: usize) -> Dfs<'a> {
-        let mut energies: Vec<(Vec<Int>, Int)> = Vec::new();
+        let n = fit.chains.len();
+        let (mut energies, mut energy_caps): (Vec<Int>, Vec<Int>) = (Vec::new(), Vec::new());
         if fit.cap >= 2 {
             for k in 1..=fit.cap.min(super::bounds::MAX_DFF_K) {
                 let f = fekete_schepers(fit.cap, k);
                 let w: Vec<Int> = fit.chains.iter().map(|c| f[c.width as usize]).collect();
                 // The same transform up to a factor adds nothing.
-                let seen = energies
-                    .iter()
-                    .any(|(v, c)| v.iter().zip(&w).all(|(a, b)| a * (k * fit.cap) == b * c));
+                let seen = energy_caps.iter().enumerate().any(|(r, c)| {
+                    let row = &energies[r * n..(r + 1) * n];
+                    row.iter().zip(&w).all(|(a, b)| a * (k * fit.cap) == b * c)
+                });
                 if !seen {
-                    energies.push((w, k * fit.cap));
+                    energies.extend(w);
+                    energy_caps.push(k * fit.cap);
                 }
             }
         }
-        let n = fit.chains.len();
+        let widths: Vec<Int> = fit.chains.iter().map(|c| c.width).collect();
         Dfs {
             fit,
             left: fit.chains.iter().map(|c| c.attempts).collect(),
             rem: vec![0; n],
             t: 0,
             energies,
-            widths: fit.chains.iter().map(|c| c.width).collect(),
-            memo: crate::opt::memo::Memo::new(memo_limit),
+            energy_caps,
+            clique: FixedClique::new(&widths, fit.cap),
+            memo: crate::opt::memo::Memo::new(memo_limit, n),
             idle: 0,
             key: Vec::with_capacity(n),
             need: vec![0; n],
             path: Vec::new(),
+            levels: Vec::new(),
             nodes: 0,
             budget,
             deadline: None,
@@ -458,11 +480,13 @@ impl<'a> Dfs<'a> {
             }
         }
         let need = &self.need;
-        let energies_fit = self.energies.iter().all(|(w, cap)| {
-            let e: Int = w.iter().zip(need).map(|(a, b)| a * b).sum();
+        let n = need.len();
+        let energies_fit = self.energy_caps.iter().enumerate().all(|(r, cap)| {
+            let row = &self.energies[r * n..(r + 1) * n];
+            let e: Int = row.iter().zip(need).map(|(a, b)| a * b).sum();
             e <= cap * span
         });
-        energies_fit && super::bounds::clique(&self.widths, need, self.fit.cap) <= span
+        energies_fit && self.clique.bound(need) <= span
     }
 
     /// The canonical state into `self.key`: per class, its members' (left, remainder) pairs in
@@ -500,27 +524,29 @@ impl<'a> Dfs<'a> {
             return Step::Fail;
         }
         self.make_key();
+        let hash = self.memo.hash(&self.key);
         if self
             .memo
-            .get(self.key.as_slice())
+            .get_hashed(hash, &self.key)
             .is_some_and(|idle| idle <= self.idle)
         {
             return Step::Fail;
         }
         let step = self.branch(depth);
         if let Step::Fail = step {
-            // The branch restored the state: the key is this node's again.
+            // The branch restored the state: the key (and its hash) is this node's again.
             self.make_key();
-            self.memo.insert(self.key.as_slice(), self.idle, Int::min);
+            self.memo
+                .insert_hashed(hash, &self.key, self.idle, Int::min);
         }
         step
     }
 
     /// The groups of idle chains that may start now: (first chain, members, forced), members
     /// sharing class and attempts left (interchangeable), in chain order (widest first).
-    fn groups(&self) -> Vec<(usize, usize, bool)> {
+    fn groups(&self, out: &mut Vec<(usize, usize, bool)>) {
         let span = self.fit.horizon - self.t;
-        let mut out: Vec<(usize, usize, bool)> = Vec::new();
+        out.clear();
         for i in 0..self.fit.chains.len() {
             if self.rem[i] > 0 || self.left[i] == 0 {
                 continue;
@@ -536,7 +562,6 @@ impl<'a> Dfs<'a> {
                 None => out.push((i, 1, forced)),
             }
         }
-        out
     }
 
     /// Starts `c` attempts of group `first`'s class and count (its first c idle members: they
@@ -544,11 +569,12 @@ impl<'a> Dfs<'a> {
     fn start(&mut self, first: usize, c: usize) {
         let (class, left) = (self.fit.class[first], self.left[first]);
         let mut started = 0;
+        // A class is a run of adjacent chains (they are sorted by its key).
         for i in first..self.fit.chains.len() {
-            if started == c {
+            if started == c || self.fit.class[i] != class {
                 break;
             }
-            if self.rem[i] == 0 && self.fit.class[i] == class && self.left[i] == left {
+            if self.rem[i] == 0 && self.left[i] == left {
                 let chain = &self.fit.chains[i];
                 self.path.push((i, chain.attempts - left + 1, self.t));
                 self.left[i] -= 1;
@@ -568,49 +594,70 @@ impl<'a> Dfs<'a> {
                 .map(|i| self.fit.chains[i].width)
                 .sum::<Int>();
         let room = self.fit.procs - running.map(|i| self.fit.chains[i].procs).sum::<Int>();
-        let groups = self.groups();
-        let mut fills = Vec::new();
+        if self.levels.len() <= depth {
+            self.levels.resize_with(depth + 1, Level::default);
+        }
+        let mut lv = std::mem::take(&mut self.levels[depth]);
+        let step = self.children(depth, free, room, &mut lv);
+        self.levels[depth] = lv;
+        step
+    }
+
+    /// [`Dfs::branch`] with the buffers of its depth.
+    fn children(&mut self, depth: usize, free: Int, room: Int, lv: &mut Level) -> Step {
+        self.groups(&mut lv.groups);
+        lv.fills.clear();
+        lv.ends.clear();
         // Each unit of time the fill leaves idle costs at least the capacity left unfilled.
         let spare = self.fit.slack - self.idle;
-        fills_of(
-            &self.fit.chains,
-            &groups,
-            0,
-            free,
-            room,
+        let mut out = Fills {
+            chains: &self.fit.chains,
+            groups: &lv.groups,
             spare,
-            &mut Vec::new(),
-            &mut fills,
-        );
-        let (saved, t0, idle0) = (self.rem.clone(), self.t, self.idle);
-        for fill in fills {
-            let path_len = self.path.len();
+            cur: &mut lv.cur,
+            fills: &mut lv.fills,
+            ends: &mut lv.ends,
+        };
+        out.fills_of(0, free, room);
+        lv.saved.clear();
+        lv.saved.extend_from_slice(&self.rem);
+        let (t0, idle0) = (self.t, self.idle);
+        // The next end of what runs now; a fill's own attempts may end sooner.
+        let running_end = lv.saved.iter().copied().filter(|&r| r > 0).min();
+        for f in 0..lv.ends.len() {
+            let fill = &lv.fills[if f == 0 { 0 } else { lv.ends[f - 1] }..lv.ends[f]];
             let mut unfilled = free;
-            for &(g, c) in &fill {
-                unfilled -= self.fit.chains[groups[g].0].width * c as Int;
-                self.start(groups[g].0, c);
+            let mut next_end = running_end;
+            for &(g, c) in fill {
+                let chain = &self.fit.chains[lv.groups[g].0];
+                unfilled -= chain.width * c as Int;
+                if chain.dur > 0 {
+                    next_end = Some(next_end.map_or(chain.dur, |e| e.min(chain.dur)));
+                }
             }
             // Without slack the fill is nonempty (free > 0 at every node); with it, an empty
             // fill beside running attempts waits for the next end, and one with nothing
-            // running fails.
-            let dt = self.rem.iter().filter(|&&r| r > 0).min().copied();
-            let step = match dt {
-                Some(dt) if unfilled * dt <= spare => {
-                    for r in self.rem.iter_mut().filter(|r| **r > 0) {
-                        *r -= dt;
-                    }
-                    self.t += dt;
-                    self.idle += unfilled * dt;
-                    self.node(depth + 1)
-                }
-                _ => Step::Fail,
+            // running fails, as does one that would leave more idle than the slack allows
+            // (both before anything starts).
+            let Some(dt) = next_end.filter(|&dt| unfilled * dt <= spare) else {
+                continue;
             };
+            let path_len = self.path.len();
+            for &(g, c) in fill {
+                self.start(lv.groups[g].0, c);
+            }
+            for r in self.rem.iter_mut().filter(|r| **r > 0) {
+                *r -= dt;
+            }
+            self.t += dt;
+            self.idle += unfilled * dt;
+            let step = self.node(depth + 1);
             if !matches!(step, Step::Fail) {
                 return step;
             }
             self.idle = idle0;
             self.t = t0;
-            self.rem.copy_from_slice(&saved);
+            self.rem.copy_from_slice(&lv.saved);
             while self.path.len() > path_len {
                 if let Some((i, _, _)) = self.path.pop() {
                     self.left[i] += 1;
@@ -622,53 +669,53 @@ impl<'a> Dfs<'a> {
 }
 
 /// Every choice of counts per group (forced groups: all members) whose F-widths sum to
-/// exactly `free` within `room` processors, or to at least `free − spare` (the idle F-capacity
-/// a fill may leave), in order: larger counts of the wider groups first.
-#[allow(clippy::too_many_arguments)]
-fn fills_of(
-    chains: &[Chain],
-    groups: &[(usize, usize, bool)],
-    g: usize,
-    free: Int,
-    room: Int,
+/// exactly the free capacity within the free processors, or to at least that capacity less
+/// `spare` (the idle F-capacity a fill may leave), in order: larger counts of the wider groups
+/// first.
+struct Fills<'b> {
+    chains: &'b [Chain],
+    groups: &'b [(usize, usize, bool)],
     spare: Int,
-    cur: &mut Vec<(usize, usize)>,
-    out: &mut Vec<Vec<(usize, usize)>>,
-) {
-    if free == 0 {
-        if groups[g..].iter().all(|gr| !gr.2) {
-            out.push(cur.clone());
-        }
-        return;
+    cur: &'b mut Vec<(usize, usize)>,
+    /// The fills found, one after another, the i-th ending at `ends[i]`.
+    fills: &'b mut Vec<(usize, usize)>,
+    ends: &'b mut Vec<usize>,
+}
+
+impl Fills<'_> {
+    fn push(&mut self) {
+        self.fills.extend_from_slice(self.cur);
+        self.ends.push(self.fills.len());
     }
-    let Some(&(first, size, forced)) = groups.get(g) else {
-        // Every group decided: an unfilled rest within the slack is a fill too.
-        if free <= spare {
-            out.push(cur.clone());
+
+    /// The fills of groups `g..` into `free` F-capacity and `room` processors.
+    fn fills_of(&mut self, g: usize, free: Int, room: Int) {
+        if free == 0 {
+            if self.groups[g..].iter().all(|gr| !gr.2) {
+                self.push();
+            }
+            return;
         }
-        return;
-    };
-    let (w, p) = (chains[first].width, chains[first].procs);
-    let most = size
-        .min((free / w) as usize)
-        .min((room / p.max(1)) as usize);
-    let least = if forced { size } else { 0 };
-    for c in (least..=most).rev() {
-        if c > 0 {
-            cur.push((g, c));
-        }
-        fills_of(
-            chains,
-            groups,
-            g + 1,
-            free - w * c as Int,
-            room - p * c as Int,
-            spare,
-            cur,
-            out,
-        );
-        if c > 0 {
-            cur.pop();
+        let Some(&(first, size, forced)) = self.groups.get(g) else {
+            // Every group decided: an unfilled rest within the slack is a fill too.
+            if free <= self.spare {
+                self.push();
+            }
+            return;
+        };
+        let (w, p) = (self.chains[first].width, self.chains[first].procs);
+        let most = size
+            .min((free / w) as usize)
+            .min((room / p.max(1)) as usize);
+        let least = if forced { size } else { 0 };
+        for c in (least..=most).rev() {
+            if c > 0 {
+                self.cur.push((g, c));
+            }
+            self.fills_of(g + 1, free - w * c as Int, room - p * c as Int);
+            if c > 0 {
+                self.cur.pop();
+            }
         }
     }
 }

@@ -7,8 +7,8 @@
 //! at most half the limit each keep them: when the young one is full it becomes the old one
 //! (the older is dropped), and an entry found in the old one moves back to the young one, so a
 //! state still being met survives every turn.
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use hashbrown::HashTable;
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 
 /// A small multiplicative hasher for the transposition tables' integer keys.
 #[derive(Default)]
@@ -41,60 +41,162 @@ impl Hasher for MixHasher {
     }
 }
 
-type Table<K, V> = HashMap<Box<[K]>, V, BuildHasherDefault<MixHasher>>;
-
 /// Entries of the young generation at which it reserves room for the rest of its half of the
 /// limit (at most [`RESERVE`] entries): a table this full usually fills, and growing it once
-/// spares the rehash of every key (each behind a pointer) at every doubling.
+/// spares the rehash of every key at every doubling.
 const GROWN: usize = 1 << 16;
 
 /// The most entries reserved at once.
 const RESERVE: usize = 1 << 20;
 
-/// A transposition table of at most `limit` entries over both generations.
+/// The hash of a key, as the tables index it.
+fn hash_of<K: Hash>(key: &[K]) -> u64 {
+    BuildHasherDefault::<MixHasher>::default().hash_one(key)
+}
+
+/// One generation: the keys side by side in one buffer (every key of a table has the same
+/// length), their values, and an index of entry numbers by hash. Clearing it frees nothing,
+/// so a turn costs no allocator work; an entry removed leaves its key in the buffer until the
+/// generation is cleared.
+struct Generation<K, V> {
+    keys: Vec<K>,
+    values: Vec<V>,
+    index: HashTable<usize>,
+}
+
+impl<K: Hash + Eq + Copy, V: Copy> Generation<K, V> {
+    fn new() -> Generation<K, V> {
+        Generation {
+            keys: Vec::new(),
+            values: Vec::new(),
+            index: HashTable::new(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    /// The entry number of `key` (of hash `hash`, `width` long).
+    fn find(&self, hash: u64, key: &[K], width: usize) -> Option<usize> {
+        let keys = &self.keys;
+        let found = self
+            .index
+            .find(hash, |&i| &keys[i * width..(i + 1) * width] == key);
+        found.copied()
+    }
+
+    /// Removes `key` from the index; its value, if it was there.
+    fn remove(&mut self, hash: u64, key: &[K], width: usize) -> Option<V> {
+        let keys = &self.keys;
+        let entry = self
+            .index
+            .find_entry(hash, |&i| &keys[i * width..(i + 1) * width] == key);
+        let (i, _) = entry.ok()?.remove();
+        Some(self.values[i])
+    }
+
+    /// Adds `key`, absent from the index.
+    fn push(&mut self, hash: u64, key: &[K], v: V, width: usize) {
+        let i = self.values.len();
+        self.keys.extend_from_slice(key);
+        self.values.push(v);
+        let keys = &self.keys;
+        self.index
+            .insert_unique(hash, i, |&j| hash_of(&keys[j * width..(j + 1) * width]));
+    }
+
+    /// Room for `additional` more entries; failing to reserve is harmless (the buffers then
+    /// grow by doubling).
+    fn reserve(&mut self, additional: usize, width: usize) {
+        let keys = &self.keys;
+        let hasher = |&j: &usize| hash_of(&keys[j * width..(j + 1) * width]);
+        let _ = self.index.try_reserve(additional, hasher);
+        let _ = self.keys.try_reserve(additional * width);
+        let _ = self.values.try_reserve(additional);
+    }
+
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.values.clear();
+        self.index.clear();
+    }
+}
+
+/// A transposition table of at most `limit` entries over both generations, of keys of one
+/// length.
 pub(crate) struct Memo<K, V> {
-    young: Table<K, V>,
-    old: Table<K, V>,
+    young: Generation<K, V>,
+    old: Generation<K, V>,
     /// The entries a generation holds at most: half the limit (the whole of a limit of 1).
     half: usize,
     /// False for a limit of 1: the full young generation is then dropped, not kept as old.
     keep_old: bool,
+    /// The length of every key (a key of another length is neither found nor kept: not
+    /// remembering a state is always sound).
+    width: usize,
 }
 
-impl<K: Hash + Eq, V: Copy> Memo<K, V> {
-    /// An empty table of at most `limit` entries (0: it keeps nothing).
-    pub(crate) fn new(limit: usize) -> Memo<K, V> {
+impl<K: Hash + Eq + Copy, V: Copy> Memo<K, V> {
+    /// An empty table of at most `limit` entries (0: it keeps nothing) of keys `width` long.
+    pub(crate) fn new(limit: usize, width: usize) -> Memo<K, V> {
         Memo {
-            young: Table::default(),
-            old: Table::default(),
+            young: Generation::new(),
+            old: Generation::new(),
             half: if limit == 1 { 1 } else { limit / 2 },
             keep_old: limit >= 2,
+            width,
         }
+    }
+
+    /// The hash of `key`, for [`Memo::get_hashed`] and [`Memo::insert_hashed`] (a node that
+    /// looks its state up and later stores it hashes it once).
+    pub(crate) fn hash(&self, key: &[K]) -> u64 {
+        hash_of(key)
     }
 
     /// The value stored for `key`; an old entry moves to the young generation.
+    #[cfg(test)]
     pub(crate) fn get(&mut self, key: &[K]) -> Option<V> {
-        if let Some(&v) = self.young.get(key) {
-            return Some(v);
+        self.get_hashed(hash_of(key), key)
+    }
+
+    /// The value stored for `key` (of hash `hash`, [`Memo::hash`]); an old entry moves to the
+    /// young generation.
+    pub(crate) fn get_hashed(&mut self, hash: u64, key: &[K]) -> Option<V> {
+        let w = self.width;
+        if key.len() != w {
+            return None;
         }
-        let (k, v) = self.old.remove_entry(key)?;
-        self.put(k, v);
+        if let Some(i) = self.young.find(hash, key, w) {
+            return Some(self.young.values[i]);
+        }
+        let v = self.old.remove(hash, key, w)?;
+        self.put(hash, key, v);
         Some(v)
     }
 
-    /// Stores `v` for `key`, or `keep(v, the value already there)`; the key is copied only
-    /// when it is new (a boxed key is moved in).
-    pub(crate) fn insert<B>(&mut self, key: B, v: V, keep: impl Fn(V, V) -> V)
-    where
-        B: AsRef<[K]> + Into<Box<[K]>>,
-    {
-        if let Some(e) = self.young.get_mut(key.as_ref()) {
+    /// Stores `v` for `key`, or `keep(v, the value already there)`.
+    #[cfg(test)]
+    pub(crate) fn insert(&mut self, key: &[K], v: V, keep: impl Fn(V, V) -> V) {
+        self.insert_hashed(hash_of(key), key, v, keep);
+    }
+
+    /// Stores `v` for `key` (of hash `hash`, [`Memo::hash`]), or `keep(v, the value already
+    /// there)`.
+    pub(crate) fn insert_hashed(&mut self, hash: u64, key: &[K], v: V, keep: impl Fn(V, V) -> V) {
+        let w = self.width;
+        if key.len() != w {
+            return;
+        }
+        if let Some(i) = self.young.find(hash, key, w) {
+            let e = &mut self.young.values[i];
             *e = keep(v, *e);
             return;
         }
-        match self.old.remove_entry(key.as_ref()) {
-            Some((k, o)) => self.put(k, keep(v, o)),
-            None if self.half > 0 => self.put(key.into(), v),
+        match self.old.remove(hash, key, w) {
+            Some(o) => self.put(hash, key, keep(v, o)),
+            None if self.half > 0 => self.put(hash, key, v),
             None => {}
         }
     }
@@ -105,18 +207,18 @@ impl<K: Hash + Eq, V: Copy> Memo<K, V> {
     }
 
     /// Inserts a key absent from both generations, turning them first when the young is full.
-    fn put(&mut self, key: Box<[K]>, v: V) {
+    fn put(&mut self, hash: u64, key: &[K], v: V) {
         if self.young.len() >= self.half {
             if self.keep_old {
-                // The old table's allocation is reused for the new young generation.
+                // The old generation's buffers are reused for the new young one.
                 std::mem::swap(&mut self.young, &mut self.old);
             }
             self.young.clear();
-        } else if self.young.len() == GROWN && self.young.capacity() < self.half {
-            // Failing to reserve is harmless: the table then grows by doubling.
-            let _ = self.young.try_reserve(self.half.min(RESERVE) - GROWN);
+        } else if self.young.len() == GROWN && self.young.index.capacity() < self.half {
+            self.young
+                .reserve(self.half.min(RESERVE) - GROWN, self.width);
         }
-        self.young.insert(key, v);
+        self.young.push(hash, key, v, self.width);
     }
 }
 
@@ -129,12 +231,12 @@ mod tests {
     }
 
     fn put(m: &mut Memo<u64, i64>, i: u64, v: i64) {
-        m.insert(key(i).as_slice(), v, i64::max);
+        m.insert(&key(i), v, i64::max);
     }
 
     #[test]
     fn a_full_table_forgets_only_its_older_half() {
-        let mut m = Memo::new(4);
+        let mut m = Memo::new(4, 2);
         put(&mut m, 0, 0);
         put(&mut m, 1, 1);
         // The young generation (2 of 4) is full: this turns it into the old one.
@@ -152,7 +254,7 @@ mod tests {
     #[test]
     fn never_more_entries_than_the_limit() {
         for limit in 0..12usize {
-            let mut m = Memo::new(limit);
+            let mut m = Memo::new(limit, 2);
             for i in 0..100u64 {
                 put(&mut m, i % 37, i as i64);
                 let _ = m.get(&key((i * 7) % 37));
@@ -164,8 +266,19 @@ mod tests {
     }
 
     #[test]
+    fn a_key_of_another_length_is_neither_found_nor_kept() {
+        let mut m: Memo<u64, i64> = Memo::new(8, 2);
+        m.insert(&[1, 2, 3], 7, i64::max);
+        assert_eq!(m.len(), 0);
+        assert_eq!(m.get(&[1, 2, 3]), None);
+        put(&mut m, 1, 4);
+        assert_eq!(m.get(&[1]), None);
+        assert_eq!(m.get(&key(1)), Some(4));
+    }
+
+    #[test]
     fn keep_decides_between_the_old_value_and_the_new() {
-        let mut m = Memo::new(8);
+        let mut m = Memo::new(8, 2);
         put(&mut m, 1, 5);
         put(&mut m, 1, 3);
         assert_eq!(m.get(&key(1)), Some(5));
@@ -177,10 +290,10 @@ mod tests {
         put(&mut m, 1, 4);
         assert_eq!(m.get(&key(1)), Some(9));
         // The least, as the exact fill keeps it.
-        let mut least: Memo<u32, i64> = Memo::new(8);
-        least.insert(&[7u32][..], 4, i64::min);
-        least.insert(vec![7u32].into_boxed_slice(), 2, i64::min);
-        least.insert(&[7u32][..], 3, i64::min);
+        let mut least: Memo<u32, i64> = Memo::new(8, 1);
+        least.insert(&[7u32], 4, i64::min);
+        least.insert(&[7u32], 2, i64::min);
+        least.insert(&[7u32], 3, i64::min);
         assert_eq!(least.get(&[7]), Some(2));
     }
 }

@@ -268,6 +268,8 @@ struct Search<'a> {
     class_below: Vec<u64>,
     /// Child lists of finished nodes, reused (one per depth in use at most).
     child_lists: Vec<Vec<(Int, Int, usize, usize)>>,
+    /// Key buffers of finished nodes, reused (as `child_lists`).
+    key_lists: Vec<Vec<u64>>,
     nodes: u64,
     memo_hits: u64,
     stopped: bool,
@@ -526,9 +528,10 @@ impl<'a> Search<'a> {
             order,
             rng: 0,
             shared,
-            memo: Memo::new(memo_limit),
+            memo: Memo::new(memo_limit, n + 3),
             use_memo,
-            key_buf: Vec::with_capacity(n + 2),
+            key_buf: Vec::with_capacity(n + 3),
+            key_lists: Vec::new(),
             child_lists: Vec::new(),
             class_below: (0..n.min(64))
                 .map(|j| {
@@ -1044,16 +1047,23 @@ impl Search<'_> {
         {
             return;
         }
-        let mut key: Option<Box<[u64]>> = None;
+        // The node's key and its hash, kept for the store at the end of the node (children
+        // overwrite `key_buf`); the buffer comes from a finished node's.
+        let mut key: Option<(u64, Vec<u64>)> = None;
         if self.use_memo {
             self.make_key();
-            if let Some(v) = self.memo.get(&self.key_buf[..]) {
+            let hash = self.memo.hash(&self.key_buf);
+            if let Some(v) = self.memo.get_hashed(hash, &self.key_buf) {
                 if self.t + v >= self.ub() {
                     self.memo_hits += 1;
                     return;
                 }
             }
-            key = Some(self.key_buf.clone().into_boxed_slice());
+            // default: no finished node's key buffer to reuse yet, a new one.
+            let mut k = self.key_lists.pop().unwrap_or_default();
+            k.clear();
+            k.extend_from_slice(&self.key_buf);
+            key = Some((hash, k));
         }
 
         let free = self.cap - self.used;
@@ -1149,9 +1159,10 @@ impl Search<'_> {
                 return;
             }
         }
-        if let Some(k) = key {
+        if let Some((hash, k)) = key {
             let v = self.ub() - self.t;
-            self.memo.insert(k, v, Int::max);
+            self.memo.insert_hashed(hash, &k, v, Int::max);
+            self.key_lists.push(k);
         }
     }
 }
