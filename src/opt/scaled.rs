@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::model::{Attempt, Instance, Scenario, Schedule};
 use crate::opt::{Certificate, Method, OptConfig, OptResult, OptStats, Status};
 use crate::time::Time;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Turns an integer-model schedule back into an exact [`Schedule`].
 pub fn to_schedule(
@@ -76,12 +76,13 @@ fn scaled_schedule(prob: &problem::IntProblem, s: &Schedule) -> Option<greedy::I
     Some(greedy::IntSchedule { attempts, makespan })
 }
 
-/// The time the search keeps, of a rigid instance's limit, before the late bounded-slack
-/// questions ([`exact_fit::at_root`] again) get the rest: all of a limit up to this, half of a
-/// longer one. On the optimum bench's draws (10 s) the questions that decide the search's
-/// open instances need 3 to 7 s, time in which the search's restarts close as many others;
-/// beyond it they are the better use of the time.
-const SEARCH_FIRST: Duration = Duration::from_secs(10);
+/// The share of a rigid instance's limit the search keeps (when its incumbent is within two
+/// steps of the bound) before the late bounded-slack questions ([`exact_fit::at_root`] again)
+/// get the rest. On the optimum bench's draws (10 s) the questions that decide the search's
+/// open instances need 1 to 3 s after it, and the instances the search closes there close
+/// within the first 6 s; with a shorter share it loses some, with a longer one the questions
+/// run out of time.
+const SEARCH_SHARE: (u32, u32) = (3, 5);
 
 /// What the search closure of [`solve`] answers: the checked schedule, its makespan, whether it
 /// is proven optimal, the scaled proven bound, and the integer schedule behind it.
@@ -204,7 +205,7 @@ pub(crate) fn solve_scaled(
                 lattice::Lattice::round_bound(&prob, greedy.makespan, x)
             });
         let search_time = if late {
-            cfg.time_limit.min(SEARCH_FIRST).max(cfg.time_limit / 2)
+            cfg.time_limit * SEARCH_SHARE.0 / SEARCH_SHARE.1
         } else {
             cfg.time_limit
         };
