@@ -112,6 +112,10 @@ pub struct OptConfig {
     pub threads: usize,
 }
 
+/// The longest [`OptConfig::time_limit`] [`solve`] takes, 10^7 s (about 116 days): the
+/// deadlines it derives from the limit then stay far from the clock's range.
+pub const MAX_TIME_LIMIT: Duration = Duration::from_secs(10_000_000);
+
 impl Default for OptConfig {
     fn default() -> Self {
         OptConfig {
@@ -274,8 +278,19 @@ impl TooFine {
 ///
 /// Errors: [`Error::Invalid`] for an invalid instance or scenario; [`Error::Limit`] when the
 /// instance is beyond a method's stated limits (P, jobs, attempts per job, ILP size);
-/// [`Error::Solver`] when the ILP backend fails or the two methods disagree.
+/// [`Error::Solver`] when the ILP backend fails or the two methods disagree; [`Error::Param`]
+/// (`time_limit`) for a time limit above [`MAX_TIME_LIMIT`].
 pub fn solve(inst: &Instance, sc: &Scenario, cfg: &OptConfig) -> Result<OptResult> {
+    if cfg.time_limit > MAX_TIME_LIMIT {
+        return Err(Error::Param {
+            name: "time_limit".into(),
+            msg: format!(
+                "{} s is above the longest limit, {} s",
+                cfg.time_limit.as_secs(),
+                MAX_TIME_LIMIT.as_secs()
+            ),
+        });
+    }
     let started = Instant::now();
     if let Ok(prob) = problem::build_or_too_fine(inst, sc)? {
         return scaled::solve_scaled(inst, sc, cfg, prob, started, None);
@@ -411,6 +426,31 @@ mod tests {
                 assert_eq!(crate::check::check(&inst, &sc, &r.schedule).unwrap(), t(6));
             }
         }
+    }
+
+    /// A limit the clock cannot add to the start is a typed error naming the field (it was a
+    /// panic), and the longest limit allowed is taken.
+    #[test]
+    fn a_time_limit_beyond_the_longest_is_refused() {
+        let t = Time::from_int;
+        let inst = Instance::rigid(2, &[(2, t(2)), (1, t(1))]).unwrap();
+        let sc = Scenario::new(vec![0, 0]);
+        for limit in [MAX_TIME_LIMIT + Duration::from_nanos(1), Duration::MAX] {
+            let cfg = OptConfig {
+                time_limit: limit,
+                ..OptConfig::default()
+            };
+            let e = solve(&inst, &sc, &cfg).unwrap_err();
+            assert!(
+                matches!(e, Error::Param { ref name, .. } if name == "time_limit"),
+                "{e}"
+            );
+        }
+        let cfg = OptConfig {
+            time_limit: MAX_TIME_LIMIT,
+            ..OptConfig::default()
+        };
+        assert_eq!(solve(&inst, &sc, &cfg).unwrap().makespan, t(3));
     }
 
     /// A backend this build lacks is refused by name, never silently replaced.

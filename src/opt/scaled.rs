@@ -205,7 +205,7 @@ pub(crate) fn solve_scaled(
                 lattice::Lattice::round_bound(&prob, greedy.makespan, x)
             });
         let search_time = if late {
-            cfg.time_limit * SEARCH_SHARE.0 / SEARCH_SHARE.1
+            cfg.time_limit / SEARCH_SHARE.1 * SEARCH_SHARE.0
         } else {
             cfg.time_limit
         };
