@@ -421,7 +421,7 @@ struct Level {
     /// The fills, one after another: (group, count) pairs, the i-th fill ending at `ends[i]`.
     fills: Vec<(usize, usize)>,
     ends: Vec<usize>,
-    /// The fill being built by [`fills_of`].
+    /// The fill being built by [`Fills::fills_of`].
     cur: Vec<(usize, usize)>,
     /// The remainders before a child, restored after it.
     saved: Vec<Int>,
@@ -631,9 +631,7 @@ impl<'a> Dfs<'a> {
             for &(g, c) in fill {
                 let chain = &self.fit.chains[lv.groups[g].0];
                 unfilled -= chain.width * c as Int;
-                if chain.dur > 0 {
-                    next_end = Some(next_end.map_or(chain.dur, |e| e.min(chain.dur)));
-                }
+                next_end = Some(next_end.map_or(chain.dur, |e| e.min(chain.dur)));
             }
             // Without slack the fill is nonempty (free > 0 at every node); with it, an empty
             // fill beside running attempts waits for the next end, and one with nothing

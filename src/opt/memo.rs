@@ -54,6 +54,11 @@ fn hash_of<K: Hash>(key: &[K]) -> u64 {
     BuildHasherDefault::<MixHasher>::default().hash_one(key)
 }
 
+/// Entry `i`'s key in a generation's buffer of keys `width` long.
+fn slot<K>(keys: &[K], i: usize, width: usize) -> &[K] {
+    &keys[i * width..(i + 1) * width]
+}
+
 /// One generation: the keys side by side in one buffer (every key of a table has the same
 /// length), their values, and an index of entry numbers by hash. Clearing it frees nothing,
 /// so a turn costs no allocator work; an entry removed leaves its key in the buffer until the
@@ -80,9 +85,7 @@ impl<K: Hash + Eq + Copy, V: Copy> Generation<K, V> {
     /// The entry number of `key` (of hash `hash`, `width` long).
     fn find(&self, hash: u64, key: &[K], width: usize) -> Option<usize> {
         let keys = &self.keys;
-        let found = self
-            .index
-            .find(hash, |&i| &keys[i * width..(i + 1) * width] == key);
+        let found = self.index.find(hash, |&i| slot(keys, i, width) == key);
         found.copied()
     }
 
@@ -91,7 +94,7 @@ impl<K: Hash + Eq + Copy, V: Copy> Generation<K, V> {
         let keys = &self.keys;
         let entry = self
             .index
-            .find_entry(hash, |&i| &keys[i * width..(i + 1) * width] == key);
+            .find_entry(hash, |&i| slot(keys, i, width) == key);
         let (i, _) = entry.ok()?.remove();
         Some(self.values[i])
     }
@@ -103,14 +106,14 @@ impl<K: Hash + Eq + Copy, V: Copy> Generation<K, V> {
         self.values.push(v);
         let keys = &self.keys;
         self.index
-            .insert_unique(hash, i, |&j| hash_of(&keys[j * width..(j + 1) * width]));
+            .insert_unique(hash, i, |&j| hash_of(slot(keys, j, width)));
     }
 
     /// Room for `additional` more entries; failing to reserve is harmless (the buffers then
     /// grow by doubling).
     fn reserve(&mut self, additional: usize, width: usize) {
         let keys = &self.keys;
-        let hasher = |&j: &usize| hash_of(&keys[j * width..(j + 1) * width]);
+        let hasher = |&j: &usize| hash_of(slot(keys, j, width));
         let _ = self.index.try_reserve(additional, hasher);
         let _ = self.keys.try_reserve(additional * width);
         let _ = self.values.try_reserve(additional);
