@@ -375,10 +375,10 @@ fn the_job_energy_question_proves_an_anchor() {
         |x| x,
     );
     // Then, one step below the incumbent 106 given here, the job energy's bounded-slack
-    // question at 105 (306 nodes) answers for a relaxation only (jobs the LP weighs 0 are left
+    // question at 105 (127 nodes) answers for a relaxation only (jobs the LP weighs 0 are left
     // out), and the identity's (at most 16·105 − W = 151 processor-time idle) finds a schedule
     // of makespan 105 (668 nodes): OPT = 105 at the root.
-    assert_eq!((root.lower_bound, root.nodes), (105, 201 + 306 + 668));
+    assert_eq!((root.lower_bound, root.nodes), (105, 201 + 127 + 668));
     let schedule = root.schedule.expect("a schedule at 105");
     assert_eq!(schedule.makespan, 105);
     assert_eq!(checked(&inst, &sc, &schedule), Time::from_int(105));
@@ -438,6 +438,14 @@ fn bounded_slack_questions_agree_with_the_search() {
                 with_slack += usize::from(fit.slack() > 0);
                 let answer = fit.decide(1_000_000, 100_000).0;
                 assert_eq!(fit.decide(1_000_000, 0).0, answer, "memo; {}", ctx(t));
+                // The time-reversal cut changes which schedule is met first, never whether one
+                // is: the same kind of answer without it.
+                let plain = fit
+                    .clone()
+                    .with_reflection(false)
+                    .decide(1_000_000, 100_000)
+                    .0;
+                assert_eq!(kind(&plain), kind(&answer), "reflection; {}", ctx(t));
                 match answer {
                     Answer::Feasible(Some(s)) => {
                         assert!(t >= opt, "{}", ctx(t));
@@ -469,10 +477,70 @@ fn bounded_slack_questions_agree_with_the_search() {
     );
 }
 
+/// An answer without its schedule: what the time-reversal cut must not change.
+fn kind(answer: &Answer) -> &'static str {
+    match answer {
+        Answer::Feasible(Some(_)) => "feasible",
+        Answer::Feasible(None) => "relaxed",
+        Answer::Infeasible => "infeasible",
+        Answer::Unknown => "unknown",
+    }
+}
+
+/// The time-reversal cut against the plain search of the bounded-slack questions, on anchors
+/// large enough for the cut to bind (rigid, P = 4 and 8, A = 16 and 20, seeds 0–7), both
+/// questions (the job energy's and the identity's), at every T from a step below the root bound
+/// to two above it: the same answer whenever both decide within the budget, a schedule that the
+/// checker accepts when one is found, and fewer nodes in all with the cut.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release only: run with --release")]
+fn the_time_reversal_cut_keeps_every_answer() {
+    let (mut decided, mut nodes_cut, mut nodes_plain) = (0, 0u64, 0u64);
+    for (a, procs, seed) in (0..8u64).flat_map(|s| [(16usize, 4u32, s), (20, 8, s)]) {
+        let (inst, sc) = generate::anchor_rigid(a, procs, seed);
+        let prob = problem::build(&inst, &sc).unwrap();
+        let energies = bounds::energies(&prob);
+        let lb = bounds::root(&prob, &energies);
+        let je = bounds::JobEnergy::best(&prob);
+        for t in (lb - 1).max(1)..=lb + 2 {
+            let ctx = format!("A = {a}, P = {procs}, seed {seed}, T = {t}");
+            let ids = &energies[0];
+            let questions = [
+                je.as_ref()
+                    .and_then(|je| ExactFit::job_weighted_slack(&prob, &je.weight, je.capacity, t)),
+                ExactFit::rigid_slack(&prob, &ids.weight, ids.capacity, t),
+            ];
+            for fit in questions.into_iter().flatten() {
+                let (with, sw) = fit
+                    .clone()
+                    .with_reflection(true)
+                    .decide(2_000_000, 1_000_000);
+                let (without, so) = fit.with_reflection(false).decide(2_000_000, 1_000_000);
+                for answer in [&with, &without] {
+                    if let Answer::Feasible(Some(s)) = answer {
+                        assert!(s.makespan <= t, "{ctx}");
+                        assert_eq!(checked(&inst, &sc, s), Time::from_int(s.makespan), "{ctx}");
+                    }
+                }
+                if with == Answer::Unknown || without == Answer::Unknown {
+                    continue;
+                }
+                assert_eq!(kind(&with), kind(&without), "{ctx}");
+                decided += 1;
+                nodes_cut += sw.nodes;
+                nodes_plain += so.nodes;
+            }
+        }
+    }
+    println!("decided {decided}, nodes {nodes_cut} with the cut, {nodes_plain} without");
+    // Node budgets decide, not the clock: the counts are fixed by the seeds.
+    assert_eq!((decided, nodes_cut, nodes_plain), (83, 169_061, 307_966));
+}
+
 /// Rigid P = 16, A = 50, seed 4 of the anchor family: the job energy's bound is 162 and falls
 /// short of W*·162 by one unit of the reduced F-widths (E = 15,536, W*·162 = 15,552, gcd 16):
-/// no zero-slack question, but the bounded-slack question at 162 is infeasible (88,996 nodes),
-/// so OPT ≥ 163.
+/// no zero-slack question, but the bounded-slack question at 162 is infeasible (34,504 nodes
+/// with the time-reversal cut, 88,996 without), so OPT ≥ 163.
 #[test]
 fn the_bounded_slack_question_raises_an_anchor_bound() {
     let (inst, sc) = generate::anchor_rigid(50, 16, 4);
@@ -483,21 +551,26 @@ fn the_bounded_slack_question_raises_an_anchor_bound() {
     let fit = ExactFit::job_weighted_slack(&prob, &je.weight, je.capacity, 162).unwrap();
     assert_eq!(fit.slack(), 1);
     let (answer, stats) = fit.decide(exact_fit::ROOT_NODES, exact_fit::ROOT_MEMO);
+    assert_eq!((answer, stats.nodes), (Answer::Infeasible, 34_504));
+    let (answer, stats) = fit
+        .with_reflection(false)
+        .decide(exact_fit::ROOT_NODES, exact_fit::ROOT_MEMO);
     assert_eq!((answer, stats.nodes), (Answer::Infeasible, 88_996));
 }
 
 /// The whole solve on anchors the bounded-slack question proves: rigid P = 16 and 32, A = 25,
 /// seed 2004 (the job energy's bound 104, W*·104 above the energy; the question at 104 is
-/// infeasible in 312,030 and 206,275 nodes, so OPT = 105, the greedy makespan) and P = 16,
-/// A = 50, seed 4 (infeasible at 162, then the identity's question at 163 finds a schedule,
-/// 2,022 nodes more). Node budgets decide, not the clock.
+/// infeasible, so OPT = 105, the greedy makespan: 159,763 and 127,602 fill nodes in all with the
+/// time-reversal cut, 312,030 and 206,275 without) and P = 16, A = 50, seed 4 (infeasible at
+/// 162, then the identity's question at 163 finds a schedule: 38,476 fill nodes, 91,843
+/// without the cut). Node budgets decide, not the clock.
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release only: run with --release")]
 fn the_bounded_slack_anchors_are_proven() {
     for (a, procs, seed, want, fit_nodes) in [
-        (25usize, 16u32, 2004u64, 105i64, 312_030u64),
-        (25, 32, 2004, 105, 206_275),
-        (50, 16, 4, 163, 89_821 + 2_022),
+        (25usize, 16u32, 2004u64, 105i64, 159_763u64),
+        (25, 32, 2004, 105, 127_602),
+        (50, 16, 4, 163, 38_476),
     ] {
         let r = proven_anchor(a, procs, seed, want);
         let ctx = format!("A = {a}, P = {procs}, seed {seed}");

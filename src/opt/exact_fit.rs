@@ -44,6 +44,21 @@
 //! processor-time idle) is asked after it: it decides instances that have no job energy, and
 //! others whose job energy's question runs out of nodes.
 //!
+//! *Time reversal* (the job energy's bounded-slack question): a rigid job's attempts are
+//! identical, so the reflection t ↦ T − t of a schedule of makespan ≤ T is again one, whose idle
+//! F-area before T/2 is the original's after T/2 (with the tail after its makespan). The two
+//! halves add up to S, so one of the two schedules idles at most S/2 before T/2, and shifting
+//! its attempts left never adds idle before T/2: the search may cut a branch that idles more
+//! than S/2 before T/2. A failed state met before T/2 is then remembered apart from the same
+//! state met after it (the cut binds only the first), each with the least idle area it failed
+//! with (a later arrival at the same state is the earlier one shifted, and idles more before
+//! T/2 too). The cut halves the proofs' trees (rigid P = 32, A = 50, seed 4's question at 159:
+//! 2.2 M nodes instead of 4.4 M) but changes the order in which schedules are met: the search
+//! meets the identity's schedules at the bound after many more nodes with it (P = 16, A = 60,
+//! seed 4: none within 15 M nodes instead of one at 4.2 M), so only the job energy's question,
+//! which is there for its proofs (with jobs of weight 0 left out its "feasible" proves
+//! nothing), makes the cut.
+//!
 //! Limits: a node budget (so that answers are the same on every machine), a table size, and
 //! in [`at_root`] the caller's deadline (so that the stage never outlasts the time limit of
 //! [`super::solve`]); out of budget or time the answer is [`Answer::Unknown`].
@@ -82,6 +97,8 @@ pub struct ExactFit {
     /// The F-area that may stay idle in [0, T): F(P)·T − the F-energy (0: the zero-slack
     /// question; see [`ExactFit::job_weighted_slack`]).
     slack: Int,
+    /// True when a branch idling more than half the slack before T/2 is cut (time reversal).
+    reflect: bool,
 }
 
 /// The answer of [`ExactFit::decide`].
@@ -175,7 +192,7 @@ impl ExactFit {
     }
 
     /// [`ExactFit::job_weighted`] when the job energy E falls short of W*·T: the *bounded-slack*
-    /// question, where the F-capacity may stay idle for an F-area of at most S = W*·T − E in
+    /// question (with the time-reversal cut of the module's doc), where the F-capacity may stay idle for an F-area of at most S = W*·T − E in
     /// all (any schedule of makespan ≤ T leaves exactly that much idle in [0, T), the
     /// capacity minus the energy). `None` as for [`ExactFit::job_weighted`], or when E > W*·T.
     ///
@@ -206,13 +223,22 @@ impl ExactFit {
         if weight.len() != prob.jobs.len() {
             return None;
         }
-        Self::weighted(
+        let fit = Self::weighted(
             prob,
             |j, _| weight.get(j).copied(),
             capacity,
             horizon,
             slack,
-        )
+        )?;
+        Some(fit.with_reflection(slack))
+    }
+
+    /// The same question, with the time-reversal cut (`on`) or without it: the answer is the
+    /// same either way, the nodes it takes are not (the module's doc says which questions make
+    /// the cut by default).
+    pub fn with_reflection(mut self, on: bool) -> ExactFit {
+        self.reflect = on;
+        self
     }
 
     /// The idle F-area the question allows (0 for the zero-slack questions), in the F-widths
@@ -272,6 +298,7 @@ impl ExactFit {
             full_time: 0,
             relaxed: false,
             slack: (room - energy) / g,
+            reflect: false,
         };
         for mut c in all {
             c.width /= g;
@@ -326,7 +353,7 @@ impl ExactFit {
         let found = s.node(0);
         let stats = FitStats {
             nodes: s.nodes,
-            memo: s.memo.len(),
+            memo: s.memo.len() + s.memo_early.len(),
             max_depth: s.max_depth,
             attempts: self.chains.iter().map(|c| u64::from(c.attempts)).sum(),
         };
@@ -391,10 +418,14 @@ struct Dfs<'a> {
     energy_caps: Vec<Int>,
     /// The clique bound of the reduced F-widths.
     clique: FixedClique,
-    /// Failed states, each with the least idle F-area it failed with.
+    /// Failed states, each with the least idle F-area it failed with: those the time-reversal
+    /// cut binds (met before T/2) in `memo_early`, the others in `memo`.
     memo: crate::opt::memo::Memo<u32, Int>,
+    memo_early: crate::opt::memo::Memo<u32, Int>,
     /// The idle F-area spent so far (at most the question's slack).
     idle: Int,
+    /// Twice the idle F-area spent before T/2 (with the time-reversal cut: at most the slack).
+    idle_early2: Int,
     /// The state key of the current node (reused: lookups allocate nothing).
     key: Vec<u32>,
     /// Scratch of the bounds: per chain, the time its remaining work needs.
@@ -456,7 +487,9 @@ impl<'a> Dfs<'a> {
             energy_caps,
             clique: FixedClique::new(&widths, fit.cap),
             memo: crate::opt::memo::Memo::new(memo_limit, n),
+            memo_early: crate::opt::memo::Memo::new(memo_limit, n),
             idle: 0,
+            idle_early2: 0,
             key: Vec::with_capacity(n),
             need: vec![0; n],
             path: Vec::new(),
@@ -524,9 +557,14 @@ impl<'a> Dfs<'a> {
             return Step::Fail;
         }
         self.make_key();
-        let hash = self.memo.hash(&self.key);
-        if self
-            .memo
+        let binds = self.fit.reflect && 2 * self.t < self.fit.horizon;
+        let memo = if binds {
+            &mut self.memo_early
+        } else {
+            &mut self.memo
+        };
+        let hash = memo.hash(&self.key);
+        if memo
             .get_hashed(hash, &self.key)
             .is_some_and(|idle| idle <= self.idle)
         {
@@ -536,8 +574,12 @@ impl<'a> Dfs<'a> {
         if let Step::Fail = step {
             // The branch restored the state: the key (and its hash) is this node's again.
             self.make_key();
-            self.memo
-                .insert_hashed(hash, &self.key, self.idle, Int::min);
+            let memo = if binds {
+                &mut self.memo_early
+            } else {
+                &mut self.memo
+            };
+            memo.insert_hashed(hash, &self.key, self.idle, Int::min);
         }
         step
     }
@@ -621,7 +663,7 @@ impl<'a> Dfs<'a> {
         out.fills_of(0, free, room);
         lv.saved.clear();
         lv.saved.extend_from_slice(&self.rem);
-        let (t0, idle0) = (self.t, self.idle);
+        let (t0, idle0, early0) = (self.t, self.idle, self.idle_early2);
         // The next end of what runs now; a fill's own attempts may end sooner.
         let running_end = lv.saved.iter().copied().filter(|&r| r > 0).min();
         for f in 0..lv.ends.len() {
@@ -640,6 +682,12 @@ impl<'a> Dfs<'a> {
             let Some(dt) = next_end.filter(|&dt| unfilled * dt <= spare) else {
                 continue;
             };
+            // Twice the part of [t, t + dt) before T/2, so that an odd T needs no fraction.
+            let early2 =
+                early0 + unfilled * ((2 * (t0 + dt)).min(self.fit.horizon) - 2 * t0).max(0);
+            if self.fit.reflect && early2 > self.fit.slack {
+                continue;
+            }
             let path_len = self.path.len();
             for &(g, c) in fill {
                 self.start(lv.groups[g].0, c);
@@ -649,11 +697,13 @@ impl<'a> Dfs<'a> {
             }
             self.t += dt;
             self.idle += unfilled * dt;
+            self.idle_early2 = early2;
             let step = self.node(depth + 1);
             if !matches!(step, Step::Fail) {
                 return step;
             }
             self.idle = idle0;
+            self.idle_early2 = early0;
             self.t = t0;
             self.rem.copy_from_slice(&lv.saved);
             while self.path.len() > path_len {
