@@ -192,8 +192,8 @@ impl ExactFit {
     }
 
     /// [`ExactFit::job_weighted`] when the job energy E falls short of W*·T: the *bounded-slack*
-    /// question (with the time-reversal cut of the module's doc), where the F-capacity may stay idle for an F-area of at most S = W*·T − E in
-    /// all (any schedule of makespan ≤ T leaves exactly that much idle in [0, T), the
+    /// question (with the time-reversal cut of the module's doc), where the F-capacity may stay
+    /// idle for an F-area of at most S = W*·T − E in all (any schedule of makespan ≤ T leaves exactly that much idle in [0, T), the
     /// capacity minus the energy). `None` as for [`ExactFit::job_weighted`], or when E > W*·T.
     ///
     /// Why the event search stays complete: every schedule can be shifted left, attempt by
@@ -353,7 +353,7 @@ impl ExactFit {
         let found = s.node(0);
         let stats = FitStats {
             nodes: s.nodes,
-            memo: s.memo.len() + s.memo_early.len(),
+            memo: s.memo.iter().map(|m| m.len()).sum(),
             max_depth: s.max_depth,
             attempts: self.chains.iter().map(|c| u64::from(c.attempts)).sum(),
         };
@@ -419,9 +419,8 @@ struct Dfs<'a> {
     /// The clique bound of the reduced F-widths.
     clique: FixedClique,
     /// Failed states, each with the least idle F-area it failed with: those the time-reversal
-    /// cut binds (met before T/2) in `memo_early`, the others in `memo`.
-    memo: crate::opt::memo::Memo<u32, Int>,
-    memo_early: crate::opt::memo::Memo<u32, Int>,
+    /// cut does not bind first, then those it binds (met before T/2).
+    memo: [crate::opt::memo::Memo<u32, Int>; 2],
     /// The idle F-area spent so far (at most the question's slack).
     idle: Int,
     /// Twice the idle F-area spent before T/2 (with the time-reversal cut: at most the slack).
@@ -486,8 +485,7 @@ impl<'a> Dfs<'a> {
             energies,
             energy_caps,
             clique: FixedClique::new(&widths, fit.cap),
-            memo: crate::opt::memo::Memo::new(memo_limit, n),
-            memo_early: crate::opt::memo::Memo::new(memo_limit, n),
+            memo: [(); 2].map(|()| crate::opt::memo::Memo::new(memo_limit, n)),
             idle: 0,
             idle_early2: 0,
             key: Vec::with_capacity(n),
@@ -558,11 +556,7 @@ impl<'a> Dfs<'a> {
         }
         self.make_key();
         let binds = self.fit.reflect && 2 * self.t < self.fit.horizon;
-        let memo = if binds {
-            &mut self.memo_early
-        } else {
-            &mut self.memo
-        };
+        let memo = &mut self.memo[usize::from(binds)];
         let hash = memo.hash(&self.key);
         if memo
             .get_hashed(hash, &self.key)
@@ -574,12 +568,7 @@ impl<'a> Dfs<'a> {
         if let Step::Fail = step {
             // The branch restored the state: the key (and its hash) is this node's again.
             self.make_key();
-            let memo = if binds {
-                &mut self.memo_early
-            } else {
-                &mut self.memo
-            };
-            memo.insert_hashed(hash, &self.key, self.idle, Int::min);
+            self.memo[usize::from(binds)].insert_hashed(hash, &self.key, self.idle, Int::min);
         }
         step
     }
