@@ -374,11 +374,12 @@ fn the_job_energy_question_proves_an_anchor() {
         None,
         |x| x,
     );
-    // Then, one step below the incumbent 106 given here, the job energy's bounded-slack
-    // question at 105 (127 nodes) answers for a relaxation only (jobs the LP weighs 0 are left
-    // out), and the identity's (at most 16·105 − W = 151 processor-time idle) finds a schedule
-    // of makespan 105 (668 nodes): OPT = 105 at the root.
-    assert_eq!((root.lower_bound, root.nodes), (105, 201 + 127 + 668));
+    // Then, one step below the incumbent 106 given here, the identity's bounded-slack question
+    // at 105 (at most 16·105 − W = 151 processor-time idle), asked first within
+    // `PROBE_NODES`, finds a schedule of makespan 105 (668 nodes): OPT = 105 at the root. The
+    // job energy's question there is not asked (it would answer for a relaxation only, jobs
+    // the LP weighs 0 left out, after 127 nodes).
+    assert_eq!((root.lower_bound, root.nodes), (105, 201 + 668));
     let schedule = root.schedule.expect("a schedule at 105");
     assert_eq!(schedule.makespan, 105);
     assert_eq!(checked(&inst, &sc, &schedule), Time::from_int(105));
@@ -560,17 +561,19 @@ fn the_bounded_slack_question_raises_an_anchor_bound() {
 
 /// The whole solve on anchors the bounded-slack question proves: rigid P = 16 and 32, A = 25,
 /// seed 2004 (the job energy's bound 104, W*·104 above the energy; the question at 104 is
-/// infeasible, so OPT = 105, the greedy makespan: 159,763 and 127,602 fill nodes in all with the
-/// time-reversal cut, 312,030 and 206,275 without) and P = 16, A = 50, seed 4 (infeasible at
-/// 162, then the identity's question at 163 finds a schedule: 38,476 fill nodes, 91,843
-/// without the cut). Node budgets decide, not the clock.
+/// infeasible, so OPT = 105, the greedy makespan: 159,763 and 127,602 fill nodes with the
+/// time-reversal cut, 312,030 and 206,275 without, after the identity's question spent its
+/// 200,000 nodes undecided) and P = 16, A = 50, seed 4 (the identity's question spends its
+/// 200,000 nodes at 162, the job energy's is infeasible there in 34,504 nodes, 88,996 without
+/// the cut, then the identity's at 163 finds a schedule in 2,022). Node budgets decide, not
+/// the clock.
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release only: run with --release")]
 fn the_bounded_slack_anchors_are_proven() {
     for (a, procs, seed, want, fit_nodes) in [
-        (25usize, 16u32, 2004u64, 105i64, 159_763u64),
-        (25, 32, 2004, 105, 127_602),
-        (50, 16, 4, 163, 38_476),
+        (25usize, 16u32, 2004u64, 105i64, 200_001 + 159_763u64),
+        (25, 32, 2004, 105, 200_001 + 127_602),
+        (50, 16, 4, 163, 200_001 + 34_504 + 2_022),
     ] {
         let r = proven_anchor(a, procs, seed, want);
         let ctx = format!("A = {a}, P = {procs}, seed {seed}");
@@ -582,7 +585,7 @@ fn the_bounded_slack_anchors_are_proven() {
     }
 }
 
-/// The late stage (the last 2/5 of the limit): rigid P = 8, A = 30, seed 1001 (OPT 72, root
+/// The late stage (after the search's third of what the root stages leave): rigid P = 8, A = 30, seed 1001 (OPT 72, root
 /// bound 71, one unit of idle processor-time) stays open after the search's share, and
 /// the identity's bounded-slack question at 71 is infeasible (7.1 M nodes), which proves 72.
 /// Decided by the clock, so only in the slow tier and with a limit well above what it needs.

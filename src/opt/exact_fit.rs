@@ -41,7 +41,8 @@
 //! small S (a fractional configuration LP a unit below T) this decides what the bound alone
 //! cannot: [`at_root`] asks it when the incumbent is at most two steps above the bound. The
 //! same question of the identity weights ([`ExactFit::rigid_slack`]: at most F(P)·T − E
-//! processor-time idle) is asked after it: it decides instances that have no job energy, and
+//! processor-time idle) is asked before it with a small budget, for the schedules at the bound
+//! it meets soon, and after it with the rest: it decides instances that have no job energy, and
 //! others whose job energy's question runs out of nodes.
 //!
 //! *Time reversal* (the job energy's bounded-slack question): a rigid job's attempts are
@@ -768,6 +769,12 @@ pub const ROOT_NODES: u64 = 5_000_000;
 /// time limit.
 pub const SLACK_NODES: u64 = 500_000;
 
+/// Node budget of the identity's bounded-slack question asked before the job energy's (within
+/// [`SLACK_NODES`] or [`LATE_SLACK_NODES`]): rigid P = 32, A = 50, seed 7003's question at
+/// 117 meets a schedule in 53,702 nodes, where the job energy's relaxed question answers
+/// "feasible" after 5.3 M nodes.
+pub const PROBE_NODES: u64 = 200_000;
+
 /// Node budget of the bounded-slack questions asked again after the search (the late stage of
 /// [`super::solve`], which the time limit bounds first): rigid P = 8, A = 30, seed 1001's
 /// identity question needs 7.1 M nodes, P = 32, A = 50, seed 1000's job energy question 5.1 M.
@@ -804,6 +811,9 @@ pub struct Weights<'a> {
 pub struct Budget {
     pub nodes: u64,
     pub slack_nodes: u64,
+    /// The identity's first bounded-slack question, before the job energy's (within
+    /// `slack_nodes`).
+    pub probe_nodes: u64,
 }
 
 impl Budget {
@@ -811,11 +821,13 @@ impl Budget {
     pub const ROOT: Budget = Budget {
         nodes: ROOT_NODES,
         slack_nodes: SLACK_NODES,
+        probe_nodes: PROBE_NODES,
     };
     /// The late stage after the search: [`ROOT_NODES`] and [`LATE_SLACK_NODES`].
     pub const LATE: Budget = Budget {
         nodes: ROOT_NODES,
         slack_nodes: LATE_SLACK_NODES,
+        probe_nodes: PROBE_NODES,
     };
 }
 
@@ -853,7 +865,8 @@ pub fn near_bound(lb: Int, incumbent: Int, round: impl Fn(Int) -> Int) -> bool {
 /// (`weights`: the per-width ones, the identity first, then the job energy, whose weights come
 /// from the configuration LP's prices and so can meet an integral LP optimum exactly) is met
 /// exactly at `lb`, decide the zero-slack question; when none is, and the incumbent is at most
-/// two steps above `lb`, the bounded-slack questions of the job energy, then of the identity
+/// two steps above `lb`, the bounded-slack questions: the identity's within
+/// `budget.probe_nodes` (when a job energy follows), the job energy's, then the identity's
 /// (at most `budget.slack_nodes` over the stage: [`Budget::ROOT`] before the search,
 /// [`Budget::LATE`] after it). Infeasible raises the bound to the next
 /// reachable makespan above `lb` (`round`: the lattice of [`super::lattice`]), where another
@@ -895,33 +908,42 @@ pub fn at_root(
             }
         }
         // No energy met exactly at lb decided it. When at most two steps of the bound are
-        // left to the incumbent, the job energy's bounded-slack question decides one: a
-        // schedule found is optimal, infeasible raises the bound (at the last step, to the
-        // incumbent). Its nodes are limited apart, so that a question it cannot decide leaves
+        // left to the incumbent, the bounded-slack questions decide one: a schedule found is
+        // optimal, infeasible raises the bound (at the last step, to the incumbent). First the
+        // identity's with a small budget (it meets schedules at the bound soon when they are
+        // easy to meet, where the job energy's "feasible", relaxed, would cost millions of
+        // nodes and prove nothing), then the job energy's, then the identity's with what is
+        // left. Their nodes are limited apart, so that a question they cannot decide leaves
         // the search most of the time limit.
         let near = near_bound(lb, incumbent, &round);
-        let slack_fits = weights
-            .per_job
-            .and_then(|je| ExactFit::job_weighted_slack(prob, &je.weight, je.capacity, lb))
-            .into_iter()
-            .chain(
-                (weights.per_width.first())
-                    .and_then(|e| ExactFit::rigid_slack(prob, &e.weight, e.capacity, lb)),
-            )
-            .filter(|f| near && f.slack() > 0);
-        for fit in slack_fits {
+        let identity = (weights.per_width.first())
+            .and_then(|e| ExactFit::rigid_slack(prob, &e.weight, e.capacity, lb));
+        let job = (weights.per_job)
+            .and_then(|je| ExactFit::job_weighted_slack(prob, &je.weight, je.capacity, lb));
+        let probe = identity
+            .clone()
+            .filter(|_| job.is_some())
+            .map(|f| (f, budget.probe_nodes));
+        let slack_fits = (probe.into_iter())
+            .chain(job.map(|f| (f, u64::MAX)))
+            .chain(identity.map(|f| (f, u64::MAX)))
+            .filter(|(f, _)| near && f.slack() > 0);
+        for (fit, cap) in slack_fits {
             if slack_nodes >= budget.slack_nodes {
                 break;
             }
             let left = budget.slack_nodes - slack_nodes;
-            let (answer, stats) = fit.decide_until(left, ROOT_MEMO, deadline);
+            let (answer, stats) = fit.decide_until(left.min(cap), ROOT_MEMO, deadline);
             out.nodes += stats.nodes;
             slack_nodes += stats.nodes;
+            // A probe that ran out of its own budget before the deadline moves on.
+            let probe_spent = cap < left && deadline.is_none_or(|d| Instant::now() < d);
             match settle(answer, &mut out) {
                 Settled::Raise => {
                     lb = round(lb + 1);
                     continue 'raise;
                 }
+                Settled::Open { unknown: true } if probe_spent => continue,
                 Settled::Found | Settled::Open { unknown: true } => break 'raise,
                 Settled::Open { unknown: false } => continue,
             }

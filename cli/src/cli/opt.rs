@@ -30,7 +30,8 @@ pub struct Args {
     /// the ILP): seconds (`2.5`, `1/3`) or a duration with a unit
     /// (`90s`, `10min`, `1h`), positive, at most 10^7 s; when it runs out the best schedule found
     /// is printed with a proven lower bound and the gap. A rigid instance near its bound gives the
-    /// last 2/5 of it to the exact fill's bounded-slack questions (not under `--node-limit`).
+    /// search a third of what the root stages leave of it and the exact fill's bounded-slack
+    /// questions the rest (not under `--node-limit`).
     #[arg(long, default_value = "10", value_name = "DURATION")]
     pub time_limit: String,
     /// Node budget of the search (default: none, the time limit alone).
