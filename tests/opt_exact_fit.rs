@@ -585,9 +585,10 @@ fn the_bounded_slack_anchors_are_proven() {
     }
 }
 
-/// The late stage (after the search's third of what the root stages leave): rigid P = 8, A = 30, seed 1001 (OPT 72, root
-/// bound 71, one unit of idle processor-time) stays open after the search's share, and
-/// the identity's bounded-slack question at 71 is infeasible (7.1 M nodes), which proves 72.
+/// The late stage (after the search's third of what the root stages leave): rigid P = 8,
+/// A = 30, seed 1001 (OPT 72, root bound 71, one unit of idle processor-time) stays open after
+/// the search's share, and the identity's bounded-slack question at 71 is infeasible (7.1 M
+/// nodes), which proves 72.
 /// Decided by the clock, so only in the slow tier and with a limit well above what it needs.
 #[test]
 #[cfg_attr(not(feature = "slow-tests"), ignore = "slow tier: .ci/run runs it")]

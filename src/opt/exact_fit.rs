@@ -817,13 +817,14 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The root stage before the search: [`ROOT_NODES`] and [`SLACK_NODES`].
+    /// The root stage before the search: [`ROOT_NODES`], [`SLACK_NODES`] and [`PROBE_NODES`].
     pub const ROOT: Budget = Budget {
         nodes: ROOT_NODES,
         slack_nodes: SLACK_NODES,
         probe_nodes: PROBE_NODES,
     };
-    /// The late stage after the search: [`ROOT_NODES`] and [`LATE_SLACK_NODES`].
+    /// The late stage after the search: [`ROOT_NODES`], [`LATE_SLACK_NODES`] and
+    /// [`PROBE_NODES`].
     pub const LATE: Budget = Budget {
         nodes: ROOT_NODES,
         slack_nodes: LATE_SLACK_NODES,
