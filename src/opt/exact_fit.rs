@@ -62,7 +62,7 @@
 //!
 //! Limits: a node budget (so that answers are the same on every machine), a table size, and
 //! in [`at_root`] the caller's deadline (so that the stage never outlasts the time limit of
-//! [`super::solve`]); out of budget or time the answer is [`Answer::Unknown`].
+//! [`crate::opt::solve`]); out of budget or time the answer is [`Answer::Unknown`].
 use super::bounds::{fekete_schepers, FixedClique};
 use super::greedy::{IntAttempt, IntSchedule};
 use super::problem::{Int, IntProblem};
@@ -758,7 +758,7 @@ impl Fills<'_> {
     }
 }
 
-/// Node budget of the root stage of [`super::solve`] ([`at_root`]): rigid P = 8, A = 40 seed
+/// Node budget of the root stage of [`crate::opt::solve`] ([`at_root`]): rigid P = 8, A = 40 seed
 /// 2's F_4 question needs 2.2 M nodes, seed 4's area question 3.4 M; the budget leaves room
 /// above both and leaves most of the default 10 s limit to the search when a question is not
 /// decided (the `opt` bench measures the cost of a node).
@@ -776,7 +776,7 @@ pub const SLACK_NODES: u64 = 500_000;
 pub const PROBE_NODES: u64 = 200_000;
 
 /// Node budget of the bounded-slack questions asked again after the search (the late stage of
-/// [`super::solve`], which the time limit bounds first): rigid P = 8, A = 30, seed 1001's
+/// [`crate::opt::solve`], which the time limit bounds first): rigid P = 8, A = 30, seed 1001's
 /// identity question needs 7.1 M nodes, P = 32, A = 50, seed 1000's job energy question 5.1 M.
 pub const LATE_SLACK_NODES: u64 = 1 << 40;
 

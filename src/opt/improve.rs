@@ -20,7 +20,7 @@
 //! its job's previous attempt at which its p processors are free for its whole duration, in a
 //! step profile of the processors in use. Each placement respects the capacity and the chain,
 //! so **every decoded schedule is feasible**; it is only ever used as an incumbent (an upper
-//! bound), and [`super::solve`] checks every schedule it returns with [`crate::check::check`].
+//! bound), and [`crate::opt::solve`] checks every schedule it returns with [`crate::check::check`].
 //! Starts are sums of durations (integers on the scaled model).
 //!
 //! Decoding the start-time order of any schedule with its own allotments gives a schedule no
@@ -61,7 +61,7 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The budget [`super::solve`] uses: 80·A² moves for A attempts (at least 20,000, at most
+    /// The budget [`crate::opt::solve`] uses: 80·A² moves for A attempts (at least 20,000, at most
     /// 200,000, a small share of the default time limit; the `opt` bench measures a move),
     /// stalls of 2,000, a fixed seed.
     ///
@@ -81,7 +81,7 @@ impl Budget {
         }
     }
 
-    /// The moves of [`super::solve`]'s second run of the same search, after the root stages
+    /// The moves of [`crate::opt::solve`]'s second run of the same search, after the root stages
     /// left a gap: twice the first run's. Why: on the `opt` bench's open rigid instances with
     /// A = 60 the first run's best is not always optimal, and the search's tree cannot find
     /// the shorter schedule, while the same trajectory goes on to reach the root bound within
@@ -450,7 +450,7 @@ pub fn improve(
 /// The local search of the module documentation as a state that can be run again: a second
 /// [`LocalSearch::run`] continues the same trajectory (the same current solution, best, move
 /// generator and stall count), so that running m moves then n more gives the schedule of one
-/// run of m + n moves when no deadline strikes. [`super::solve`] runs it once before the root
+/// run of m + n moves when no deadline strikes. [`crate::opt::solve`] runs it once before the root
 /// stages and continues it only when they leave a gap.
 pub struct LocalSearch<'a> {
     prob: &'a IntProblem,

@@ -149,7 +149,7 @@ impl Lattice {
     }
 
     /// A lower bound `lb` raised to the lattice of horizon `horizon` (unchanged when the
-    /// horizon is too long for the bit set): the root rounding both [`super::solve`] and the
+    /// horizon is too long for the bit set): the root rounding both [`crate::opt::solve`] and the
     /// search apply.
     pub fn round_bound(prob: &IntProblem, horizon: Int, lb: Int) -> Int {
         // default: no lattice (horizon too long for its bit set) rounds nothing

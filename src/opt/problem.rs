@@ -106,7 +106,7 @@ pub fn build(inst: &Instance, sc: &Scenario) -> Result<IntProblem> {
 }
 
 /// [`build`], with an instance whose scaled times exceed [`max_horizon`] told apart from the
-/// other errors: `Ok(Err(_))`, which [`super::solve`] answers in exact time instead.
+/// other errors: `Ok(Err(_))`, which [`crate::opt::solve`] answers in exact time instead.
 pub fn build_or_too_fine(
     inst: &Instance,
     sc: &Scenario,

@@ -176,7 +176,7 @@ fn fits_atomic(x: Int) -> bool {
 }
 
 /// Most jobs the search handles (it keeps per-job sets in 64-bit masks); larger instances are
-/// answered by the incumbent and the root bound alone (see [`super::solve`]).
+/// answered by the incumbent and the root bound alone (see [`crate::opt::solve`]).
 pub const MAX_JOBS: usize = 63;
 
 /// Limits of one search.

@@ -33,7 +33,7 @@ use std::time::Instant;
 pub const LSTAR_POINTS: usize = 1024;
 
 /// Most chain points [`lstar_exact`] may generate in all (each an exact sum), estimated by
-/// [`lstar_work`]; beyond it L′ alone is the bound.
+/// `lstar_work`; beyond it L′ alone is the bound.
 pub const LSTAR_WORK: u64 = 1 << 20;
 
 /// An upper estimate of the chain points [`lstar_exact`] generates: per job and attempt after

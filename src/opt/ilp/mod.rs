@@ -40,8 +40,8 @@
 //!
 //! # Limits
 //! The model has one binary per (attempt, option, start slot); beyond
-//! [`super::OptConfig::ilp_max_vars`] the method refuses with [`Error::Limit`] (the scaled
-//! horizon grows with the common denominator of the times). The default depends on the
+//! [`super::OptConfig::ilp_max_vars`] the method refuses with [`crate::Error::Limit`] (the
+//! scaled horizon grows with the common denominator of the times). The default depends on the
 //! [`Backend`]: small for microlp, which proves optimality only on tiny models (MACHINE-NOTES:
 //! ~6–8 tasks), and larger for HiGHS.
 use super::problem::{Int, IntProblem};
