@@ -62,7 +62,7 @@ pub fn opt_how(opt: &OptRef, exact_by: &str, lower_name: &str) -> String {
     }
 }
 
-/// The optimum as [`opt`] finds it, with the solver's schedule (checked): the schedule of U.
+/// The optimum as [`fn@opt`] finds it, with the solver's schedule (checked): the schedule of U.
 pub fn opt_with_schedule(
     inst: &Instance,
     sc: &Scenario,

@@ -392,7 +392,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
 
 /// Checks, before any work, that [`write_atomic`] can write `path`, leaving nothing behind: a
 /// file to replace needs its directory to accept a new temporary (one is created and removed);
-/// a device is opened for writing and given an empty write ([`probe_device`]), so that one
+/// a device is opened for writing and given an empty write (`probe_device`), so that one
 /// that refuses every write (`/dev/full`) or that the user may not write is refused before a
 /// long run rather than after it; a FIFO or socket is not probed (opening a FIFO would wait
 /// for its reader); a directory or a link to nothing is refused as [`write_atomic`] refuses it.

@@ -164,7 +164,7 @@ pub struct Completion {
 pub struct Failed {
     pub line: usize,
     pub id: Value,
-    /// What is wrong, naming the field (`field `instance.jobs[0].procs`: …`).
+    /// What is wrong, naming the field (``field `instance.jobs[0].procs`: …``).
     pub error: String,
     /// [`PROTOCOL_VERSION`].
     pub format_version: u32,

@@ -2,7 +2,7 @@
 //!
 //! `println!` panics when standard output cannot be written (a full device, a closed pipe
 //! whose SIGPIPE is blocked), and a report that never reached its reader must not end in exit
-//! 0. [`outln!`](crate::outln) and [`out!`](crate::out) take the arguments of `println!` and
+//! 0. [`outln!`](crate::outln) and [`out!`](macro@crate::out) take the arguments of `println!` and
 //! `print!` and evaluate to a [`resched::Result<()>`]: an I/O error becomes
 //! [`resched::Error::Stdout`] (exit 2, "cannot write to standard output: …"), which the command
 //! returns with `?`. A closed pipe (`EPIPE`) is the reader's choice, not a failure of the

@@ -114,7 +114,7 @@ pub fn this_build() -> &'static Provenance {
 
 /// Why a result made by `made` (`None`: a file that records no build, written before resched
 /// recorded provenance) is not known to be the work of the same code as `this` build; `None`
-/// when it is ([`Provenance::same_code`]). The text completes "<the file> …".
+/// when it is ([`Provenance::same_code`]). The text completes "\<the file> …".
 pub fn mismatch(made: Option<&Provenance>, this: &Provenance) -> Option<String> {
     let Some(made) = made else {
         return Some(

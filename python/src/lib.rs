@@ -1,11 +1,11 @@
 //! `resched._native`: the PyO3 extension module under the `resched` Python package.
 //!
 //! A thin layer over the crate's public API: every run goes through the oracle's certify path
-//! ([`resched::oracle::certify`]: catalogue → engine → checker → bound → exact ratio), the
+//! ([`mod@resched::oracle::certify`]: catalogue → engine → checker → bound → exact ratio), the
 //! optimum through [`resched::opt::solve`], feasibility through the independent checker
 //! ([`resched::check::check`]); nothing here builds a scheduler or compares a makespan on its
-//! own. Inputs are read by the crate's readers ([`convert::Source`]); times come back as
-//! `fractions.Fraction` ([`convert::Out`]); errors as the exceptions of [`errors`].
+//! own. Inputs are read by the crate's readers (`convert::Source`); times come back as
+//! `fractions.Fraction` (`convert::Out`); errors as the exceptions of `errors`.
 //!
 //! The Python layer (`python/resched/__init__.py`) turns dicts into JSON text, refuses floats,
 //! and documents the functions; call it, not this module.

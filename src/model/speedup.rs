@@ -9,9 +9,9 @@
 //! |-----------------|----------------------------------|----------------------------------------------|
 //! | `roofline`      | `w` > 0, `pbar` ∈ 1..=P          | w / min(p, p̄)                               |
 //! | `communication` | `w` > 0, `c` ≥ 0                 | w/p + (p−1)·c                                |
-//! | `amdahl`        | `w` > 0, `gamma` ∈ [0,1]         | w·((1−γ)/p + γ)                              |
-//! | `mix`           | `w` > 0, `gamma` ∈ [0,1], `pbar` ∈ 1..=P, `c` ≥ 0 | w(1−γ)/min(p,p̄) + wγ + (p−1)c |
-//! | `power`         | `w` > 0, `delta` ∈ [0,1]         | w / ρ(p), ρ(p) ≈ p^δ (rule below)            |
+//! | `amdahl`        | `w` > 0, `gamma` ∈ \[0,1\]       | w·((1−γ)/p + γ)                              |
+//! | `mix`           | `w` > 0, `gamma` ∈ \[0,1\], `pbar` ∈ 1..=P, `c` ≥ 0 | w(1−γ)/min(p,p̄) + wγ + (p−1)c |
+//! | `power`         | `w` > 0, `delta` ∈ \[0,1\]       | w / ρ(p), ρ(p) ≈ p^δ (rule below)            |
 //! | `monotonic`     | `times` (P entries)              | the table; must be monotonic                 |
 //! | `arbitrary`     | `times` (P entries)              | the table, any positive values               |
 //! | `table`         | `times`, optional `monotonic`    | the table (monotonic checked if set)         |
@@ -30,7 +30,7 @@
 //! 2. Otherwise v ≈ p^δ = 2^(δ·log2 p) is computed in 64.64 fixed point with integer operations
 //!    only (bit-by-bit log2 by repeated squaring; exp2 as a product of the constants 2^(2^−i),
 //!    each an integer square root): the result is bit-identical on every machine. The error
-//!    analysis in [`power_root`] bounds |v − p^δ| ≤ 2^−28 for every p ≤ 2^24.
+//!    analysis in `power_root` bounds |v − p^δ| ≤ 2^−28 for every p ≤ 2^24.
 //! 3. ρ(p) is the multiple of 2^−24 nearest to v. Because 2^−28 is far below half the grid,
 //!    this is the multiple nearest to the true p^δ except when p^δ lies within 2^−28 of a
 //!    midpoint; then (the enclosure cannot decide) the lower multiple is taken. Either way

@@ -2,7 +2,7 @@
 //! (`tests/corpus.rs`), the adversarial search's writer and `diff`'s counterexample writer.
 //!
 //! A case is an instance, a failure scenario, optionally its lower bound (the one
-//! [`super::certify`] divides by: L(f) of the rigid paper, Eqs. 5–6, for rigid instances;
+//! [`fn@super::certify`] divides by: L(f) of the rigid paper, Eqs. 5–6, for rigid instances;
 //! L'(J, f) of the moldable paper, Section 5.1, otherwise) and its exact optimum T_OPT(f) with the
 //! reason it is optimal, and a list of pinned expectations: an algorithm of the catalogue with
 //! its parameters and the exact makespan it must produce, with the hand computation or paper
@@ -15,7 +15,7 @@
 //! version 1, a newer one is refused with what to do; [`Case::new`] writes it. Loading validates
 //! everything a run would otherwise trip over — the instance and scenario, every algorithm name
 //! ([`super::catalogue::parse`]), priority and ε — and names the file and field of the first
-//! problem; it never runs an algorithm (the runner does, through [`super::certify`]).
+//! problem; it never runs an algorithm (the runner does, through [`fn@super::certify`]).
 use super::certify::{AlgoSpec, Bound};
 use crate::error::{Error, FieldError, Result};
 use crate::model::instance::RawInstance;

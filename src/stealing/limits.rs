@@ -8,7 +8,7 @@
 //! | limit | value | why |
 //! |---|---|---|
 //! | [`MAX_SECONDS`] | 10^11 s (≈ 3,170 years) | releases, run times, walltimes, D, C, R, failure times, measurement windows: beyond any machine's life; keeps every `f64` used for display finite |
-//! | [`MIN_MTBF`] … [`MAX_MTBF`] | 1/1000 s … 10^11 s | the platform MTBF μ (and Table 6's λ) feeds the exponential draw `−ln(u)·μ`, rounded to the 1/1000 grid: below one grid step almost every gap rounds to 0; above 10^11 s a gap (≤ 37·μ) times 1000 exceeds 2^53 and the grid rounding is no longer exact in `f64` |
+//! | [`MIN_MTBF_MILLIS`] … [`MAX_MTBF`] | 1/1000 s … 10^11 s | the platform MTBF μ (and Table 6's λ) feeds the exponential draw `−ln(u)·μ`, rounded to the 1/1000 grid: below one grid step almost every gap rounds to 0; above 10^11 s a gap (≤ 37·μ) times 1000 exceeds 2^53 and the grid rounding is no longer exact in `f64` |
 //! | [`MAX_NODES`] | 2^20 = 1,048,576 | node bitsets are allocated per run (Mira has 49,152 nodes) |
 //! | [`MAX_JOBS`] | 10^6 | checked before a workload is generated or simulated (Table 6 has 1000 jobs, a month of Mira a few thousand) |
 //! | [`check_job_mtbf`] | μ_ind/p > C + R for the largest job | Young/Daly is first order in C/μ: a job failing more often than it can recover and checkpoint never progresses, and each failure costs a full replan of the queue |

@@ -13,7 +13,7 @@
 //! P_4 to P_8").
 //!
 //! # Why blocks (archive traces with thousands of queued jobs)
-//! The steps are kept in blocks of at most `BLOCK_MAX` steps ([`steps`]), each with a pending
+//! The steps are kept in blocks of at most `BLOCK_MAX` steps (`steps`), each with a pending
 //! addition (a reservation covering the whole block costs O(1) there) and the minimum and maximum
 //! of its counts. A placement skips whole blocks: "the next step with at least p free" skips blocks
 //! whose maximum is below p, "the next step with fewer than p free" skips blocks whose minimum is
@@ -26,14 +26,14 @@
 //! `stealing` bench's `archive` cases measure them):
 //! - a block whose runs are all too short for the window sought is passed over whole: each
 //!   block keeps, once searched `BUILD_AFTER` times since it last changed, the summary of
-//!   its runs by threshold ([`block_runs`]), so a search does not reject its candidate runs
+//!   its runs by threshold (`block_runs`), so a search does not reject its candidate runs
 //!   one by one; in the block that holds a moving job's own start, only the run that reaches
 //!   that start is left to try (a window cut at the start fits in it however short it is);
 //! - a breakpoint where the count does not change is removed as soon as an addition leaves one
 //!   (a reservation given back, two reservations meeting end to start), so the plan holds about
 //!   one step per reservation and not every breakpoint it ever had;
 //! - a compression pass remembers, per node count and length, the windows it found no room in
-//!   ([`fails`]), so the next job of the same shape (job arrays queue hundreds) searches only
+//!   (`fails`), so the next job of the same shape (job arrays queue hundreds) searches only
 //!   from where the one before it stopped, not from the plan's start again;
 //! - a compression pass passes over a job identical to the one before it (node count, length
 //!   and start: an array reserved side by side) when that one kept its slot, and keeps the
@@ -41,8 +41,8 @@
 //!   are of such jobs.
 //!
 //! # Why integer ticks
-//! The step function itself ([`steps`]) is generic over the instant type, and a profile holds
-//! it in integer ticks of a common denominator D ([`instant`]) whenever every instant fits:
+//! The step function itself (`steps`) is generic over the instant type, and a profile holds
+//! it in integer ticks of a common denominator D (`instant`) whenever every instant fits:
 //! D starts as the 1/[`GRID`] grid on which failures and checkpoint periods are drawn, and
 //! grows to the lcm with any other denominator it is given (a trace's seconds are already on
 //! it). An instant that fits no scale within the tick range (2^61 ticks: 73 million years at
@@ -59,7 +59,7 @@
 //! SDSC-BLUE's SFSJ run makes 224 million checks for 18.7 million moves. Run in the
 //! simulator, each check would read its job from the queue and convert its start and length
 //! to ticks for every question, and each placement would convert its start back and forth.
-//! So the two passes run here ([`Profile::compress`], [`Profile::place_all`], in [`pass`]) on
+//! So the two passes run here ([`Profile::compress`], [`Profile::place_all`], in `pass`) on
 //! [`Queue`], the queue's node counts, lengths and starts in ticks, which the simulator keeps
 //! beside its own queue; an instant is converted once, when a job is queued or given a start,
 //! and every output stays `cmp`-equal to that of the passes run in the simulator.
@@ -450,8 +450,8 @@ impl Profile {
     /// queued job, in priority order, moved to its earliest slot before its start that meets
     /// `raised` (the hull of where counts rose since the plan was last settled), and the
     /// `unplanned` new jobs placed at their earliest slot (see `Sim::replan_pass` for why each
-    /// filter of [`pass::compress`] is exact). Runs in ticks when they can hold the pass
-    /// ([`Profile::mirror`]), else on exact rationals; the answers are the same.
+    /// filter of `pass::compress` is exact). Runs in ticks when they can hold the pass
+    /// (`Profile::mirror`), else on exact rationals; the answers are the same.
     pub fn compress(
         &mut self,
         q: &mut Queue,
@@ -521,8 +521,8 @@ impl Profile {
 
     /// Section 4.1's full recomputation on this profile (the occupations known now): every
     /// job of the queue `q` mirrors placed, in priority order, at its earliest slot from
-    /// `now` ([`pass::place_all`]). Returns the starts, in queue order, and leaves them in the
-    /// mirror. In ticks when they can hold it ([`Profile::mirror`]), else exact.
+    /// `now` (`pass::place_all`). Returns the starts, in queue order, and leaves them in the
+    /// mirror. In ticks when they can hold it (`Profile::mirror`), else exact.
     pub fn place_all(
         &mut self,
         q: &mut Queue,
@@ -715,7 +715,7 @@ pub struct Compressed {
     pub checks: u64,
     pub moves: u64,
     /// Searches begun past the windows an earlier job of the same shape was found to have no
-    /// room in ([`fails`]).
+    /// room in (`fails`).
     pub shortened: u64,
     /// Moves of a job's twins (its node count, length and start, right after it in the
     /// queue) taken along to its new start, without a search of their own.

@@ -1,5 +1,5 @@
 //! `resched batch`: many certify requests as JSON Lines (the oracle's
-//! [`batch`](crate::batch) module does the work; this file reads the options, opens the
+//! [`batch`] module does the work; this file reads the options, opens the
 //! input and maps the summary to the exit code).
 //!
 //! Exit codes: 0 when every request succeeded, 1 when at least one line is an error line (all

@@ -7,8 +7,8 @@ use resched::time::Time;
 use resched::{Error, Result};
 use std::path::PathBuf;
 
-/// Arguments of `resched experiment <campaign>`. The command line has one subcommand per entry
-/// of the catalogue [`CAMPAIGNS`], built from it ([`Args::augment_args`]): the options every
+/// Arguments of `resched experiment <campaign>`. The command line has one subcommand per entry of
+/// the catalogue [`CAMPAIGNS`], built from it ([`clap::Args::augment_args`]): the options every
 /// campaign takes, and the [`Knob`]s of that entry only, so that clap refuses an option the
 /// campaign would ignore and `resched experiment <campaign> --help` lists exactly its own.
 #[derive(Debug, Clone)]
@@ -17,7 +17,7 @@ pub struct Args {
     pub name: String,
     /// Run the reduced version (a minute or less).
     pub quick: bool,
-    /// Output directory (default out/<name>, or out/<name>-quick).
+    /// Output directory (default `out/<name>`, or `out/<name>-quick`).
     pub out: Option<PathBuf>,
     /// Campaign seed (job sets and failure scenarios derive from it).
     pub seed: u64,

@@ -107,7 +107,7 @@ pub fn main() -> i32 {
 }
 
 /// The exit code when the reader of standard output closed the pipe: 128 + SIGPIPE, what a
-/// shell reports for a program the signal ended (see [`crate::out`]).
+/// shell reports for a program the signal ended (see [`mod@crate::out`]).
 pub const CLOSED_PIPE: i32 = 141;
 
 /// The exit code of a command line clap refused or answered itself (`--help`, `--version`): 2

@@ -1,10 +1,10 @@
 //! `resched simulate`: runs one algorithm of the catalogue ([`resched::oracle::catalogue`]) on an
-//! instance and a failure scenario through the oracle's certify path ([`resched::oracle::certify`])
-//! and prints the exact makespan, the lower bound — L(f) of the rigid paper (Section 3.3,
-//! Eqs. 5–6) for rigid instances, L'(J, f) of the moldable paper (Section 5.1) otherwise — and
-//! their ratio; or, in peer mode, runs GREEDY (R-LIST with m = 0, rigid paper Algorithm 1) over
-//! every scenario of the rigid paper's simulator files ([`resched::workload::peer`]), in parallel
-//! with a deterministic output order.
+//! instance and a failure scenario through the oracle's certify path
+//! ([`mod@resched::oracle::certify`]) and prints the exact makespan, the lower bound — L(f) of the
+//! rigid paper (Section 3.3, Eqs. 5–6) for rigid instances, L'(J, f) of the moldable paper
+//! (Section 5.1) otherwise — and their ratio; or, in peer mode, runs GREEDY (R-LIST with m = 0,
+//! rigid paper Algorithm 1) over every scenario of the rigid paper's simulator files
+//! ([`resched::workload::peer`]), in parallel with a deterministic output order.
 //!
 //! Every schedule printed has passed [`resched::check::check`] inside the oracle; a schedule that
 //! fails it is an internal error (exit 2), never printed as a result.

@@ -7,7 +7,7 @@
 //! This file holds the arguments and the order of the steps: every option value is parsed and
 //! range-checked ([`resched::stealing::limits`]) and every output path probed ([`outputs`])
 //! before a file is read or a job simulated. [`parse`] reads option values, [`report`] prints
-//! the tables and the metrics CSV, [`jobs_csv`] the per-job rows, [`plots`] draws the figures.
+//! the tables and the metrics CSV, [`jobs_csv`] the per-job rows, [`mod@plots`] draws the figures.
 use super::Exit;
 use resched::error::{write_atomic, Error, Result};
 use resched::stealing::backlog::backlog;

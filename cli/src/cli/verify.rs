@@ -3,7 +3,7 @@
 //! is what that algorithm would have done).
 //!
 //! Feasibility is the independent checker's ([`resched::check`]); "what that algorithm would have
-//! done" is the schedule of the oracle's certify path ([`resched::oracle::certify`]), compared
+//! done" is the schedule of the oracle's certify path ([`mod@resched::oracle::certify`]), compared
 //! attempt by attempt. A schedule's stated `makespan` must be where its attempts end;
 //! `--rel-tol` judges a schedule computed in floating point ([`resched::check::tolerant`]).
 use super::args::{parse_eps, parse_priority};

@@ -53,7 +53,7 @@
 //! signal too ([`supervise`]).
 //!
 //! # What resched does
-//! [`scope`] draws the cases; [`run`] runs resched through [`resched::oracle::certify`] and the
+//! [`scope`] draws the cases; [`run`] runs resched through [`fn@resched::oracle::certify`] and the
 //! other program, and [`compare`] judges: makespans exactly (or within `--rel-tol`); a schedule
 //! through the checker first. The first mismatch is shrunk ([`shrink`]) and written
 //! ([`counterexample`]) with the commands that reproduce it, after a re-check in a fresh

@@ -171,7 +171,7 @@ pub fn run(argv: &[String], timeout: Duration) -> Result<Ended> {
 }
 
 /// A pipe read until its end or until told to stop, whichever comes first: a read that waits
-/// for data wakes every [`POLL`] to look at the stop flag, so a pipe that a stray descendant
+/// for data wakes every `POLL` to look at the stop flag, so a pipe that a stray descendant
 /// keeps open never holds a thread (nor the descriptor) for longer than that once stopped.
 /// Told to stop, it still returns what is already waiting in the pipe (a bounded number of
 /// reads), then reports the end.

@@ -1,6 +1,6 @@
 //! The search loop of `resched diff`: draw case after case, run resched (through
-//! [`resched::oracle::certify`]) and the other implementation on it, judge the answer, and on the
-//! first mismatch shrink the case ([`super::shrink`]) and stop.
+//! [`fn@resched::oracle::certify`]) and the other implementation on it, judge the answer, and on
+//! the first mismatch shrink the case ([`super::shrink`]) and stop.
 use super::compare::{self, Mismatch, Rules, Verdict};
 use super::external::{External, Query, Reply};
 use super::scope::Scope;

@@ -56,7 +56,7 @@ pub fn new_mark() -> String {
 
 /// Runs `start` (which spawns a program) with the list of live programs locked, and records the
 /// program's pid: a concurrent [`sweep`] never mistakes a program just started for an orphan.
-/// When resched is ending, nothing starts and the caller waits for the end ([`await_the_end`]).
+/// When resched is ending, nothing starts and the caller waits for the end (`await_the_end`).
 pub fn started<T>(start: impl FnOnce() -> T, pid: impl Fn(&T) -> Option<u32>) -> T {
     let mut live = lock_live();
     if live.ending {
@@ -304,7 +304,7 @@ fn signal_thread() -> Option<signal_hook::iterator::Handle> {
 /// quietly). Under `diff`, a write to a closed pipe or socket must be an error instead: a JSONL
 /// program that died would otherwise kill resched when it writes the next request, and so
 /// would the signal thread's own wake-up socket once the thread has ended. An `EPIPE` on
-/// standard output still ends resched quietly with 141 ([`crate::out`]). Children start with
+/// standard output still ends resched quietly with 141 ([`mod@crate::out`]). Children start with
 /// the default action again (std resets it in every child it spawns, and exec drops handlers).
 /// A handler that only sets a flag has the effect of ignoring the signal, without `unsafe`.
 #[cfg(unix)]

@@ -11,7 +11,7 @@
 //! Node ids, where an attempt has them, are used as its rows. Floating point is used here only to
 //! place pixels.
 //!
-//! The chart is laid out once as a list of shapes ([`Item`]) and written by two painters: SVG
+//! The chart is laid out once as a list of shapes (`Item`) and written by two painters: SVG
 //! text, and a PNG drawn with the plot layer's bitmap backend and shipped font. Colours are
 //! `#rrggbb` (CSS `hsl()` is not read by every SVG converter). The SVG's `<metadata>` and the
 //! PNG's `tEXt` chunks name the build that drew it ([`super::metadata_element`]).

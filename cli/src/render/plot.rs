@@ -526,7 +526,7 @@ pub fn write_svg(fig: &Figure, path: &Path) -> Result<()> {
 }
 
 /// Writes the figure as PNG to `path` (atomically: drawn into a temporary sibling whose name
-/// also ends in `.png`, stamped with this build ([`png_provenance`]), then renamed).
+/// also ends in `.png`, stamped with this build (`png_provenance`), then renamed).
 pub fn write_png(fig: &Figure, path: &Path) -> Result<()> {
     fonts()?;
     fig.validate()?;

@@ -59,11 +59,11 @@
 //! ε₁ ≤ 1/10 it can fail (moldable-table1 with `--eps 1/10` meets it); their code then stores
 //! b = −1 and bisects over negative X, which is undefined, so resched grows the start by
 //! (1 + ε₁) — the score in units falls by that factor while K stays — until D(X) answers
-//! (at most [`START_STEPS`] growths, each counted as a decision). At their ε₁ = 0.3 the start
+//! (at most `START_STEPS` growths, each counted as a decision). At their ε₁ = 0.3 the start
 //! never grows and the differential test is unaffected.
 //!
-//! Chain DP (rule 1, per job): V₀[k] = least area among the counts with t(p) ≤ k·Z (the job's
-//! Pareto frontier; infinite when none), V_j[k] = min_{1≤l<k} V_{j−1}[l] + V₀[k−l], the first l
+//! Chain DP (rule 1, per job): V₀\[k\] = least area among the counts with t(p) ≤ k·Z (the job's
+//! Pareto frontier; infinite when none), V_j\[k\] = min_{1≤l<k} V_{j−1}\[l\] + V₀[k−l], the first l
 //! reaching the minimum (their strict `<`), the allocation of attempt j being the count of
 //! V₀[k−l]. Exact rationals make the same choices as their doubles except at ties that rounding
 //! would break, which the golden comparison would reveal.

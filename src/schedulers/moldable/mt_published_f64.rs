@@ -18,22 +18,22 @@
 //! differential test (`tests/peer_moldable.rs`) confirms on both.
 //!
 //! # The expressions (their names in brackets)
-//! - t(p) in double [`Task::time`], from the model's parameters as their reader holds them
+//! - t(p) in double \[`Task::time`\], from the model's parameters as their reader holds them
 //!   (the decimals of the file, correctly rounded: [`nearest_f64`]): roofline
 //!   `max(w/p, w/p̄)`, Amdahl `w·(γ + (1−γ)/p)`, communication `w/p + (p−1)·c`, mix
 //!   `max(L/p, L/p̄) + S + (p−1)·c` (L = w(1−γ), S = wγ). A model their simulator lacks (power,
 //!   explicit tables, the 2^−b grid) and a rigid job get their exact Pareto frontier, each time
 //!   correctly rounded — what a double implementation holding the exact times would compare.
-//! - The counts considered [interesting_processors]: p = 1, then each p whose double time is
+//! - The counts considered \[interesting_processors\]: p = 1, then each p whose double time is
 //!   strictly below every smaller count's.
-//! - Z = ε₁·X/g [Z]; units K = ⌊X/Z⌋ + g [X2]; the "infinite" value (X/Z + g)·2.
+//! - Z = ε₁·X/g \[Z\]; units K = ⌊X/Z⌋ + g \[X2\]; the "infinite" value (X/Z + g)·2.
 //! - Per job, scanning the counts from the largest down: a unit budget k < t(p)/Z gets the
-//!   least `p·(t/Z)/P` (times 1.1) among the larger counts already scanned [Valeurs0]; the
+//!   least `p·(t/Z)/P` (times 1.1) among the larger counts already scanned \[Valeurs0\]; the
 //!   chain of g attempts minimises `V_{j−1}[l] + V₀[k−l]` over l = 1..k−1, first l on ties
-//!   [Valeursj]; the score of k sums the jobs' chains in job order [Score]; the first k with
+//!   \[Valeursj\]; the score of k sums the jobs' chains in job order \[Score\]; the first k with
 //!   score < k answers min(k·Z, X).
 //! - The search: X_max = max(max_j g·t_j(1), Σ_j g·t_j(1)/P) in doubles; each answer is stored
-//!   in a C `float` [b]; X_med = (X_max + X_min)/2; stop when X_min > 0 and
+//!   in a C `float` \[b\]; X_med = (X_max + X_min)/2; stop when X_min > 0 and
 //!   X_max/X_min ≤ 1 + ε₂.
 use crate::error::{Error, Result};
 use crate::model::{Job, Profile, SpeedupModel};

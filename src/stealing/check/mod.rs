@@ -24,8 +24,8 @@
 //!    stealing, down, idle), recomputed here with idle measured directly as up-and-unused node
 //!    time, sums exactly to N × window.
 //!
-//! One file per invariant: [`jobs`] (1), [`failures`] (2), [`attempts`] (3), [`nodes`] (4),
-//! [`decomposition`] (5); [`check`] runs them in that order.
+//! One file per invariant: `jobs` (1), `failures` (2), `attempts` (3), `nodes` (4),
+//! `decomposition` (5); [`check`] runs them in that order.
 use super::metrics::Decomposition;
 use super::model::{Resilience, Workload};
 use super::sim::Run;

@@ -19,7 +19,7 @@
 //!    (Batsched's rule, [`Compression::Completions`]), or, under the reading
 //!    [`Compression::CompletionsAndArrivals`], in a compression pass (which moves a job only
 //!    when a previous pass left it room to start earlier). The plan is kept between events and
-//!    the work is skipped where it cannot change a start (see [`planning`]);
+//!    the work is skipped where it cannot change a start (see `planning`);
 //! 6. queued jobs whose planned start is `t` start, in queue order, each on the lowest free ids.
 //!
 //! # Priorities (Section 7.2.1)
@@ -60,12 +60,12 @@
 //! # Files
 //! - [`record`]: what a run records (attempts, holds, failures, counters) and Eq. (1)–(2) per job;
 //! - this file: the state and the event loop above;
-//! - [`attempts`]: attempts starting, ending, completing, and victims reaching their stopping point;
-//! - [`failure`]: a failure striking a node, and the consecutive failures of 7.2.3;
-//! - [`algorithm1`]: Algorithm 1 (free node, victim choice, timing, criterion);
-//! - [`k3`]: criterion K3's two estimated scenarios;
-//! - [`planning`]: the conservative-backfilling plan of the queue (Section 4.1).
-//! - [`partial`]: what a run stopped by its progress callback leaves (the completed jobs).
+//! - `attempts`: attempts starting, ending, completing, and victims reaching their stopping point;
+//! - `failure`: a failure striking a node, and the consecutive failures of 7.2.3;
+//! - `algorithm1`: Algorithm 1 (free node, victim choice, timing, criterion);
+//! - `k3`: criterion K3's two estimated scenarios;
+//! - `planning`: the conservative-backfilling plan of the queue (Section 4.1).
+//! - `partial`: what a run stopped by its progress callback leaves (the completed jobs).
 use super::checkpoint::StopPlan;
 use super::failures::FailureSource;
 use super::limits::{self, Budget};

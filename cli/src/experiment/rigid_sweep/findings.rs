@@ -14,7 +14,7 @@ pub fn estimate(a: &Agg) -> Estimate {
     }
 }
 
-/// `a / b − 1` in percent with its standard error (see [`ratio_se`]).
+/// `a / b − 1` in percent with its standard error (see `ratio_se`).
 pub fn gap_pct(a: &Agg, b: &Agg) -> Estimate {
     Estimate {
         value: 100.0 * (a.mean / b.mean - 1.0),

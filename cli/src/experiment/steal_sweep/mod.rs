@@ -25,8 +25,8 @@
 //! month each; ours are the two 10-day Mira windows of March 2018 shipped in `../shared`.
 //!
 //! `--quick`: the first 150 jobs of the first window, μ ∈ {1 h, 5 h}, D ∈ {10 min, 1 day}, one
-//! seed. Files: this one runs the cells; [`tables`] aggregates them into the Markdown and CSV
-//! summaries; [`figures`] draws the panels.
+//! seed. Files: this one runs the cells; `tables` aggregates them into the Markdown and CSV
+//! summaries; `figures` draws the panels.
 mod figures;
 mod tables;
 

@@ -33,7 +33,7 @@ pub struct NatAxis {
 
 impl NatAxis {
     /// An axis over `lo..hi` (data units; both > 0 on a log axis, `lo < hi`), with `unit`
-    /// ("" for none) after each label. The caller pads the range: [`padded`].
+    /// ("" for none) after each label. The caller pads the range: `padded`.
     pub fn new(lo: f64, hi: f64, scale: Scale, unit: &str) -> NatAxis {
         let (major, minor) = match scale {
             Scale::Linear => linear_ticks(lo, hi),
