@@ -68,8 +68,8 @@ pub struct Args {
     /// Most failures of a job (f_j is drawn in 0..=F).
     #[arg(long, default_value_t = 2)]
     pub failures: u32,
-    /// rigid, moldable[:MODELS] or mixed[:MODELS]; models: roofline, communication, amdahl,
-    /// mix, power, monotonic, arbitrary (default: all but power).
+    /// rigid, moldable or mixed, the last two optionally followed by :MODELS; models: roofline,
+    /// communication, amdahl, mix, power, monotonic, arbitrary (default: all but power).
     #[arg(long, default_value = "rigid")]
     pub jobs_kind: String,
     /// Algorithm(s): catalogue names, comma-separated, or all, all-rigid, all-moldable.
