@@ -332,6 +332,20 @@ fn bench(c: &mut Criterion) {
             });
         }
     }
+    // The same on a wide platform, where the node bounds have the most rows (F_1..F_16): the
+    // identity's bounded-slack question of rigid P = 32, A = 50, seed 4 at 160 (undecided
+    // after 2·10^7 nodes), cut at 10^6 nodes.
+    let (inst, sc) = generate::anchor_rigid(50, 32, 4);
+    if let Ok(prob) = opt::problem::build(&inst, &sc) {
+        let ids: Vec<i64> = (0..=i64::from(prob.procs)).collect();
+        let question =
+            opt::exact_fit::ExactFit::rigid_slack(&prob, &ids, i64::from(prob.procs), 160);
+        if let Some(fit) = question {
+            g.bench_function("fit_nodes1M_rigid_A50_P32", |b| {
+                b.iter(|| fit.decide(1_000_000, opt::exact_fit::ROOT_MEMO).1.nodes)
+            });
+        }
+    }
     let (inst, sc) = generate::anchor_moldable(8, 4, 0);
     g.bench_function("search_moldable_A8_P4", |b| {
         b.iter(|| {

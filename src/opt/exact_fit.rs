@@ -417,17 +417,32 @@ struct Dfs<'a> {
     /// one row of `chains.len()` per k, and F_k(cap) per row.
     energies: Vec<Int>,
     energy_caps: Vec<Int>,
+    /// Per row, the F_k-energy of the remaining work Σ F_k(w_i)·need_i, kept as the time
+    /// passes: a start leaves a chain's need unchanged (an attempt moves from the unstarted
+    /// ones to the running one), and dt of time takes dt off the need of each running chain.
+    energy: Vec<Int>,
     /// The clique bound of the reduced F-widths.
     clique: FixedClique,
     /// Failed states, each with the least idle F-area it failed with: those the time-reversal
     /// cut does not bind first, then those it binds (met before T/2).
-    memo: [crate::opt::memo::Memo<u32, Int>; 2],
+    memo: [crate::opt::memo::Memo<u64, Int>; 2],
     /// The idle F-area spent so far (at most the question's slack).
     idle: Int,
     /// Twice the idle F-area spent before T/2 (with the time-reversal cut: at most the slack).
     idle_early2: Int,
-    /// The state key of the current node (reused: lookups allocate nothing).
-    key: Vec<u32>,
+    /// The state of the current node: per chain, left · 2^rem_bits + remainder, sorted within
+    /// each class (reused: lookups allocate nothing).
+    pairs: Vec<u64>,
+    /// Per chain: the bits of its remainder (those of its duration) and of its (left,
+    /// remainder) pair (with those of its class's most attempts), the same within a class.
+    rem_bits: Vec<u32>,
+    bits: Vec<u32>,
+    /// The classes of two chains or more, as ranges of chains (a class is a run of adjacent
+    /// chains).
+    runs: Vec<(usize, usize)>,
+    /// The pairs laid end to end in `bits` bits each: the state key, a few words (the tables
+    /// then hold more states in the same cache, and a lookup compares fewer words).
+    key: Vec<u64>,
     /// Scratch of the bounds: per chain, the time its remaining work needs.
     need: Vec<Int>,
     /// Starts on the current branch: (chain, attempt number, start).
@@ -456,6 +471,9 @@ struct Level {
     cur: Vec<(usize, usize)>,
     /// The remainders before a child, restored after it.
     saved: Vec<Int>,
+    /// Per energy row, what a child's dt takes off per unit of time: Σ F_k(w_i) over the
+    /// chains running in it (restored after it).
+    drops: Vec<Int>,
 }
 
 impl<'a> Dfs<'a> {
@@ -477,7 +495,37 @@ impl<'a> Dfs<'a> {
                 }
             }
         }
+        let energy = (0..energy_caps.len())
+            .map(|r| {
+                let row = &energies[r * n..(r + 1) * n];
+                let need = fit.chains.iter().map(|c| Int::from(c.attempts) * c.dur);
+                row.iter().zip(need).map(|(a, b)| a * b).sum()
+            })
+            .collect();
         let widths: Vec<Int> = fit.chains.iter().map(|c| c.width).collect();
+        let bits_of = |x: u64| u64::BITS - x.leading_zeros();
+        // A remainder is at most its duration, below 2^REM_BITS (see `rigid_slack`).
+        let rem_bits: Vec<u32> = fit.chains.iter().map(|c| bits_of(c.dur as u64)).collect();
+        // Per class (indexed by its first chain): its most attempts.
+        let mut most = vec![0u32; n];
+        for (c, &first) in fit.chains.iter().zip(&fit.class) {
+            most[first] = most[first].max(c.attempts);
+        }
+        let bits: Vec<u32> = (0..n)
+            .map(|i| rem_bits[i] + bits_of(u64::from(most[fit.class[i]])))
+            .collect();
+        let words = (bits.iter().sum::<u32>() as usize).div_ceil(64);
+        let mut runs = Vec::new();
+        let mut start = 0;
+        while start < n {
+            let end = (start..n)
+                .find(|&k| fit.class[k] != fit.class[start])
+                .unwrap_or(n); // default: the last class runs to the end
+            if end - start >= 2 {
+                runs.push((start, end));
+            }
+            start = end;
+        }
         Dfs {
             fit,
             left: fit.chains.iter().map(|c| c.attempts).collect(),
@@ -485,11 +533,16 @@ impl<'a> Dfs<'a> {
             t: 0,
             energies,
             energy_caps,
+            energy,
             clique: FixedClique::new(&widths, fit.cap),
-            memo: [(); 2].map(|()| crate::opt::memo::Memo::new(memo_limit, n)),
+            memo: [(); 2].map(|()| crate::opt::memo::Memo::new(memo_limit, words)),
             idle: 0,
             idle_early2: 0,
-            key: Vec::with_capacity(n),
+            pairs: Vec::with_capacity(n),
+            rem_bits,
+            bits,
+            runs,
+            key: Vec::with_capacity(words),
             need: vec![0; n],
             path: Vec::new(),
             levels: Vec::new(),
@@ -511,32 +564,23 @@ impl<'a> Dfs<'a> {
                 return false;
             }
         }
-        let need = &self.need;
-        let n = need.len();
-        let energies_fit = self.energy_caps.iter().enumerate().all(|(r, cap)| {
-            let row = &self.energies[r * n..(r + 1) * n];
-            let e: Int = row.iter().zip(need).map(|(a, b)| a * b).sum();
-            e <= cap * span
-        });
-        energies_fit && self.clique.bound(need) <= span
+        let energies_fit =
+            (self.energy_caps.iter().zip(&self.energy)).all(|(cap, e)| *e <= cap * span);
+        energies_fit && self.clique.bound(&self.need) <= span
     }
 
     /// The canonical state into `self.key`: per class, its members' (left, remainder) pairs in
-    /// sorted order.
+    /// sorted order, packed end to end.
     fn make_key(&mut self) {
-        self.key.clear();
-        self.key.extend(
-            (0..self.fit.chains.len()).map(|i| self.left[i] << REM_BITS | self.rem[i] as u32),
+        let n = self.fit.chains.len();
+        self.pairs.clear();
+        self.pairs.extend(
+            (0..n).map(|i| u64::from(self.left[i]) << self.rem_bits[i] | self.rem[i] as u64),
         );
-        let mut start = 0;
-        while start < self.key.len() {
-            let class = self.fit.class[start];
-            let end = (start..self.key.len())
-                .find(|&k| self.fit.class[k] != class)
-                .unwrap_or(self.key.len()); // default: the last class runs to the end
-            self.key[start..end].sort_unstable();
-            start = end;
+        for &(start, end) in &self.runs {
+            self.pairs[start..end].sort_unstable();
         }
+        pack(&self.pairs, &self.bits, &mut self.key);
     }
 
     fn node(&mut self, depth: usize) -> Step {
@@ -637,6 +681,7 @@ impl<'a> Dfs<'a> {
 
     /// [`Dfs::branch`] with the buffers of its depth.
     fn children(&mut self, depth: usize, free: Int, room: Int, lv: &mut Level) -> Step {
+        let n = self.fit.chains.len();
         self.groups(&mut lv.groups);
         lv.fills.clear();
         lv.ends.clear();
@@ -682,8 +727,16 @@ impl<'a> Dfs<'a> {
             for &(g, c) in fill {
                 self.start(lv.groups[g].0, c);
             }
-            for r in self.rem.iter_mut().filter(|r| **r > 0) {
+            lv.drops.clear();
+            lv.drops.resize(self.energy.len(), 0);
+            for (i, r) in self.rem.iter_mut().enumerate().filter(|(_, r)| **r > 0) {
                 *r -= dt;
+                for (row, drop) in lv.drops.iter_mut().enumerate() {
+                    *drop += self.energies[row * n + i];
+                }
+            }
+            for (e, drop) in self.energy.iter_mut().zip(&lv.drops) {
+                *e -= drop * dt;
             }
             self.t += dt;
             self.idle += unfilled * dt;
@@ -691,6 +744,9 @@ impl<'a> Dfs<'a> {
             let step = self.node(depth + 1);
             if !matches!(step, Step::Fail) {
                 return step;
+            }
+            for (e, drop) in self.energy.iter_mut().zip(&lv.drops) {
+                *e += drop * dt;
             }
             self.idle = idle0;
             self.idle_early2 = early0;
@@ -703,6 +759,26 @@ impl<'a> Dfs<'a> {
             }
         }
         Step::Fail
+    }
+}
+
+/// `values` laid end to end into `words`, the i-th in `bits[i]` bits (each value below
+/// 2^bits[i], at most 64 bits): one value may straddle two words.
+fn pack(values: &[u64], bits: &[u32], words: &mut Vec<u64>) {
+    words.clear();
+    let (mut word, mut used) = (0u64, 0u32);
+    for (&v, &b) in values.iter().zip(bits) {
+        // `used` < 64 here.
+        word |= v << used;
+        used += b;
+        if used >= 64 {
+            words.push(word);
+            used -= 64;
+            word = if used == 0 { 0 } else { v >> (b - used) };
+        }
+    }
+    if used > 0 {
+        words.push(word);
     }
 }
 
@@ -953,4 +1029,42 @@ pub fn at_root(
     }
     out.lower_bound = lb;
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pack;
+
+    /// The packed words give every value back, also those straddling two words (so that two
+    /// states have the same key only when they are the same state).
+    #[test]
+    fn packed_keys_give_every_value_back() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut words = Vec::new();
+        for case in 0..500 {
+            let n = 1 + case % 40;
+            let (mut values, mut bits) = (Vec::new(), Vec::new());
+            for _ in 0..n {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let b = 1 + (x % 40) as u32;
+                bits.push(b);
+                values.push((x >> 20) & ((1 << b) - 1));
+            }
+            pack(&values, &bits, &mut words);
+            let total: u32 = bits.iter().sum();
+            assert_eq!(words.len(), total.div_ceil(64) as usize, "case {case}");
+            let mut at = 0u32;
+            for (i, (&v, &b)) in values.iter().zip(&bits).enumerate() {
+                let (w, o) = ((at / 64) as usize, at % 64);
+                let mut got = words[w] >> o;
+                if o + b > 64 {
+                    got |= words[w + 1] << (64 - o);
+                }
+                assert_eq!(got & ((1 << b) - 1), v, "case {case}, value {i}");
+                at += b;
+            }
+        }
+    }
 }

@@ -54,6 +54,12 @@ fn hash_of<K: Hash>(key: &[K]) -> u64 {
     BuildHasherDefault::<MixHasher>::default().hash_one(key)
 }
 
+/// Whether two keys of a few words are equal: compared inline (a call to `memcmp` costs more
+/// than the words).
+fn same<K: Eq>(a: &[K], b: &[K]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 /// Entry `i`'s key in a generation's buffer of keys `width` long.
 fn slot<K>(keys: &[K], i: usize, width: usize) -> &[K] {
     &keys[i * width..(i + 1) * width]
@@ -66,7 +72,9 @@ fn slot<K>(keys: &[K], i: usize, width: usize) -> &[K] {
 struct Generation<K, V> {
     keys: Vec<K>,
     values: Vec<V>,
-    index: HashTable<usize>,
+    /// Entry numbers are `u32` (a table holds at most `u32::MAX` entries): the index is the
+    /// part every lookup reads at random, and the smaller it is the more of it stays cached.
+    index: HashTable<u32>,
 }
 
 impl<K: Hash + Eq + Copy, V: Copy> Generation<K, V> {
@@ -85,8 +93,10 @@ impl<K: Hash + Eq + Copy, V: Copy> Generation<K, V> {
     /// The entry number of `key` (of hash `hash`, `width` long).
     fn find(&self, hash: u64, key: &[K], width: usize) -> Option<usize> {
         let keys = &self.keys;
-        let found = self.index.find(hash, |&i| slot(keys, i, width) == key);
-        found.copied()
+        let found = self
+            .index
+            .find(hash, |&i| same(slot(keys, i as usize, width), key));
+        found.map(|&i| i as usize)
     }
 
     /// Removes `key` from the index; its value, if it was there.
@@ -94,26 +104,28 @@ impl<K: Hash + Eq + Copy, V: Copy> Generation<K, V> {
         let keys = &self.keys;
         let entry = self
             .index
-            .find_entry(hash, |&i| slot(keys, i, width) == key);
+            .find_entry(hash, |&i| same(slot(keys, i as usize, width), key));
         let (i, _) = entry.ok()?.remove();
-        Some(self.values[i])
+        Some(self.values[i as usize])
     }
 
     /// Adds `key`, absent from the index.
     fn push(&mut self, hash: u64, key: &[K], v: V, width: usize) {
-        let i = self.values.len();
+        let Ok(i) = u32::try_from(self.values.len()) else {
+            return; // not remembering a state is always sound
+        };
         self.keys.extend_from_slice(key);
         self.values.push(v);
         let keys = &self.keys;
         self.index
-            .insert_unique(hash, i, |&j| hash_of(slot(keys, j, width)));
+            .insert_unique(hash, i, |&j| hash_of(slot(keys, j as usize, width)));
     }
 
     /// Room for `additional` more entries; failing to reserve is harmless (the buffers then
     /// grow by doubling).
     fn reserve(&mut self, additional: usize, width: usize) {
         let keys = &self.keys;
-        let hasher = |&j: &usize| hash_of(slot(keys, j, width));
+        let hasher = |&j: &u32| hash_of(slot(keys, j as usize, width));
         let _ = self.index.try_reserve(additional, hasher);
         let _ = self.keys.try_reserve(additional * width);
         let _ = self.values.try_reserve(additional);
