@@ -319,29 +319,20 @@ fn bench(c: &mut Criterion) {
         });
     }
     // The node rate of the exact fill alone: the identity's bounded-slack question of rigid
-    // P = 8, A = 30, seed 1001 at 71 (infeasible after 7.1 M nodes), cut at a fixed number of
-    // nodes, so the same tree whatever the machine.
-    let (inst, sc) = generate::anchor_rigid(30, 8, 1001);
-    if let Ok(prob) = opt::problem::build(&inst, &sc) {
+    // P = 8, A = 30, seed 1001 at 71 (infeasible after 7.1 M nodes), and of rigid P = 32,
+    // A = 50, seed 4 at 160 (undecided after 2·10^7 nodes; on the wide platform the node bounds
+    // have the most rows, F_1..F_16), each cut at a fixed number of nodes, so the same tree
+    // whatever the machine.
+    for (a, p, seed, horizon) in [(30usize, 8u32, 1001u64, 71i64), (50, 32, 4, 160)] {
+        let (inst, sc) = generate::anchor_rigid(a, p, seed);
+        let Ok(prob) = opt::problem::build(&inst, &sc) else {
+            continue;
+        };
         let ids: Vec<i64> = (0..=i64::from(prob.procs)).collect();
         let question =
-            opt::exact_fit::ExactFit::rigid_slack(&prob, &ids, i64::from(prob.procs), 71);
+            opt::exact_fit::ExactFit::rigid_slack(&prob, &ids, i64::from(prob.procs), horizon);
         if let Some(fit) = question {
-            g.bench_function("fit_nodes1M_rigid_A30_P8", |b| {
-                b.iter(|| fit.decide(1_000_000, opt::exact_fit::ROOT_MEMO).1.nodes)
-            });
-        }
-    }
-    // The same on a wide platform, where the node bounds have the most rows (F_1..F_16): the
-    // identity's bounded-slack question of rigid P = 32, A = 50, seed 4 at 160 (undecided
-    // after 2·10^7 nodes), cut at 10^6 nodes.
-    let (inst, sc) = generate::anchor_rigid(50, 32, 4);
-    if let Ok(prob) = opt::problem::build(&inst, &sc) {
-        let ids: Vec<i64> = (0..=i64::from(prob.procs)).collect();
-        let question =
-            opt::exact_fit::ExactFit::rigid_slack(&prob, &ids, i64::from(prob.procs), 160);
-        if let Some(fit) = question {
-            g.bench_function("fit_nodes1M_rigid_A50_P32", |b| {
+            g.bench_function(format!("fit_nodes1M_rigid_A{a}_P{p}"), |b| {
                 b.iter(|| fit.decide(1_000_000, opt::exact_fit::ROOT_MEMO).1.nodes)
             });
         }
