@@ -1034,27 +1034,24 @@ pub fn at_root(
 #[cfg(test)]
 mod tests {
     use super::pack;
+    use rand::{RngExt, SeedableRng};
 
     /// The packed words give every value back, also those straddling two words (so that two
     /// states have the same key only when they are the same state).
     #[test]
     fn packed_keys_give_every_value_back() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut words = Vec::new();
-        for case in 0..500 {
-            let n = 1 + case % 40;
-            let (mut values, mut bits) = (Vec::new(), Vec::new());
-            for _ in 0..n {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let b = 1 + (x % 40) as u32;
-                bits.push(b);
-                values.push((x >> 20) & ((1 << b) - 1));
-            }
+        for seed in 0..500u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let n = rng.random_range(1..=40);
+            let bits: Vec<u32> = (0..n).map(|_| rng.random_range(1..=40)).collect();
+            let values: Vec<u64> = bits
+                .iter()
+                .map(|&b| rng.random_range(0..1u64 << b))
+                .collect();
             pack(&values, &bits, &mut words);
             let total: u32 = bits.iter().sum();
-            assert_eq!(words.len(), total.div_ceil(64) as usize, "case {case}");
+            assert_eq!(words.len(), total.div_ceil(64) as usize, "seed {seed}");
             let mut at = 0u32;
             for (i, (&v, &b)) in values.iter().zip(&bits).enumerate() {
                 let (w, o) = ((at / 64) as usize, at % 64);
@@ -1062,7 +1059,7 @@ mod tests {
                 if o + b > 64 {
                     got |= words[w + 1] << (64 - o);
                 }
-                assert_eq!(got & ((1 << b) - 1), v, "case {case}, value {i}");
+                assert_eq!(got & ((1 << b) - 1), v, "seed {seed}, value {i}");
                 at += b;
             }
         }
