@@ -336,6 +336,23 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| fit.decide(1_000_000, opt::exact_fit::ROOT_MEMO).1.nodes)
             });
         }
+        // The job energy's question there, bounded as the root stage asks it: by the
+        // processors' energies and every job energy's (F_1..F_16 of each weighting).
+        let ranked = opt::bounds::JobEnergy::ranked(&prob);
+        let question = ranked.first().and_then(|je| {
+            opt::exact_fit::ExactFit::job_weighted_slack(&prob, &je.weight, je.capacity, horizon)
+        });
+        if let Some(fit) = question {
+            let widths: Vec<i64> = (prob.jobs.iter())
+                .map(|j| i64::from(j.options[0].procs))
+                .collect();
+            let fit = (ranked.iter()).fold(fit.also(&widths, i64::from(prob.procs)), |f, je| {
+                f.also(&je.weight, je.capacity)
+            });
+            g.bench_function(format!("fit_nodes1M_weighted_A{a}_P{p}"), |b| {
+                b.iter(|| fit.decide(1_000_000, opt::exact_fit::ROOT_MEMO).1.nodes)
+            });
+        }
     }
     let (inst, sc) = generate::anchor_moldable(8, 4, 0);
     g.bench_function("search_moldable_A8_P4", |b| {

@@ -299,6 +299,12 @@ impl JobEnergy {
     /// in 0..=16·P, at most [`JOB_ENERGY_PASSES`] passes over the jobs per start. The best
     /// ratio over the starts wins.
     pub fn best(prob: &IntProblem) -> Option<JobEnergy> {
+        Self::ranked(prob).into_iter().next()
+    }
+
+    /// Every start's weights after the ascent of [`JobEnergy::best`], distinct, best ratio
+    /// first; empty where `best` is `None`.
+    pub fn ranked(prob: &IntProblem) -> Vec<JobEnergy> {
         let n = prob.jobs.len();
         let cap = Int::from(prob.procs);
         if n == 0
@@ -306,7 +312,7 @@ impl JobEnergy {
             || n.saturating_mul(prob.procs as usize) > JOB_ENERGY_MAX_WORK
             || prob.jobs.iter().any(|j| j.options.len() != 1)
         {
-            return None;
+            return Vec::new();
         }
         let top = 16 * cap;
         // ratio a/b > c/d, exactly (b, d > 0).
@@ -331,7 +337,7 @@ impl JobEnergy {
             .unwrap_or_default();
         // The per-width energies' best ratio: the job energy is kept only above it.
         let mut base: Option<(i128, Int)> = None;
-        let mut best: Option<(i128, Int, Vec<Int>)> = None;
+        let mut found: Vec<(i128, Int, Vec<Int>)> = Vec::new();
         // The first 1 + MAX_DFF_K starts are the per-width energies.
         let per_width = starts.len();
         starts.extend(lp_starts);
@@ -373,19 +379,25 @@ impl JobEnergy {
                     step = (step / 2).max(1);
                 }
             }
-            if best
-                .as_ref()
-                .is_none_or(|(bl, bc, _)| better(l, c, *bl, *bc))
-            {
-                best = Some((l, c, w));
+            if !found.iter().any(|(_, _, v)| *v == w) {
+                found.push((l, c, w));
             }
         }
-        let (l, c, weight) = best?;
-        let (bl, bc) = base?;
-        better(l, c, bl, bc).then_some(JobEnergy {
-            weight,
-            capacity: c,
-        })
+        // Best ratio first; among equal ratios, the earlier start (a stable sort).
+        found.sort_by(|(l1, c1, _), (l2, c2, _)| {
+            (l2 * i128::from(*c1)).cmp(&(l1 * i128::from(*c2)))
+        });
+        let Some((bl, bc)) = base else {
+            return Vec::new();
+        };
+        found
+            .into_iter()
+            .take_while(|(l, c, _)| better(*l, *c, bl, bc))
+            .map(|(_, c, weight)| JobEnergy {
+                weight,
+                capacity: c,
+            })
+            .collect()
     }
 }
 

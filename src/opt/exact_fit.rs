@@ -21,7 +21,14 @@
 //! original); jobs whose F-widths pairwise exceed the capacity run one at a time, so their
 //! remaining times add up within T − t ([`super::bounds::clique`]); a job whose chain exactly
 //! fills T − t must start now. These node bounds halve the nodes of the two anchor questions
-//! against the chain and F_1..F_3 bounds alone. The
+//! against the chain and F_1..F_3 bounds alone. [`at_root`] bounds every question by the
+//! energies of more weightings of the jobs ([`ExactFit::also`]): the processors' (F_k of the
+//! widths on P) and every job energy's (F_k of its weights on W*, one per start of the ascent,
+//! [`super::bounds::JobEnergy::ranked`]). Each is a measure that the jobs running side by side
+//! never exceed, so what is left at t fits in it too; each leaves its own small slack at T,
+//! and a branch that stays within one measure's slack often overruns another's (rigid P = 32,
+//! A = 50, seed 4's job-energy question at 160: 6.5 M nodes with them all, 15 M with the
+//! processors' alone, 29.5 M with neither). The
 //! state (per job: attempts left, remainder of the running one) determines t (the F-area done
 //! is F(P)·t), so a failed state is remembered in a table of bounded size. Jobs with the same
 //! (F-width, width, duration) are interchangeable: the state is keyed by their sorted
@@ -100,6 +107,11 @@ pub struct ExactFit {
     slack: Int,
     /// True when a branch idling more than half the slack before T/2 is cut (time reversal).
     reflect: bool,
+    /// Other weightings of the jobs whose energies bound every node too ([`ExactFit::also`]):
+    /// per job a weight, and the capacity, both divided by their gcd.
+    also: Vec<(Vec<Int>, Int)>,
+    /// Jobs of the problem the question was built from (kept, cut out or dropped).
+    jobs: usize,
 }
 
 /// The answer of [`ExactFit::decide`].
@@ -242,6 +254,34 @@ impl ExactFit {
         self
     }
 
+    /// The same question, whose nodes are also bounded by the energies F_1..F_16 of another
+    /// weighting of the jobs: `weight[j]` per job, where the jobs that run side by side weigh
+    /// at most `capacity` together (the processors and P, or a job energy's weights and W*).
+    /// Any such weighting bounds every schedule: what is left at t must fit in
+    /// F_k(capacity)·(T − t). A job the question cut out (F-width F(P)) runs beside jobs of
+    /// F-width 0 only, which it dropped, so the jobs kept never run beside it and the bound
+    /// holds on the shortened horizon. Two measures that each leave a little slack prune far
+    /// more together than either alone (rigid P = 32, A = 50, seed 7003: the job energy's
+    /// question at 116 with the processors' energies takes 3.1 M nodes instead of 6.3 M).
+    /// A weighting that is not one per job, or whose weights leave 0..=`capacity`, or whose
+    /// energies could leave the integers, is ignored.
+    pub fn also(mut self, weight: &[Int], capacity: Int) -> ExactFit {
+        let n = self.chains.len() as Int;
+        let fits = weight.len() == self.jobs
+            && capacity >= 1
+            && weight.iter().all(|w| (0..=capacity).contains(w))
+            && (capacity.checked_mul(super::bounds::MAX_DFF_K))
+                .and_then(|x| x.checked_mul(self.horizon))
+                .and_then(|x| x.checked_mul(n.max(1)))
+                .is_some();
+        if fits {
+            let g = weight.iter().fold(capacity, |g, w| g.gcd(w));
+            self.also
+                .push((weight.iter().map(|w| w / g).collect(), capacity / g));
+        }
+        self
+    }
+
     /// The idle F-area the question allows (0 for the zero-slack questions), in the F-widths
     /// divided by their gcd.
     pub fn slack(&self) -> Int {
@@ -300,6 +340,8 @@ impl ExactFit {
             relaxed: false,
             slack: (room - energy) / g,
             reflect: false,
+            also: Vec::new(),
+            jobs: prob.jobs.len(),
         };
         for mut c in all {
             c.width /= g;
@@ -413,9 +455,11 @@ struct Dfs<'a> {
     left: Vec<u32>,
     rem: Vec<Int>,
     t: Int,
-    /// The node bounds: F_k of the reduced F-widths (distinct ones, k = 1..=min(cap, 16)),
-    /// one row of `chains.len()` per k, and F_k(cap) per row.
-    energies: Vec<Int>,
+    /// The node bounds: F_k of the reduced F-widths (distinct ones, k = 1..=min(cap, 16)) and
+    /// of the question's other weightings ([`ExactFit::also`]), one row each, stored by chain
+    /// (chain i's values in every row side by side, so that a running chain's share of every
+    /// row is one contiguous run), and F_k(cap) per row.
+    columns: Vec<Int>,
     energy_caps: Vec<Int>,
     /// Per row, the F_k-energy of the remaining work Σ F_k(w_i)·need_i, kept as the time
     /// passes: a start leaves a chain's need unchanged (an attempt moves from the unstarted
@@ -480,20 +524,29 @@ impl<'a> Dfs<'a> {
     fn new(fit: &'a ExactFit, budget: u64, memo_limit: usize) -> Dfs<'a> {
         let n = fit.chains.len();
         let (mut energies, mut energy_caps): (Vec<Int>, Vec<Int>) = (Vec::new(), Vec::new());
-        if fit.cap >= 2 {
-            for k in 1..=fit.cap.min(super::bounds::MAX_DFF_K) {
-                let f = fekete_schepers(fit.cap, k);
-                let w: Vec<Int> = fit.chains.iter().map(|c| f[c.width as usize]).collect();
+        // The rows F_1..F_16 of one weighting (per chain) of capacity `cap`.
+        let mut rows_of = |widths: &[Int], cap: Int| {
+            for k in 1..=cap.min(super::bounds::MAX_DFF_K) {
+                let f = fekete_schepers(cap, k);
+                let w: Vec<Int> = widths.iter().map(|&x| f[x as usize]).collect();
                 // The same transform up to a factor adds nothing.
                 let seen = energy_caps.iter().enumerate().any(|(r, c)| {
                     let row = &energies[r * n..(r + 1) * n];
-                    row.iter().zip(&w).all(|(a, b)| a * (k * fit.cap) == b * c)
+                    row.iter().zip(&w).all(|(a, b)| a * (k * cap) == b * c)
                 });
-                if !seen {
+                if !seen && w.iter().any(|&x| x > 0) {
                     energies.extend(w);
-                    energy_caps.push(k * fit.cap);
+                    energy_caps.push(k * cap);
                 }
             }
+        };
+        if fit.cap >= 2 {
+            let widths: Vec<Int> = fit.chains.iter().map(|c| c.width).collect();
+            rows_of(&widths, fit.cap);
+        }
+        for (weight, cap) in &fit.also {
+            let widths: Vec<Int> = fit.chains.iter().map(|c| weight[c.job]).collect();
+            rows_of(&widths, *cap);
         }
         let energy = (0..energy_caps.len())
             .map(|r| {
@@ -501,6 +554,11 @@ impl<'a> Dfs<'a> {
                 let need = fit.chains.iter().map(|c| Int::from(c.attempts) * c.dur);
                 row.iter().zip(need).map(|(a, b)| a * b).sum()
             })
+            .collect();
+        let rows = energy_caps.len();
+        let columns = (0..n)
+            .flat_map(|i| (0..rows).map(move |r| (r, i)))
+            .map(|(r, i)| energies[r * n + i])
             .collect();
         let widths: Vec<Int> = fit.chains.iter().map(|c| c.width).collect();
         let bits_of = |x: u64| u64::BITS - x.leading_zeros();
@@ -531,7 +589,7 @@ impl<'a> Dfs<'a> {
             left: fit.chains.iter().map(|c| c.attempts).collect(),
             rem: vec![0; n],
             t: 0,
-            energies,
+            columns,
             energy_caps,
             energy,
             clique: FixedClique::new(&widths, fit.cap),
@@ -681,7 +739,6 @@ impl<'a> Dfs<'a> {
 
     /// [`Dfs::branch`] with the buffers of its depth.
     fn children(&mut self, depth: usize, free: Int, room: Int, lv: &mut Level) -> Step {
-        let n = self.fit.chains.len();
         self.groups(&mut lv.groups);
         lv.fills.clear();
         lv.ends.clear();
@@ -729,10 +786,12 @@ impl<'a> Dfs<'a> {
             }
             lv.drops.clear();
             lv.drops.resize(self.energy.len(), 0);
+            let rows = self.energy_caps.len();
             for (i, r) in self.rem.iter_mut().enumerate().filter(|(_, r)| **r > 0) {
                 *r -= dt;
-                for (row, drop) in lv.drops.iter_mut().enumerate() {
-                    *drop += self.energies[row * n + i];
+                let column = &self.columns[i * rows..(i + 1) * rows];
+                for (drop, v) in lv.drops.iter_mut().zip(column) {
+                    *drop += v;
                 }
             }
             for (e, drop) in self.energy.iter_mut().zip(&lv.drops) {
@@ -847,13 +906,14 @@ pub const SLACK_NODES: u64 = 500_000;
 
 /// Node budget of the identity's bounded-slack question asked before the job energy's (within
 /// [`SLACK_NODES`] or [`LATE_SLACK_NODES`]): rigid P = 32, A = 50, seed 7003's question at
-/// 117 meets a schedule in 53,702 nodes, where the job energy's relaxed question answers
-/// "feasible" after 5.3 M nodes.
+/// 117 meets a schedule in 50,548 nodes, where the job energy's relaxed question answers
+/// "feasible" after 3.9 M nodes.
 pub const PROBE_NODES: u64 = 200_000;
 
 /// Node budget of the bounded-slack questions asked again after the search (the late stage of
 /// [`crate::opt::solve`], which the time limit bounds first): rigid P = 8, A = 30, seed 1001's
-/// identity question needs 7.1 M nodes, P = 32, A = 50, seed 1000's job energy question 5.1 M.
+/// identity question needs 7.1 M nodes, P = 32, A = 50, seed 1000's job energy question 1.2 M
+/// to meet its schedule at 131.
 pub const LATE_SLACK_NODES: u64 = 1 << 40;
 
 /// Failed states the root stage remembers at most (≈ 150 bytes each for 30 jobs): seed 4
@@ -877,8 +937,10 @@ pub struct RootFit {
 pub struct Weights<'a> {
     /// The per-width energies ([`super::bounds::energies`], the identity first).
     pub per_width: &'a [super::bounds::Energy],
-    /// The job energy of a rigid instance ([`super::bounds::JobEnergy::best`]), if any.
-    pub per_job: Option<&'a super::bounds::JobEnergy>,
+    /// The job energies of a rigid instance ([`super::bounds::JobEnergy::ranked`], best
+    /// first; empty if none): the questions of the first are asked, and every one of them
+    /// bounds the nodes of every question ([`ExactFit::also`]).
+    pub per_job: &'a [super::bounds::JobEnergy],
 }
 
 /// The node budgets of [`at_root`]: `nodes` for the whole stage, `slack_nodes` (apart) for
@@ -960,14 +1022,22 @@ pub fn at_root(
 ) -> RootFit {
     let mut out = RootFit::default();
     let mut slack_nodes = 0;
+    // Every question is bounded by the processors' energies and the job energies' too.
+    let procs: Vec<Int> = (prob.jobs.iter())
+        .map(|j| j.options.first().map_or(0, |o| Int::from(o.procs)))
+        .collect();
+    let bounded = |f: Option<ExactFit>| {
+        let f = f?.also(&procs, Int::from(prob.procs));
+        Some((weights.per_job.iter()).fold(f, |f, je| f.also(&je.weight, je.capacity)))
+    };
+    let job_energy = weights.per_job.first();
     'raise: while lb < incumbent {
         let per_width = weights
             .per_width
             .iter()
-            .map(|e| ExactFit::rigid(prob, &e.weight, e.capacity, lb));
-        let per_job = weights
-            .per_job
-            .map(|je| ExactFit::job_weighted(prob, &je.weight, je.capacity, lb));
+            .map(|e| bounded(ExactFit::rigid(prob, &e.weight, e.capacity, lb)));
+        let per_job =
+            job_energy.map(|je| bounded(ExactFit::job_weighted(prob, &je.weight, je.capacity, lb)));
         for fit in per_width.chain(per_job) {
             let Some(fit) = fit else {
                 continue;
@@ -993,10 +1063,14 @@ pub fn at_root(
         // left. Their nodes are limited apart, so that a question they cannot decide leaves
         // the search most of the time limit.
         let near = near_bound(lb, incumbent, &round);
-        let identity = (weights.per_width.first())
-            .and_then(|e| ExactFit::rigid_slack(prob, &e.weight, e.capacity, lb));
-        let job = (weights.per_job)
-            .and_then(|je| ExactFit::job_weighted_slack(prob, &je.weight, je.capacity, lb));
+        let identity = bounded(
+            (weights.per_width.first())
+                .and_then(|e| ExactFit::rigid_slack(prob, &e.weight, e.capacity, lb)),
+        );
+        let job = bounded(
+            job_energy
+                .and_then(|je| ExactFit::job_weighted_slack(prob, &je.weight, je.capacity, lb)),
+        );
         let probe = identity
             .clone()
             .filter(|_| job.is_some())

@@ -122,13 +122,15 @@ pub(crate) fn solve_scaled(
     let root_lb = bounds::root(&prob, &energies);
     let hulls = bounds::hulls(&prob, &energies);
     let root_lb = bounds::deadline_root(&prob, &energies, &hulls, root_lb, greedy_list.makespan);
-    // The job energy (rigid instances), once per solve: it raises the root bound here, and the
-    // search evaluates it at every node. Not needed when the greedy schedule meets the bound.
-    let job_energy = if greedy_list.makespan > root_lb {
-        bounds::JobEnergy::best(&prob)
+    // The job energies (rigid instances), once per solve: the best raises the root bound here,
+    // and the search evaluates it at every node; all of them bound the exact fill's nodes. Not
+    // needed when the greedy schedule meets the bound.
+    let job_energies = if greedy_list.makespan > root_lb {
+        bounds::JobEnergy::ranked(&prob)
     } else {
-        None
+        Vec::new()
     };
+    let job_energy = job_energies.first().cloned();
     // The bound without the job energy: `Method::Both`'s ILP starts from it (below).
     let energy_lb = lattice::Lattice::round_bound(&prob, greedy_list.makespan, root_lb);
     let root_lb = job_energy
@@ -156,7 +158,7 @@ pub(crate) fn solve_scaled(
         &prob,
         exact_fit::Weights {
             per_width: &energies,
-            per_job: job_energy.as_ref(),
+            per_job: &job_energies,
         },
         root_lb,
         greedy.makespan,
@@ -242,7 +244,7 @@ pub(crate) fn solve_scaled(
                 &prob,
                 exact_fit::Weights {
                     per_width: &energies,
-                    per_job: job_energy.as_ref(),
+                    per_job: &job_energies,
                 },
                 out.lower_bound,
                 out.best.makespan,
