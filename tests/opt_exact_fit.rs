@@ -510,15 +510,16 @@ fn kind(answer: &Answer) -> &'static str {
     }
 }
 
-/// The time-reversal cut against the plain search of the bounded-slack questions, on anchors
-/// large enough for the cut to bind (rigid, P = 4 and 8, A = 16 and 20, seeds 0–7), both
-/// questions (the job energy's and the identity's), at every T from a step below the root bound
-/// to two above it: the same answer whenever both decide within the budget, a schedule that the
-/// checker accepts when one is found, and fewer nodes in all with the cut.
-#[test]
-#[cfg_attr(debug_assertions, ignore = "release only: run with --release")]
-fn the_time_reversal_cut_keeps_every_answer() {
-    let (mut decided, mut nodes_cut, mut nodes_plain) = (0, 0u64, 0u64);
+/// Two variants of each bounded-slack question (`pair` makes them from the question and its
+/// problem), on anchors large enough for the time-reversal cut to bind (rigid, P = 4 and 8,
+/// A = 16 and 20, seeds 0–7), both questions (the job energy's and the identity's), at every T
+/// from a step below the root bound to two above it: the same answer whenever both decide
+/// within the budget, and a schedule that the checker accepts when one is found. Returns the
+/// questions both decide and the nodes each variant took on them.
+fn both_variants_agree(
+    pair: impl Fn(&problem::IntProblem, ExactFit) -> (ExactFit, ExactFit),
+) -> (usize, u64, u64) {
+    let (mut decided, mut nodes_a, mut nodes_b) = (0, 0u64, 0u64);
     for (a, procs, seed) in (0..8u64).flat_map(|s| [(16usize, 4u32, s), (20, 8, s)]) {
         let (inst, sc) = generate::anchor_rigid(a, procs, seed);
         let prob = problem::build(&inst, &sc).unwrap();
@@ -534,84 +535,60 @@ fn the_time_reversal_cut_keeps_every_answer() {
                 ExactFit::rigid_slack(&prob, &ids.weight, ids.capacity, t),
             ];
             for fit in questions.into_iter().flatten() {
-                let (with, sw) = fit
-                    .clone()
-                    .with_reflection(true)
-                    .decide(2_000_000, 1_000_000);
-                let (without, so) = fit.with_reflection(false).decide(2_000_000, 1_000_000);
-                for answer in [&with, &without] {
+                let (fa, fb) = pair(&prob, fit);
+                let (answer_a, sa) = fa.decide(2_000_000, 1_000_000);
+                let (answer_b, sb) = fb.decide(2_000_000, 1_000_000);
+                for answer in [&answer_a, &answer_b] {
                     if let Answer::Feasible(Some(s)) = answer {
                         assert!(s.makespan <= t, "{ctx}");
                         assert_eq!(checked(&inst, &sc, s), Time::from_int(s.makespan), "{ctx}");
                     }
                 }
-                if with == Answer::Unknown || without == Answer::Unknown {
+                if answer_a == Answer::Unknown || answer_b == Answer::Unknown {
                     continue;
                 }
-                assert_eq!(kind(&with), kind(&without), "{ctx}");
+                assert_eq!(kind(&answer_a), kind(&answer_b), "{ctx}");
                 decided += 1;
-                nodes_cut += sw.nodes;
-                nodes_plain += so.nodes;
+                nodes_a += sa.nodes;
+                nodes_b += sb.nodes;
             }
         }
     }
+    (decided, nodes_a, nodes_b)
+}
+
+/// The time-reversal cut against the plain search of the bounded-slack questions
+/// ([`both_variants_agree`]): the same answers, and fewer nodes in all with the cut.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release only: run with --release")]
+fn the_time_reversal_cut_keeps_every_answer() {
+    let (decided, nodes_cut, nodes_plain) = both_variants_agree(|_, fit| {
+        (
+            fit.clone().with_reflection(true),
+            fit.with_reflection(false),
+        )
+    });
     println!("decided {decided}, nodes {nodes_cut} with the cut, {nodes_plain} without");
     // Node budgets decide, not the clock: the counts are fixed by the seeds.
     assert_eq!((decided, nodes_cut, nodes_plain), (83, 169_061, 307_966));
 }
 
-/// The processors' energies and the job energy's bounding every node of a question
-/// (`ExactFit::also`), against the question alone, on the anchors of the time-reversal test
-/// (rigid, P = 4 and 8, A = 16 and 20, seeds 0–7), the job energy's and the identity's
-/// bounded-slack questions, at every T from a step below the root bound to two above it: the
-/// same answer whenever both decide within the budget, a schedule that the checker accepts when
-/// one is found, and fewer nodes in all with the other weightings.
+/// The processors' energies and every job energy's bounding every node of a question
+/// (`ExactFit::also`, as the root stage asks it), against the question alone
+/// ([`both_variants_agree`]): the same answers, and fewer nodes in all with them.
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release only: run with --release")]
 fn other_weightings_keep_every_answer() {
-    let (mut decided, mut nodes_also, mut nodes_plain) = (0, 0u64, 0u64);
-    for (a, procs, seed) in (0..8u64).flat_map(|s| [(16usize, 4u32, s), (20, 8, s)]) {
-        let (inst, sc) = generate::anchor_rigid(a, procs, seed);
-        let prob = problem::build(&inst, &sc).unwrap();
-        let energies = bounds::energies(&prob);
-        let lb = bounds::root(&prob, &energies);
-        let ranked = bounds::JobEnergy::ranked(&prob);
-        let je = ranked.first();
-        let widths: Vec<i64> = prob
-            .jobs
-            .iter()
+    let (decided, nodes_also, nodes_plain) = both_variants_agree(|prob, fit| {
+        let widths: Vec<i64> = (prob.jobs.iter())
             .map(|j| i64::from(j.options[0].procs))
             .collect();
-        for t in (lb - 1).max(1)..=lb + 2 {
-            let ctx = format!("A = {a}, P = {procs}, seed {seed}, T = {t}");
-            let ids = &energies[0];
-            let questions = [
-                je.and_then(|je| ExactFit::job_weighted_slack(&prob, &je.weight, je.capacity, t)),
-                ExactFit::rigid_slack(&prob, &ids.weight, ids.capacity, t),
-            ];
-            for fit in questions.into_iter().flatten() {
-                let also = (ranked.iter())
-                    .fold(fit.clone().also(&widths, i64::from(procs)), |f, je| {
-                        f.also(&je.weight, je.capacity)
-                    });
-                let (with, sw) = also.decide(2_000_000, 1_000_000);
-                let (without, so) = fit.decide(2_000_000, 1_000_000);
-                for answer in [&with, &without] {
-                    if let Answer::Feasible(Some(s)) = answer {
-                        assert!(s.makespan <= t, "{ctx}");
-                        assert_eq!(checked(&inst, &sc, s), Time::from_int(s.makespan), "{ctx}");
-                    }
-                }
-                if with == Answer::Unknown || without == Answer::Unknown {
-                    continue;
-                }
-                assert_eq!(kind(&with), kind(&without), "{ctx}");
-                decided += 1;
-                nodes_also += sw.nodes;
-                nodes_plain += so.nodes;
-            }
-        }
-    }
+        let also = (bounds::JobEnergy::ranked(prob).iter())
+            .fold(fit.clone().also(&widths, i64::from(prob.procs)), |f, je| {
+                f.also(&je.weight, je.capacity)
+            });
+        (also, fit)
+    });
     println!(
         "decided {decided}, nodes {nodes_also} with the other weightings, {nodes_plain} without"
     );
